@@ -1,0 +1,38 @@
+"""vizgrad: a strided tensor and autograd engine in Python on NumPy, built to be watched.
+
+The names follow PyTorch: ``vizgrad.tensor``, ``vizgrad.float32``, ``Tensor.stride()``…
+The engine emits events (``vizgrad.events``) that the views in ``vizgrad.widgets``
+draw; it never imports Jupyter itself.
+"""
+
+from . import events
+from .device import device, layout, strided
+from .dtypes import (
+    bool,
+    complex64,
+    complex128,
+    dtype,
+    finfo,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    iinfo,
+    int8,
+    int16,
+    int32,
+    int64,
+    set_default_dtype,
+    uint8,
+)
+from .dtypes import ALIASES as _ALIASES
+from .ops.arithmetic import *  # noqa: F403
+from .ops.creation import *  # noqa: F403
+from .promotion import can_cast, promote_types, result_type
+from .shape import Size, broadcast_shapes
+from .storage import Storage
+from .tensor import Tensor
+
+globals().update(_ALIASES)  # vizgrad.float, vizgrad.long, vizgrad.double…
+
+__version__ = "0.1.0"

@@ -1,0 +1,158 @@
+"""The dispatcher: every operator call walks PyTorch's dispatch keys in order.
+
+For a CPU strided tensor an operator call visits, in order:
+
+1. ``AutogradCPU`` — records a ``grad_fn`` node when an input requires grad, then
+   *redispatches* below autograd. ``vizgrad.autograd`` installs this step's work
+   with ``set_autograd_handler``; until then it only redispatches.
+2. ``ADInplaceOrView`` — for view ops, makes the result a view of its base (shared
+   version counter, ``_base``); for in-place and ``out=`` ops, bumps the version
+   counter of what was written. For functional ops this key is a *fall-through*:
+   it is skipped, as PyTorch skips it.
+3. ``CPU`` — the backend kernel. Inside it, a second dispatch picks the dtype loop
+   (``AT_DISPATCH_ALL_TYPES``); see ``vizgrad.ops.iterator``.
+
+Each step emits an ``OpDispatched`` event, which is what ``dispatch_trace`` prints.
+"""
+
+from __future__ import annotations
+
+from . import events
+
+__all__ = [
+    "FUNCTIONAL",
+    "INPLACE",
+    "OUT",
+    "VIEW",
+    "Operator",
+    "dispatch",
+    "set_autograd_handler",
+]
+
+# An overload's variant decides what ADInplaceOrView does for it.
+FUNCTIONAL = "functional"  # returns a new tensor
+INPLACE = "inplace"  # writes its first argument (``add_``)
+OUT = "out"  # writes the tensor passed as ``out=``
+VIEW = "view"  # returns a tensor sharing its first argument's storage
+
+AUTOGRAD_KEY = "AutogradCPU"
+INPLACE_OR_VIEW_KEY = "ADInplaceOrView"
+BACKEND_KEY = "CPU"
+
+
+class Operator:
+    """One operator overload, as one entry of PyTorch's ``native_functions.yaml``.
+
+    ``schema`` is its signature in PyTorch's schema language
+    (``add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``);
+    ``kernel`` is the CPU implementation; ``derivative`` is the slot for its
+    backward formula (``derivatives.yaml``), filled in by ``vizgrad.autograd``.
+    """
+
+    __slots__ = ("schema", "name", "overload", "qualname", "variant", "kernel", "derivative")
+
+    def __init__(self, schema: str, variant: str, kernel, derivative=None):
+        self.schema = schema
+        full_name = schema.split("(", 1)[0]
+        self.name, _, self.overload = full_name.partition(".")
+        self.qualname = f"aten::{full_name}"
+        self.variant = variant
+        self.kernel = kernel
+        self.derivative = derivative
+
+    def __call__(self, *args, **kwargs):
+        return dispatch(self, args, kwargs)
+
+    def __repr__(self) -> str:
+        return f"<Operator {self.qualname} ({self.variant})>"
+
+
+class _DispatchState:
+    __slots__ = ("depth", "autograd_handler")
+
+    def __init__(self):
+        self.depth = 0  # nesting of calls in progress, for the trace's indentation
+        self.autograd_handler = None
+
+
+_state = _DispatchState()
+
+
+def set_autograd_handler(handler) -> None:
+    """Install the AutogradCPU kernel: ``handler(op, args, kwargs, redispatch)``."""
+    _state.autograd_handler = handler
+
+
+def dispatch(op: Operator, args: tuple, kwargs: dict):
+    """Call ``op``: enter at the highest key (AutogradCPU) and walk down."""
+    if events.bus.active:
+        _emit_step(op, AUTOGRAD_KEY, "call", args)
+    _state.depth += 1
+    try:
+        handler = _state.autograd_handler
+        if handler is None:
+            return redispatch_below_autograd(op, args, kwargs)
+        return handler(op, args, kwargs, redispatch_below_autograd)
+    finally:
+        _state.depth -= 1
+
+
+def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict):
+    """The keys under autograd: ADInplaceOrView (unless it falls through), then CPU."""
+    if op.variant is FUNCTIONAL:
+        return _backend(op, args, kwargs)
+    if events.bus.active:
+        _emit_step(op, INPLACE_OR_VIEW_KEY, "redispatch", args)
+    _state.depth += 1
+    try:
+        result = _backend(op, args, kwargs)
+    finally:
+        _state.depth -= 1
+    if op.variant is VIEW:
+        _make_views(op, args[0], result)
+    elif op.variant is INPLACE:
+        _record_write(op, args[0])
+    else:  # OUT
+        out = kwargs["out"]
+        for t in out if isinstance(out, tuple | list) else (out,):
+            _record_write(op, t)
+    return result
+
+
+def _backend(op: Operator, args: tuple, kwargs: dict):
+    if events.bus.active:
+        _emit_step(op, BACKEND_KEY, "redispatch", args)
+    _state.depth += 1
+    try:
+        return op.kernel(*args, **kwargs)
+    finally:
+        _state.depth -= 1
+
+
+def _make_views(op: Operator, source, result) -> None:
+    """``as_view``: results share the source's storage, base and version counter."""
+    base = source._base if source._base is not None else source
+    for view in result if isinstance(result, tuple | list) else (result,):
+        if view is source:  # in-place view ops (``t_``) change metadata, not identity
+            continue
+        view._base = base
+        view._version_counter = source._version_counter
+        if events.bus.active:
+            events.bus.emit(
+                events.ViewCreated(view._id, base._id, source._id, op.name, view._size,
+                                   view._stride, view._offset)  # fmt: skip
+            )
+
+
+def _record_write(op: Operator, tensor) -> None:
+    tensor._version_counter.value += 1
+    if events.bus.active:
+        events.bus.emit(
+            events.InplaceWrite(tensor._id, tensor._storage._id, op.qualname,
+                                tensor._version_counter.value)  # fmt: skip
+        )
+
+
+def _emit_step(op: Operator, key: str, action: str, args: tuple) -> None:
+    inputs = tuple(a._id for a in args if hasattr(a, "_storage"))
+    events.bus.emit(events.OpDispatched(op.qualname, key, action, _state.depth, op.variant, inputs))

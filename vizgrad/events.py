@@ -1,0 +1,387 @@
+"""The event stream: what the engine tells the views, and nothing more.
+
+The engine *emits* events; widgets, ``dispatch_trace`` and recorders *subscribe*. The
+engine never waits on a listener and never reads anything back: data flows one way
+(see DESIGN.md). Every event is a small dataclass with a sequence number, naming
+tensors, storages and autograd nodes by small integer ids (never by ``id()``), so a
+recording is deterministic and can be saved as JSON and replayed.
+
+Emission is free when nobody listens: emitters test ``events.bus.active`` (one
+attribute read) before building an event.
+
+Schema version history:
+
+* 1 — storage/tensor/view creation, dispatch steps, kernel choice, in-place writes,
+  and the autograd events (node created, backward started, node run, ready queue,
+  gradient accumulated, hook fired, version checked).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from collections import deque
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Event",
+    "StorageCreated",
+    "TensorCreated",
+    "ViewCreated",
+    "OpDispatched",
+    "KernelChosen",
+    "InplaceWrite",
+    "NodeCreated",
+    "BackwardStarted",
+    "NodeStarted",
+    "NodeFinished",
+    "ReadyQueueChanged",
+    "GradAccumulated",
+    "HookFired",
+    "VersionChecked",
+    "bus",
+    "subscribe",
+    "unsubscribe",
+    "Recorder",
+    "event_from_dict",
+]
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(slots=True)
+class Event:
+    """Base of every event. ``seq`` orders events across the whole process."""
+
+    kind: ClassVar[str] = "event"
+    # Fields that hold ids, by the namespace they live in ("tensor", "storage", "node").
+    # A recording renumbers them from 1 so that it does not depend on what ran before.
+    id_fields: ClassVar[dict[str, str]] = {}
+    seq: int = field(default=0, init=False)
+
+    def to_dict(self) -> dict:
+        d = {"kind": self.kind}
+        for f in dataclasses.fields(self):
+            d[f.name] = getattr(self, f.name)
+        return d
+
+
+# --- tensors and storage ------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class StorageCreated(Event):
+    """A new flat buffer (``c10::StorageImpl``) was allocated or wrapped."""
+
+    kind: ClassVar[str] = "storage_created"
+    id_fields: ClassVar[dict[str, str]] = {"storage": "storage"}
+    storage: int
+    dtype: str
+    numel: int
+
+
+@dataclass(slots=True)
+class TensorCreated(Event):
+    """A new tensor: its storage and the metadata that reads it."""
+
+    kind: ClassVar[str] = "tensor_created"
+    id_fields: ClassVar[dict[str, str]] = {"tensor": "tensor", "storage": "storage"}
+    tensor: int
+    storage: int
+    shape: tuple
+    stride: tuple
+    offset: int
+    dtype: str
+    requires_grad: bool = False
+
+
+@dataclass(slots=True)
+class ViewCreated(Event):
+    """A view shares ``base``'s storage and version counter; only metadata is new."""
+
+    kind: ClassVar[str] = "view_created"
+    id_fields: ClassVar[dict[str, str]] = {"tensor": "tensor", "base": "tensor", "source": "tensor"}
+    tensor: int
+    base: int  # the tensor that owns the memory (``_base``)
+    source: int  # the tensor the view op was called on
+    op: str
+    shape: tuple
+    stride: tuple
+    offset: int
+
+
+# --- the dispatcher -------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class OpDispatched(Event):
+    """One step of one operator call through one dispatch key.
+
+    ``action`` is ``"call"`` (entering the dispatcher) or ``"redispatch"`` (a key
+    handing the call to the next one); ``note`` says what the key decided.
+    """
+
+    kind: ClassVar[str] = "op_dispatched"
+    id_fields: ClassVar[dict[str, str]] = {"inputs": "tensor"}
+    op: str  # "aten::add.Tensor"
+    key: str  # "AutogradCPU", "ADInplaceOrView", "CPU"
+    action: str
+    depth: int
+    variant: str  # "functional", "inplace", "out", "view"
+    inputs: tuple = ()
+    note: str = ""
+
+
+@dataclass(slots=True)
+class KernelChosen(Event):
+    """The backend picked its dtype kernel (the second dispatch, ``AT_DISPATCH``)."""
+
+    kind: ClassVar[str] = "kernel_chosen"
+    id_fields: ClassVar[dict[str, str]] = {"output": "tensor"}
+    op: str
+    dtype: str  # the dtype the kernel computes in
+    input_dtypes: tuple
+    shape: tuple  # the broadcast shape the kernel iterates over
+    output: int
+    output_stride: tuple
+    reason: str = ""  # why this dtype: the promotion rule that decided
+
+
+@dataclass(slots=True)
+class InplaceWrite(Event):
+    """A tensor's memory was written in place; its version counter went up."""
+
+    kind: ClassVar[str] = "inplace_write"
+    id_fields: ClassVar[dict[str, str]] = {"tensor": "tensor", "storage": "storage"}
+    tensor: int
+    storage: int
+    op: str
+    version: int
+
+
+# --- autograd (emitted by vizgrad.autograd) -------------------------------------------
+
+
+@dataclass(slots=True)
+class NodeCreated(Event):
+    """The autograd key recorded a ``grad_fn`` node for an operator call."""
+
+    kind: ClassVar[str] = "node_created"
+    id_fields: ClassVar[dict[str, str]] = {"node": "node", "outputs": "tensor", "next_nodes": "node",
+                                           "saved": "tensor"}  # fmt: skip
+    node: int
+    name: str
+    sequence_nr: int
+    outputs: tuple
+    next_nodes: tuple  # node ids (0 where an input needs no gradient)
+    saved: tuple = ()
+
+
+@dataclass(slots=True)
+class BackwardStarted(Event):
+    """The engine found the graph from the roots and counted each node's dependencies."""
+
+    kind: ClassVar[str] = "backward_started"
+    id_fields: ClassVar[dict[str, str]] = {"roots": "node"}
+    roots: tuple
+    dependencies: dict  # node id -> count of edges still to arrive
+
+
+@dataclass(slots=True)
+class NodeStarted(Event):
+    kind: ClassVar[str] = "node_started"
+    id_fields: ClassVar[dict[str, str]] = {"node": "node"}
+    node: int
+    name: str
+    grad_inputs: tuple  # summaries of the gradients flowing in
+
+
+@dataclass(slots=True)
+class NodeFinished(Event):
+    kind: ClassVar[str] = "node_finished"
+    id_fields: ClassVar[dict[str, str]] = {"node": "node"}
+    node: int
+    name: str
+    grad_outputs: tuple  # summaries of the gradients flowing out, one per next edge
+
+
+@dataclass(slots=True)
+class ReadyQueueChanged(Event):
+    kind: ClassVar[str] = "ready_queue_changed"
+    id_fields: ClassVar[dict[str, str]] = {"queue": "node"}
+    queue: tuple
+    dependencies: dict
+
+
+@dataclass(slots=True)
+class GradAccumulated(Event):
+    kind: ClassVar[str] = "grad_accumulated"
+    id_fields: ClassVar[dict[str, str]] = {"tensor": "tensor"}
+    tensor: int
+    grad: str  # summary
+
+
+@dataclass(slots=True)
+class HookFired(Event):
+    kind: ClassVar[str] = "hook_fired"
+    id_fields: ClassVar[dict[str, str]] = {"node": "node", "tensor": "tensor"}
+    hook: str
+    node: int = 0
+    tensor: int = 0
+
+
+@dataclass(slots=True)
+class VersionChecked(Event):
+    kind: ClassVar[str] = "version_checked"
+    id_fields: ClassVar[dict[str, str]] = {"node": "node", "tensor": "tensor"}
+    node: int
+    tensor: int
+    saved_version: int
+    current_version: int
+
+
+EVENT_TYPES = {cls.kind: cls for cls in (
+    StorageCreated, TensorCreated, ViewCreated, OpDispatched, KernelChosen, InplaceWrite,
+    NodeCreated, BackwardStarted, NodeStarted, NodeFinished, ReadyQueueChanged,
+    GradAccumulated, HookFired, VersionChecked,
+)}  # fmt: skip
+
+
+def event_from_dict(d: dict) -> Event:
+    """Rebuild an event from ``Event.to_dict()`` (after a JSON round trip)."""
+    d = dict(d)
+    cls = EVENT_TYPES[d.pop("kind")]
+    seq = d.pop("seq", 0)
+    for f in dataclasses.fields(cls):
+        if isinstance(d.get(f.name), list):
+            d[f.name] = _tuplify(d[f.name])
+        if f.name == "dependencies" and isinstance(d.get(f.name), dict):
+            d[f.name] = {int(k): v for k, v in d[f.name].items()}
+    event = cls(**d)
+    event.seq = seq
+    return event
+
+
+def _tuplify(value):
+    return tuple(_tuplify(v) for v in value) if isinstance(value, list) else value
+
+
+# --- the bus --------------------------------------------------------------------------
+
+
+class EventBus:
+    """Hands each emitted event to every subscriber, in subscription order."""
+
+    __slots__ = ("active", "_subscribers", "_seq")
+
+    def __init__(self):
+        self.active = False  # read by every emitter: False means "build nothing"
+        self._subscribers: list = []
+        self._seq = itertools.count(1)
+
+    def subscribe(self, callback) -> None:
+        self._subscribers.append(callback)
+        self.active = True
+
+    def unsubscribe(self, callback) -> None:
+        self._subscribers.remove(callback)
+        self.active = bool(self._subscribers)
+
+    def emit(self, event: Event) -> None:
+        event.seq = next(self._seq)
+        for callback in self._subscribers:
+            callback(event)
+
+
+bus = EventBus()
+subscribe = bus.subscribe
+unsubscribe = bus.unsubscribe
+
+
+class Recorder:
+    """Keeps the events emitted while it is active, in a bounded buffer.
+
+    ``with Recorder() as rec: ...`` records; ``rec.events`` are the events kept.
+    At most ``max_events`` are kept; older ones are dropped and counted in
+    ``rec.dropped`` so a long training loop cannot exhaust memory.
+    """
+
+    def __init__(self, max_events: int = 1_000_000):
+        self.max_events = max_events
+        self._events: deque = deque(maxlen=max_events)
+        self.dropped = 0
+        self._recording = False
+
+    def __call__(self, event: Event) -> None:
+        if len(self._events) == self.max_events:
+            self.dropped += 1
+        self._events.append(event)
+
+    def start(self) -> Recorder:
+        if not self._recording:
+            bus.subscribe(self)
+            self._recording = True
+        return self
+
+    def stop(self) -> None:
+        if self._recording:
+            bus.unsubscribe(self)
+            self._recording = False
+
+    def __enter__(self) -> Recorder:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    @property
+    def events(self) -> list[Event]:
+        return list(self._events)
+
+    def to_dicts(self) -> list[dict]:
+        """Events as plain dicts, ids renumbered from 1 per namespace, ``seq`` from 1."""
+        renumber: dict[str, dict[int, int]] = {"tensor": {}, "storage": {}, "node": {}}
+
+        def local(space: str, value):
+            if isinstance(value, tuple | list):
+                return [local(space, v) for v in value]
+            if not isinstance(value, int) or value == 0:
+                return value  # 0 means "none"
+            table = renumber[space]
+            return table.setdefault(value, len(table) + 1)
+
+        out = []
+        first_seq = self._events[0].seq - 1 if self._events else 0
+        for event in self._events:
+            d = event.to_dict()
+            d["seq"] -= first_seq
+            for name, space in event.id_fields.items():
+                d[name] = local(space, d[name])
+            if "dependencies" in d:
+                d["dependencies"] = {local("node", k): v for k, v in d["dependencies"].items()}
+            out.append(d)
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"schema_version": SCHEMA_VERSION, "dropped": self.dropped, "events": self.to_dicts()}
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Recorder:
+        data = json.loads(text)
+        if data.get("schema_version") != SCHEMA_VERSION:
+            raise ValueError(
+                f"recording has event schema version {data.get('schema_version')}, "
+                f"this vizgrad reads version {SCHEMA_VERSION}"
+            )
+        rec = cls(max_events=max(len(data["events"]), 1))
+        rec.dropped = data.get("dropped", 0)
+        rec._events.extend(event_from_dict(d) for d in data["events"])
+        return rec

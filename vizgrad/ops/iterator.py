@@ -1,0 +1,308 @@
+"""TensorIterator: the shared set-up of every elementwise kernel (``at::TensorIterator``).
+
+Before a pointwise kernel runs, PyTorch's TensorIterator decides, once for all ops:
+
+* the **broadcast shape** of the operands;
+* the **common dtype** (type promotion), and the dtype the kernel computes in;
+* the **output**: for a functional call it allocates one whose strides follow the
+  inputs' layout (a transposed input gives a transposed output); for ``out=`` it
+  checks the dtype can be cast and resizes; for in-place it checks the shape, the
+  cast, and that the written tensor does not overlap itself or its inputs.
+
+Kernels then only compute: ``kernel(out_array, *input_arrays)`` with NumPy on strided
+views of the storages, so non-contiguous inputs are never copied.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .. import events
+from ..dtypes import FLOATING, get_default_dtype
+from ..promotion import check_can_cast, result_type
+from ..shape import (
+    broadcast_shapes,
+    contiguous_strides,
+    has_internal_overlap,
+    is_contiguous,
+    is_non_overlapping_and_dense,
+    numel_of,
+)
+from ..tensor import Tensor
+
+__all__ = ["TensorIterator", "output_strides", "check_inplace_target", "resize_output"]
+
+# C++ type names used in PyTorch's overflow messages.
+_C_TYPE = {
+    "bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
+    "int32": "int", "int64": "int64_t", "float16": "c10::Half", "float32": "float",
+    "float64": "double", "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
+}  # fmt: skip
+
+
+class TensorIterator:
+    """Lines up the operands of one elementwise call and owns its output.
+
+    ``operands`` are tensors or Python numbers. ``out`` is the tensor to write (the
+    ``out=`` argument, or ``self`` when ``inplace``), else one is allocated.
+    ``promote_integer_inputs_to_float`` makes integer inputs compute in the default
+    float dtype (``sqrt``, true ``div``); ``result_dtype`` fixes the output dtype
+    (``bool`` for comparisons); ``compute_dtype`` overrides the computation dtype.
+    """
+
+    __slots__ = ("op_name", "shape", "common_dtype", "compute_dtype", "output", "inputs",
+                 "_write_array", "_needs_copy_back")  # fmt: skip
+
+    def __init__(
+        self,
+        op_name: str,
+        operands,
+        *,
+        out: Tensor | None = None,
+        inplace: bool = False,
+        promote_integer_inputs_to_float: bool = False,
+        result_dtype=None,
+        compute_dtype=None,
+    ):
+        self.op_name = op_name
+        if out is None and compute_dtype is None and _all_alike_and_contiguous(operands):
+            # The common case (same shape, same dtype, contiguous): nothing to line up.
+            first = operands[0]
+            common = first._dtype
+            if promote_integer_inputs_to_float and common.category < FLOATING:
+                common = get_default_dtype()
+            self.shape = first._size
+            self.common_dtype = self.compute_dtype = common
+            dtype = result_dtype or common
+            self.output = Tensor._from_array(np.empty(first._size, dtype.numpy), dtype)
+            self.inputs = [x._array if x._dtype is common else x._array.astype(common.numpy)
+                           for x in operands]  # fmt: skip
+            self._write_array = self.output._array
+            self._needs_copy_back = False
+            if events.bus.active:
+                self._emit_kernel_chosen(operands)
+            return
+
+        tensors = [t for t in operands if isinstance(t, Tensor)]
+        self.shape = broadcast_shapes(*(t._size for t in tensors)) if tensors else ()
+
+        common = result_type(*operands)
+        if promote_integer_inputs_to_float and common.category < FLOATING:
+            common = get_default_dtype()
+        self.common_dtype = common
+        self.compute_dtype = compute_dtype or common
+        output_dtype = result_dtype or common
+
+        if out is None:
+            stride = output_strides(self.shape, tensors)
+            self.output = Tensor._empty_strided(self.shape, stride, output_dtype)
+        else:
+            if result_dtype is None:
+                check_can_cast(common, out._dtype)
+            if inplace:
+                check_inplace_target(op_name, out, self.shape, tensors)
+            else:
+                resize_output(out, self.shape)
+                check_no_overlap(out, tensors)
+            self.output = out
+
+        self.inputs = [_as_compute_array(x, self.compute_dtype) for x in operands]
+        # The kernel writes in the compute dtype (or the fixed result dtype); if the
+        # output's dtype differs (``int_tensor.mul_(2)`` computes in int64, fine; a
+        # float ``out=`` for a double result) we write a temporary and cast back.
+        kernel_dtype = result_dtype or self.compute_dtype
+        if self.output._dtype is kernel_dtype:
+            self._write_array = self.output._array
+            self._needs_copy_back = False
+        else:
+            self._write_array = np.empty(self.shape, dtype=kernel_dtype.numpy)
+            self._needs_copy_back = True
+
+        if events.bus.active:
+            self._emit_kernel_chosen(operands)
+
+    def run(self, kernel, *args, **kwargs) -> Tensor:
+        """Call ``kernel(out_array, *input_arrays, *args, **kwargs)``; return the output."""
+        kernel(self._write_array, *self.inputs, *args, **kwargs)
+        if self._needs_copy_back:
+            np.copyto(self.output._array, self._write_array, casting="unsafe")
+        return self.output
+
+    def _emit_kernel_chosen(self, operands) -> None:
+        kinds = []
+        for x in operands:
+            if isinstance(x, Tensor):
+                kinds.append(f"{x._dtype.name} {'tensor' if x._size else 'zero-dim tensor'}")
+            else:
+                kinds.append(f"Python {type(x).__name__}")
+        reason = f"{' and '.join(kinds)} promote to {self.common_dtype.name}"
+        if self.compute_dtype is not self.common_dtype:
+            reason += f"; computed in {self.compute_dtype.name}"
+        events.bus.emit(
+            events.KernelChosen(
+                self.op_name,
+                self.compute_dtype.name,
+                tuple(k.split(" ")[0] for k in kinds),
+                self.shape,
+                self.output._id,
+                self.output._stride,
+                reason,
+            )
+        )
+
+
+def _all_alike_and_contiguous(operands) -> bool:
+    first = operands[0]
+    for x in operands:
+        if not (isinstance(x, Tensor) and x._contiguous and x._dtype is first._dtype
+                and x._size == first._size):  # fmt: skip
+            return False
+    return True
+
+
+def _as_compute_array(x, compute_dtype) -> np.ndarray:
+    """An operand as a NumPy array in the compute dtype (a strided view when possible)."""
+    if isinstance(x, Tensor):
+        array = x._array
+        return array if x._dtype is compute_dtype else array.astype(compute_dtype.numpy)
+    try:
+        return np.asarray(x, dtype=compute_dtype.numpy)
+    except OverflowError:
+        raise RuntimeError(
+            f"value cannot be converted to type {_C_TYPE[compute_dtype.name]} without overflow"
+        ) from None
+
+
+def output_strides(shape, tensors) -> tuple[int, ...]:
+    """Strides for a new output that follow the inputs' memory layout, as PyTorch does.
+
+    If every input has the output's shape and is contiguous (or all share one dense
+    layout), the output copies that layout. Otherwise dimensions are sorted by the
+    inputs' strides (``TensorIterator::reorder_dimensions``), ignoring broadcast
+    dimensions, and the output is laid out densely in that order.
+    """
+    ndim = len(shape)
+    if ndim == 0:
+        return ()
+    if tensors and all(t._size == shape for t in tensors):
+        if all(is_contiguous(t._size, t._stride) for t in tensors):
+            return contiguous_strides(shape)
+        first = tensors[-1]._stride
+        if all(t._stride == first for t in tensors) and is_non_overlapping_and_dense(shape, first):
+            return first
+    if ndim == 1:
+        return contiguous_strides(shape)
+
+    # Each operand's strides in bytes over the broadcast shape; broadcast dims get 0.
+    operand_strides = []
+    for t in tensors:
+        offset = ndim - len(t._size)
+        strides = [0] * ndim
+        for i, (size, stride) in enumerate(zip(t._size, t._stride, strict=True)):
+            if not (size == 1 and shape[offset + i] != 1):
+                strides[offset + i] = stride * t._dtype.itemsize
+        operand_strides.append(strides)
+
+    def should_swap(dim0: int, dim1: int) -> int:
+        # 1: dim0 moves slower than dim1 in the inputs; -1: faster; 0: no input says.
+        for strides in operand_strides:
+            s0, s1 = strides[dim0], strides[dim1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return 1 if s0 > s1 else -1
+            if shape[dim0] > shape[dim1]:
+                return 1
+        return 0
+
+    # perm[0] is the fastest-moving dimension; start from row-major order.
+    perm = list(range(ndim - 1, -1, -1))
+    for i in range(1, ndim):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+
+    if perm == list(range(ndim - 1, -1, -1)):
+        return contiguous_strides(shape)
+    strides = [0] * ndim
+    step = 1
+    for dim in perm:
+        strides[dim] = step
+        step *= shape[dim]
+    return tuple(strides)
+
+
+def check_inplace_target(op_name: str, out: Tensor, shape, inputs) -> None:
+    """An in-place result must have the broadcast shape and not overlap anything read."""
+    if out._size != shape:
+        raise RuntimeError(
+            f"output with shape {list(out._size)} doesn't match the broadcast shape {list(shape)}"
+        )
+    if has_internal_overlap(out._size, out._stride):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
+    check_no_overlap(out, inputs)
+
+
+def check_no_overlap(out: Tensor, inputs) -> None:
+    """``assert_no_partial_overlap``: reading and writing the same memory differently."""
+    for t in inputs:
+        if t is out or t._storage is not out._storage:
+            continue
+        if _partially_overlap(out, t):
+            raise RuntimeError(
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation."
+            )
+
+
+def _partially_overlap(a: Tensor, b: Tensor) -> bool:
+    # PyTorch's get_overlap_status: only judged when both are dense; else "too hard".
+    if not a.numel() or not b.numel():
+        return False
+    if not (is_non_overlapping_and_dense(a._size, a._stride)
+            and is_non_overlapping_and_dense(b._size, b._stride)):  # fmt: skip
+        return False
+    a_begin, a_end = a._offset, a._offset + a.numel()
+    b_begin, b_end = b._offset, b._offset + b.numel()
+    if (a_begin, a_end) == (b_begin, b_end):
+        return a._stride != b._stride
+    return a_begin < b_end and b_begin < a_end
+
+
+def resize_output(out: Tensor, shape) -> None:
+    """``at::native::resize_output``: an ``out=`` tensor of the wrong shape is resized.
+
+    Resizing a tensor that has elements is deprecated in PyTorch and warns.
+    """
+    shape = tuple(shape)
+    if out._size == shape:
+        return
+    if out.numel() != 0:
+        warnings.warn(
+            f"An output with one or more elements was resized since it had shape "
+            f"{list(out._size)}, which does not match the required output shape {list(shape)}. "
+            "This behavior is deprecated, and in a future PyTorch release outputs will not be "
+            "resized unless they have zero elements. You can explicitly reuse an out tensor t "
+            "by resizing it, inplace, to zero elements with t.resize_(0).",
+            UserWarning,
+            stacklevel=4,
+        )
+    out.resize_(shape)
+
+
+def storage_numel_needed(shape, stride, offset: int) -> int:
+    if numel_of(shape) == 0:
+        return 0
+    return offset + 1 + sum((s - 1) * st for s, st in zip(shape, stride, strict=True))

@@ -1,0 +1,142 @@
+"""Shapes, strides and dimensions: the small arithmetic every view and kernel shares.
+
+``Size`` is ``torch.Size``; ``wrap_dim`` turns ``-1`` into the last dimension with
+PyTorch's error when out of range; ``broadcast_shapes`` lines shapes up from the right.
+"""
+
+from __future__ import annotations
+
+import operator
+
+__all__ = [
+    "Size",
+    "wrap_dim",
+    "wrap_dims",
+    "broadcast_shapes",
+    "contiguous_strides",
+    "is_contiguous",
+    "is_non_overlapping_and_dense",
+    "has_internal_overlap",
+    "numel_of",
+]
+
+
+class Size(tuple):
+    """``torch.Size``: a tuple of dimension lengths."""
+
+    __slots__ = ()
+
+    def numel(self) -> int:
+        return numel_of(self)
+
+    def __repr__(self) -> str:
+        return f"vizgrad.Size([{', '.join(str(s) for s in self)}])"
+
+    def __getitem__(self, item):
+        result = tuple.__getitem__(self, item)
+        return Size(result) if isinstance(item, slice) else result
+
+    def __add__(self, other):
+        return Size(tuple(self) + tuple(other))
+
+
+def numel_of(shape) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def wrap_dim(dim, ndim: int) -> int:
+    """``maybe_wrap_dim``: ``-1`` is the last dimension; out of range is an IndexError."""
+    try:
+        dim = operator.index(dim)
+    except TypeError:
+        raise TypeError(f"dim must be an int, not {type(dim).__name__}") from None
+    rank = max(ndim, 1)  # a zero-dim tensor accepts dim 0 and -1, as PyTorch does
+    if not -rank <= dim < rank:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], "
+            f"but got {dim})"
+        )
+    return dim % rank
+
+
+def wrap_dims(dims, ndim: int) -> tuple[int, ...]:
+    """Wrap a tuple of dims; a dim named twice is PyTorch's RuntimeError."""
+    wrapped = tuple(wrap_dim(d, ndim) for d in dims)
+    seen = set()
+    for d in wrapped:
+        if d in seen:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        seen.add(d)
+    return wrapped
+
+
+def broadcast_shapes(*shapes) -> tuple[int, ...]:
+    """Line shapes up from the right; each pair of sizes must be equal or one of them 1."""
+    if len(shapes) == 1:
+        return tuple(shapes[0])
+    ndim = max(len(s) for s in shapes)
+    result = [1] * ndim
+    for shape in shapes:
+        offset = ndim - len(shape)
+        for i, size in enumerate(shape):
+            current = result[offset + i]
+            if current == size or size == 1:
+                continue
+            if current == 1:
+                result[offset + i] = size
+            else:
+                raise RuntimeError(
+                    f"The size of tensor a ({current}) must match the size of tensor b "
+                    f"({size}) at non-singleton dimension {offset + i}"
+                )
+    return tuple(result)
+
+
+def contiguous_strides(shape) -> tuple[int, ...]:
+    """Row-major strides: the last dimension moves fastest (size-0 dims count as 1)."""
+    strides = []
+    step = 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def is_contiguous(shape, stride) -> bool:
+    """PyTorch's rule: row-major order, ignoring size-1 dims; empty tensors are contiguous."""
+    if 0 in shape:
+        return True
+    expected = 1
+    for size, st in zip(reversed(shape), reversed(stride), strict=True):
+        if size != 1:
+            if st != expected:
+                return False
+            expected *= size
+    return True
+
+
+def is_non_overlapping_and_dense(shape, stride) -> bool:
+    """Every element of a dense block is reached exactly once, in some dimension order."""
+    if is_contiguous(shape, stride):
+        return True
+    # Dims of size < 2 don't matter; order the rest by stride and check they tile densely.
+    dims = sorted(range(len(shape)), key=lambda i: (shape[i] < 2, stride[i]))
+    expected = 1
+    for i in dims:
+        if shape[i] < 2:
+            return True
+        if stride[i] != expected:
+            return False
+        expected *= shape[i]
+    return True
+
+
+def has_internal_overlap(shape, stride) -> bool:
+    """True when two indices surely reach one storage element (a stride-0 dim of size > 1).
+
+    PyTorch gives up ("too hard") on other overlaps and lets them through; so do we.
+    """
+    return any(st == 0 and size > 1 for size, st in zip(shape, stride, strict=True))

@@ -1,0 +1,370 @@
+"""The Tensor: a storage plus the metadata that reads it (``c10::TensorImpl``).
+
+A tensor is ``(storage, size, stride, storage_offset, dtype)``. Element
+``[i0, i1, ...]`` lives at storage position ``offset + i0*stride[0] + i1*stride[1] + ...``.
+A *view* is another tensor over the same storage with other metadata; nothing is
+copied. Views and their base share one version counter, bumped by every in-place
+write, which autograd uses to notice that a saved tensor was changed.
+
+Operators (``add``, ``sum``, ``view``…) are not written here: each is declared once
+in ``vizgrad.ops`` and bound onto this class as a method by the operator registry.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+
+import numpy as np
+
+from . import events
+from .device import device as Device
+from .device import strided
+from .dtypes import dtype as DType
+from .shape import Size, contiguous_strides, is_contiguous, numel_of, wrap_dim
+from .storage import Storage
+
+__all__ = ["Tensor", "VersionCounter"]
+
+_tensor_ids = itertools.count(1)
+
+
+class VersionCounter:
+    """``c10::VariableVersion``: one counter shared by a tensor, its views and aliases."""
+
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = 0
+
+
+def strided_array(storage: Storage, size, stride, offset: int) -> np.ndarray:
+    """A NumPy view of ``storage`` with the tensor's metadata (in bytes, as NumPy wants).
+
+    This is how kernels read a non-contiguous tensor without copying it.
+    """
+    itemsize = storage.dtype.itemsize
+    if 0 in size:
+        return np.empty(size, dtype=storage.dtype.numpy)
+    return np.ndarray(
+        size,
+        storage.dtype.numpy,
+        storage.data,
+        offset * itemsize,
+        tuple(s * itemsize for s in stride),
+    )
+
+
+class Tensor:
+    """A strided view of a storage, with autograd metadata (``torch.Tensor``).
+
+    Create tensors with ``vizgrad.tensor``, ``zeros``, ``arange``…; the constructor
+    is internal.
+    """
+
+    __slots__ = (
+        "_storage",
+        "_size",
+        "_stride",
+        "_offset",
+        "_dtype",
+        "_array",  # NumPy view of the storage with this metadata, what kernels read
+        "_contiguous",  # is_contiguous(), computed once per metadata change
+        "_id",
+        "_version_counter",
+        "_base",
+        "_requires_grad",
+        "_grad",
+        "_grad_fn",
+        "_output_nr",
+        "_retains_grad",
+        "_hooks",
+        "_post_accumulate_hooks",
+        "__dict__",
+        "__weakref__",
+    )
+
+    # Tensors win over NumPy arrays in mixed expressions (``array + tensor``).
+    __array_priority__ = 1000
+
+    def __init__(self, storage: Storage, size, stride, offset: int = 0, array=None):
+        self._storage = storage
+        self._size = size = tuple(size)
+        self._stride = stride = tuple(stride)
+        self._offset = offset
+        self._dtype = storage.dtype
+        self._array = array if array is not None else strided_array(storage, size, stride, offset)
+        self._contiguous = is_contiguous(size, stride)
+        self._id = next(_tensor_ids)
+        self._version_counter = VersionCounter()
+        self._base = None
+        self._requires_grad = False
+        self._grad = None
+        self._grad_fn = None
+        self._output_nr = 0
+        self._retains_grad = False
+        self._hooks = None
+        self._post_accumulate_hooks = None
+        if events.bus.active:
+            events.bus.emit(
+                events.TensorCreated(
+                    self._id, storage._id, self._size, self._stride, offset, self._dtype.name
+                )
+            )
+
+    # --- construction helpers used by kernels ---------------------------------------
+
+    @classmethod
+    def _from_array(cls, array: np.ndarray, dtype: DType | None = None) -> Tensor:
+        """Wrap a freshly computed NumPy array that nothing else refers to.
+
+        A C-contiguous array becomes the storage as it is (no copy); anything else is
+        copied into a contiguous storage.
+        """
+        if not array.flags.c_contiguous:
+            array = np.ascontiguousarray(array)
+        storage = Storage(array.reshape(-1), dtype)
+        itemsize = array.itemsize
+        stride = tuple(s // itemsize for s in array.strides) if array.size else contiguous_strides(array.shape)
+        return cls(storage, array.shape, stride, 0, array)
+
+    @classmethod
+    def _empty_strided(cls, size, stride, dtype: DType) -> Tensor:
+        """``at::empty_strided``: storage just big enough for ``size``/``stride``."""
+        if is_contiguous(size, stride):
+            return cls._from_array(np.empty(size, dtype=dtype.numpy), dtype)
+        if 0 in size:
+            numel = 0
+        else:
+            numel = 1 + sum((s - 1) * st for s, st in zip(size, stride, strict=True))
+        return cls(Storage.empty(numel, dtype), size, stride, 0)
+
+    def _alias(self, size, stride, offset: int) -> Tensor:
+        """A new tensor over this tensor's storage: the body of every view op."""
+        return Tensor(self._storage, size, stride, offset)
+
+    def _set_metadata(self, size, stride, offset: int) -> None:
+        """Change how this tensor reads its storage (``as_strided_``, ``t_``, …)."""
+        self._size, self._stride, self._offset = tuple(size), tuple(stride), offset
+        self._array = strided_array(self._storage, self._size, self._stride, offset)
+        self._contiguous = is_contiguous(self._size, self._stride)
+
+    # --- metadata ---------------------------------------------------------------------
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._size)
+        return self._size[wrap_dim(dim, len(self._size))] if self._size else 1
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._size)
+
+    def stride(self, dim=None):
+        if dim is None:
+            return self._stride
+        return self._stride[wrap_dim(dim, len(self._size))] if self._size else 1
+
+    def storage_offset(self) -> int:
+        return self._offset
+
+    @property
+    def dtype(self) -> DType:
+        return self._dtype
+
+    @property
+    def device(self) -> Device:
+        return self._storage.device
+
+    @property
+    def layout(self):
+        return strided
+
+    @property
+    def is_cpu(self) -> bool:
+        return True
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def dim(self) -> int:
+        return len(self._size)
+
+    ndim = property(dim)
+    ndimension = dim
+
+    def numel(self) -> int:
+        return numel_of(self._size)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.numel() * self._dtype.itemsize
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        return self._contiguous
+
+    def is_floating_point(self) -> bool:
+        return self._dtype.is_floating_point
+
+    def is_complex(self) -> bool:
+        return self._dtype.is_complex
+
+    def is_signed(self) -> bool:
+        return self._dtype.is_signed
+
+    def data_ptr(self) -> int:
+        """Address of this tensor's first element: the storage's plus the offset in bytes."""
+        return self._storage.data_ptr() + self._offset * self._dtype.itemsize
+
+    def untyped_storage(self) -> Storage:
+        return self._storage
+
+    def get_device(self) -> int:
+        return -1
+
+    # --- views and versions -------------------------------------------------------
+
+    @property
+    def _version(self) -> int:
+        return self._version_counter.value
+
+    def _is_view(self) -> bool:
+        return self._base is not None
+
+    def _bump_version(self) -> None:
+        """Record an in-place write (``increment_version`` in PyTorch)."""
+        self._version_counter.value += 1
+        if events.bus.active:
+            events.bus.emit(
+                events.InplaceWrite(self._id, self._storage._id, "", self._version_counter.value)
+            )
+
+    # --- autograd metadata (the engine behind it arrives with vizgrad.autograd) ------
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if self._grad_fn is not None and not requires_grad:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use "
+                "a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        if requires_grad and self._dtype.category < 2:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad(self):
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        self._grad = value
+
+    @property
+    def grad_fn(self):
+        return self._grad_fn
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    # --- Python protocols ---------------------------------------------------------
+
+    def __len__(self) -> int:
+        if not self._size:
+            raise TypeError("len() of a 0-d tensor")
+        return self._size[0]
+
+    def __iter__(self):
+        if not self._size:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def item(self):
+        """The one value of a one-element tensor, as a Python number."""
+        if self.numel() != 1:
+            raise RuntimeError(
+                f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
+            )
+        return self._array.reshape(-1)[0].item()
+
+    def _to_python_scalar(self, kind, name: str):
+        if self.numel() != 1:
+            raise TypeError("only one element tensors can be converted to Python scalars")
+        return kind(self.item())
+
+    def __bool__(self) -> bool:
+        if self.numel() != 1:
+            raise RuntimeError(
+                "Boolean value of Tensor with more than one value is ambiguous"
+                if self.numel() > 1
+                else "Boolean value of Tensor with no values is ambiguous"
+            )
+        return bool(self.item())
+
+    def __int__(self) -> int:
+        return self._to_python_scalar(int, "int")
+
+    def __float__(self) -> float:
+        return self._to_python_scalar(float, "float")
+
+    def __complex__(self) -> complex:
+        return self._to_python_scalar(complex, "complex")
+
+    def __index__(self) -> int:
+        if self._dtype.category != 1 or self.numel() != 1:
+            raise TypeError(
+                "only integer tensors of a single element can be converted to an index"
+            )
+        return operator.index(self.item())
+
+    def tolist(self):
+        return self._array.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """A NumPy array sharing this tensor's memory, as ``Tensor.numpy()``."""
+        if self._requires_grad and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
+        return self._array
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype)
+
+    def __repr__(self) -> str:
+        from .printing import tensor_repr
+
+        return tensor_repr(self)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if self.dim() == 0:
+            return self.item().__format__(spec)
+        return repr(self)
+
