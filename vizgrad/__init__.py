@@ -27,11 +27,26 @@ from .dtypes import (
 )
 from .dtypes import ALIASES as _ALIASES
 from .ops.arithmetic import *  # noqa: F403
+from .ops.unary import *  # noqa: F403
+from .ops.comparison import *  # noqa: F403
+from .ops.logical import *  # noqa: F403
+from .ops.activation import *  # noqa: F403
+from .ops.reductions import *  # noqa: F403
+from .ops.sorting import *  # noqa: F403
+from .ops.scan import *  # noqa: F403
+from .ops.linalg import *  # noqa: F403
 from .ops.creation import *  # noqa: F403
+from .ops.ranges import *  # noqa: F403
+from .ops.random import *  # noqa: F403
+from .ops.views import *  # noqa: F403
+from .ops.copy import *  # noqa: F403
+from .ops.indexing import *  # noqa: F403
+from .ops.joining import *  # noqa: F403
 from .promotion import can_cast, promote_types, result_type
 from .shape import Size, broadcast_shapes
 from .storage import Storage
 from .tensor import Tensor
+from .ops import python_operators as _python_operators  # binds a + b, a @ b… onto Tensor
 
 globals().update(_ALIASES)  # vizgrad.float, vizgrad.long, vizgrad.double…
 

@@ -12,11 +12,22 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from ..dispatcher import FUNCTIONAL, INPLACE, OUT, Operator
 from ..tensor import Tensor
 from .iterator import TensorIterator
 
-__all__ = ["OPERATORS", "declare", "bind_method", "pointwise", "check_tensor", "parse_params"]
+__all__ = [
+    "OPERATORS",
+    "declare",
+    "declare_with_out",
+    "write_to_out",
+    "bind_method",
+    "pointwise",
+    "check_tensor",
+    "parse_params",
+]
 
 OPERATORS: dict[str, Operator] = {}
 
@@ -179,3 +190,35 @@ def pointwise(
         tensor_inplace_method.__doc__ = f"In-place ``{fn_name}``: ``{inplace_op.schema}``"
         bind_method(fn_name + "_", tensor_inplace_method)
     return function
+
+
+def write_to_out(result: Tensor, out: Tensor, *, check_cast: bool = True) -> Tensor:
+    """The ``out=`` contract for an op that computed a fresh ``result``.
+
+    Check that the result's dtype may be cast to ``out``'s, resize ``out`` (warning if
+    it had elements of another shape), then copy. Ops whose kernels write straight
+    into the output use ``TensorIterator`` instead, which makes the same checks.
+    """
+    from ..promotion import check_can_cast
+    from .iterator import resize_output
+
+    if not isinstance(out, Tensor):
+        raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
+    if check_cast:
+        check_can_cast(result._dtype, out._dtype)
+    resize_output(out, result._size)
+    np.copyto(out._array, result._array, casting="unsafe")
+    return out
+
+
+def declare_with_out(schema: str, kernel, derivative=None, *, check_cast: bool = True):
+    """Declare a functional overload and its ``out=`` twin around one kernel.
+
+    Returns ``(functional_op, out_op)``; call ``out_op(*args, out=t, **kwargs)``.
+    """
+    functional_op = declare(schema, FUNCTIONAL, kernel, derivative)
+
+    def out_kernel(*args, out, **kwargs):
+        return write_to_out(kernel(*args, **kwargs), out, check_cast=check_cast)
+
+    return functional_op, declare(_out_schema(schema), OUT, out_kernel)
