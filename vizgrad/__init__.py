@@ -46,6 +46,7 @@ from .promotion import can_cast, promote_types, result_type
 from .shape import Size, broadcast_shapes
 from .storage import Storage
 from .tensor import Tensor
+from .trace import dispatch_trace
 from .ops import python_operators as _python_operators  # binds a + b, a @ b… onto Tensor
 
 globals().update(_ALIASES)  # vizgrad.float, vizgrad.long, vizgrad.double…

@@ -312,7 +312,7 @@ class Tensor:
 
     def _to_python_scalar(self, kind, name: str):
         if self.numel() != 1:
-            raise TypeError("only one element tensors can be converted to Python scalars")
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return kind(self.item())
 
     def __bool__(self) -> bool:

@@ -1,0 +1,43 @@
+# The two commands of the README:
+#   make lab   - set up everything and open the lessons in JupyterLab
+#   make test  - set up everything and run the whole test suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: lab test bench lint format system-packages venv
+
+venv:
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install --quiet --upgrade pip
+
+# graphviz's `dot` draws the backward DAG. It comes from the system's packages; where it
+# cannot be installed, vizgrad still works and says so when it draws.
+system-packages:
+	@command -v dot >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get update -qq && apt-get install -y -qq graphviz >/dev/null) \
+	      || echo "notice: could not install graphviz; the DAG view will use its fallback layout"; \
+	  else \
+	    echo "notice: graphviz 'dot' not found (install it with your package manager); the DAG view will use its fallback layout"; \
+	  fi; }
+
+lab: venv system-packages
+	$(BIN)/python -m pip install --quiet -e ".[jupyter]"
+	$(BIN)/jupyter lab notebooks/00-start-here.ipynb
+
+test: venv system-packages
+	$(BIN)/python -m pip install --quiet -e ".[jupyter,dev,oracle]"
+	$(BIN)/python -m pytest
+
+bench: venv
+	$(BIN)/python -m pip install --quiet -e ".[oracle]"
+	$(BIN)/python -m benchmarks
+
+lint:
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format:
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .

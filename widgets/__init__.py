@@ -1,0 +1,7 @@
+"""vizgrad.widgets: the Jupyter views of the engine (stride maps, dispatch traces, the backward DAG).
+
+They subscribe to ``vizgrad.events`` and read tensors through their public API only;
+the engine never imports this package. The views themselves are built by the
+"views" issue; this package exists so that the layout (``vizgrad.widgets`` installed
+from ``widgets/``) is in place from the first commit.
+"""
