@@ -1,34 +1,77 @@
-"""Arithmetic: ``add``, ``sub``, ``mul``… (PyTorch's ``BinaryOps.cpp``).
+"""Arithmetic: ``add``, ``sub``, ``mul``, ``div``, ``pow``… (PyTorch's ``BinaryOps.cpp``).
 
 Each operator is one ``pointwise`` declaration: its schema, its NumPy kernel (which
 writes into the output the TensorIterator prepared), and the checks PyTorch makes.
 Broadcasting, promotion, output allocation and the in-place/``out=`` variants come
 from the shared machinery, never from here.
+
+Kernels that PyTorch compiles only for some dtypes are wrapped in
+``dispatch_dtypes``: called with another dtype they raise PyTorch's
+``"div_floor_cpu" not implemented for 'Bool'``.
 """
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
+from ..dispatcher import FUNCTIONAL, OUT
+from ..dtypes import FLOATING, INTEGRAL
 from ..tensor import Tensor
-from .registry import pointwise
+from .iterator import (
+    ALL_TYPES,
+    ALL_TYPES_AND_COMPLEX,
+    COMPLEX_TYPES,
+    FLOATING_TYPES,
+    TensorIterator,
+    dispatch_dtypes,
+)
+from .registry import bind_method, check_tensor, declare, pointwise
 
-__all__ = ["add", "sub", "subtract", "mul", "multiply"]
+__all__ = [
+    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
+    "floor_divide", "remainder", "fmod", "pow", "rsub", "atan2", "arctan2",
+    "maximum", "minimum", "fmax", "fmin", "lerp", "addcmul", "addcdiv",
+]  # fmt: skip
+
+# The C++ type names PyTorch prints in dtype-mismatch messages (``lerp``'s).
+CPP_TYPE_NAMES = {
+    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+    "int32": "int", "int64": "long int", "float16": "c10::Half", "float32": "float",
+    "float64": "double", "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
+}  # fmt: skip
 
 
-def _check_alpha(fn_name: str):
-    def check(input, other, alpha=1):
-        if alpha == 1:
-            return
-        operand_types = [x._dtype for x in (input, other) if isinstance(x, Tensor)]
-        if isinstance(alpha, float) and all(d.category < 2 for d in operand_types):
-            raise RuntimeError(
-                "For integral input tensors, argument alpha must not be a floating point number."
-            )
-        if isinstance(alpha, bool) is False and all(d.category == 0 for d in operand_types):
-            raise RuntimeError("Boolean alpha only supported for Boolean results.")
+def _is_tensor_of(x, *categories) -> bool:
+    return isinstance(x, Tensor) and x._dtype.category in categories
 
-    return check
+
+def _is_bool_operand(x) -> bool:
+    """A bool tensor or a Python bool: what ``-`` refuses to subtract."""
+    return _is_tensor_of(x, 0) or isinstance(x, bool)
+
+
+def raise_if_integer_division_by_zero(divisor: np.ndarray) -> None:
+    """Integer division by zero has no answer; PyTorch raises instead of returning garbage."""
+    if divisor.dtype.kind in "iub" and not np.all(divisor):
+        raise RuntimeError("ZeroDivisionError")
+
+
+# --- add, sub, mul -------------------------------------------------------------------
+
+
+def _check_alpha(input, other, alpha=1):
+    if alpha == 1 and not isinstance(alpha, float):
+        return
+    operand_types = [x._dtype for x in (input, other) if isinstance(x, Tensor)]
+    if isinstance(alpha, float) and all(d.category < FLOATING for d in operand_types):
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
+    if not isinstance(alpha, bool) and all(d.category == 0 for d in operand_types):
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
 
 
 def _add_kernel(out, a, b, alpha=1):
@@ -44,26 +87,26 @@ def _sub_kernel(out, a, b, alpha=1):
 
 
 def _check_sub(input, other, alpha=1):
-    bools = [x for x in (input, other) if isinstance(x, Tensor | bool) and
-             (x._dtype.category == 0 if isinstance(x, Tensor) else True)]  # fmt: skip
-    if len(bools) == 2:
+    """Subtracting booleans has no meaning: PyTorch points to ``^`` and ``~`` instead."""
+    bool_tensor_count = sum(_is_tensor_of(x, 0) for x in (input, other))
+    if bool_tensor_count and all(_is_bool_operand(x) for x in (input, other)):
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
             "`^` or `logical_xor()` operator instead."
         )
-    if len(bools) == 1 and isinstance(bools[0], Tensor):
+    if bool_tensor_count:
         raise RuntimeError(
             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
             "trying to invert a mask, use the `~` or `logical_not()` operator instead."
         )
-    _check_alpha("sub")(input, other, alpha)
+    _check_alpha(input, other, alpha)
 
 
 add = pointwise(
     "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
     _add_kernel,
     options={"alpha": 1},
-    check=_check_alpha("add"),
+    check=_check_alpha,
     doc="``torch.add``: ``input + alpha * other``, broadcast and promoted.",
 )
 
@@ -82,3 +125,424 @@ mul = pointwise(
     doc="``torch.mul``: elementwise product, broadcast and promoted.",
 )
 multiply = mul
+
+
+def _rsub_kernel(out, a, b, alpha=1):
+    _sub_kernel(out, b, a, alpha)
+
+
+rsub = pointwise(
+    "rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+    _rsub_kernel,
+    options={"alpha": 1},
+    check=_check_sub,
+    inplace=False,
+    out=False,
+    method=False,
+    doc="``torch.rsub``: ``other - alpha * input`` (subtraction with the operands reversed).",
+)
+
+
+# --- division ------------------------------------------------------------------------
+
+
+def _true_divide_kernel(out, a, b):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        np.true_divide(a, b, out=out)
+
+
+@dispatch_dtypes("div_trunc_cpu", ALL_TYPES)
+def _div_trunc_kernel(out, a, b):
+    raise_if_integer_division_by_zero(b)
+    if out.dtype.kind in "iu":
+        # NumPy floors integer quotients; truncation rounds toward zero instead.
+        quotient = np.floor_divide(a, b)
+        inexact_and_negative = (np.remainder(a, b) != 0) & ((a < 0) != (b < 0))
+        np.add(quotient, inexact_and_negative, out=out, casting="unsafe")
+        return
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        np.trunc(np.true_divide(a, b), out=out)
+
+
+@dispatch_dtypes("div_floor_cpu", ALL_TYPES)
+def _div_floor_kernel(out, a, b):
+    raise_if_integer_division_by_zero(b)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        # NumPy's floor_divide for floats is PyTorch's div_floor: computed through fmod,
+        # so that ``a == b * (a // b) + a % b`` holds as closely as floats allow.
+        np.floor_divide(a, b, out=out)
+
+
+_ROUNDING_MODES = (None, "trunc", "floor")
+
+
+def _check_rounding_mode(input, other, rounding_mode=None):
+    if rounding_mode not in _ROUNDING_MODES:
+        raise RuntimeError(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+            f"'{rounding_mode}'"
+        )
+
+
+def _div_mode_kernel(out, a, b, rounding_mode=None):
+    kernel = _div_trunc_kernel if rounding_mode == "trunc" else _div_floor_kernel
+    kernel(out, a, b)
+
+
+# True division always produces floating point: ``int / int`` is float32.
+_true_divide = pointwise(
+    "div.Tensor(Tensor self, Tensor other) -> Tensor",
+    _true_divide_kernel,
+    promote_integer_inputs_to_float=True,
+    method=False,
+)
+_divide_rounding = pointwise(
+    "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
+    _div_mode_kernel,
+    options={"rounding_mode": None},
+    check=_check_rounding_mode,
+    method=False,
+)
+
+
+def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
+    """``torch.div``: true division, or rounded with ``rounding_mode='trunc'``/``'floor'``.
+
+    True division promotes integers to the default float dtype; the rounded modes keep
+    the promoted input dtype (``int // int`` stays an integer).
+    """
+    if rounding_mode is None:
+        return _true_divide(input, other, out=out)
+    return _divide_rounding(input, other, rounding_mode=rounding_mode, out=out)
+
+
+def _div_method(self, other, *, rounding_mode=None):
+    return div(self, other, rounding_mode=rounding_mode)
+
+
+def _div_inplace_method(self, other, *, rounding_mode=None):
+    if rounding_mode is None:
+        return _true_divide.inplace(self, other)
+    return _divide_rounding.inplace(self, other, rounding_mode=rounding_mode)
+
+
+def true_divide(input, other, *, out=None) -> Tensor:
+    """``torch.true_divide``: ``div`` with ``rounding_mode=None``."""
+    return _true_divide(input, other, out=out)
+
+
+def _true_divide_method(self, other):
+    return _true_divide(self, other)
+
+
+divide = div
+for _name in ("div", "divide"):
+    bind_method(_name, _div_method)
+    bind_method(_name + "_", _div_inplace_method)
+bind_method("true_divide", _true_divide_method)
+bind_method("true_divide_", _true_divide.inplace)
+
+
+floor_divide = pointwise(
+    "floor_divide(Tensor self, Tensor other) -> Tensor",
+    _div_floor_kernel,
+    doc="``torch.floor_divide``: division rounded toward minus infinity (Python's ``//``).",
+)
+
+
+@dispatch_dtypes("remainder_cpu", ALL_TYPES)
+def _remainder_kernel(out, a, b):
+    raise_if_integer_division_by_zero(b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.remainder(a, b, out=out)  # the sign of the divisor, as Python's ``%``
+
+
+@dispatch_dtypes("fmod_cpu", ALL_TYPES)
+def _fmod_kernel(out, a, b):
+    raise_if_integer_division_by_zero(b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.fmod(a, b, out=out)  # the sign of the dividend, as C's ``fmod``
+
+
+_remainder = pointwise(
+    "remainder.Tensor(Tensor self, Tensor other) -> Tensor",
+    _remainder_kernel,
+    doc="``torch.remainder``: the modulus with the sign of the divisor (Python's ``%``).",
+)
+fmod = pointwise(
+    "fmod.Tensor(Tensor self, Tensor other) -> Tensor",
+    _fmod_kernel,
+    doc="``torch.fmod``: the C remainder, with the sign of the dividend.",
+)
+
+
+# --- overloads whose first operand is a Python number ------------------------------
+
+
+def scalar_self_overload(schema: str, kernel, **iterator_options):
+    """Declare ``op.Scalar(Scalar self, Tensor other)`` and its ``out=`` twin.
+
+    ``pow(2, t)`` and ``remainder(5, t)`` take a Python number first; the same
+    TensorIterator lines it up with the tensor (it counts as a wrapped number).
+    """
+    fn_name = schema.split("(", 1)[0].split(".")[0]
+
+    def functional_kernel(self, other):
+        return TensorIterator(fn_name, (self, other), **iterator_options).run(kernel)
+
+    def out_kernel(self, other, *, out):
+        it = TensorIterator(fn_name, (self, other), out=out, **iterator_options)
+        return it.run(kernel)
+
+    out_schema = schema.replace("(", "_out(", 1).replace(") ->", ", *, Tensor(a!) out) ->")
+    functional_op = declare(schema, FUNCTIONAL, functional_kernel)
+    out_op = declare(out_schema, OUT, out_kernel)
+
+    def call(self, other, out=None):
+        check_tensor(fn_name, other, "other", 2)
+        if out is None:
+            return functional_op(self, other)
+        check_tensor(fn_name, out, "out", 3)
+        return out_op(self, other, out=out)
+
+    return call
+
+
+_remainder_scalar_self = scalar_self_overload(
+    "remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", _remainder_kernel
+)
+
+
+def remainder(input, other, *, out=None) -> Tensor:
+    """``torch.remainder``: also accepts a Python number as ``input`` (what ``5 % t`` calls)."""
+    if isinstance(input, numbers.Number) and not isinstance(input, Tensor):
+        return _remainder_scalar_self(input, other, out=out)
+    return _remainder(input, other, out=out)
+
+
+# --- pow -----------------------------------------------------------------------------
+
+_NEGATIVE_POWER_MESSAGE = "Integers to negative integer powers are not allowed."
+
+
+def _integer_power(out, base, exponent):
+    """Integer powers as PyTorch computes them: a negative exponent gives ``1/base**n``
+    truncated, which is 0 except for bases 1 and -1 (NumPy would raise instead)."""
+    negative = exponent < 0
+    if not np.any(negative):
+        np.power(base, exponent, out=out)
+        return
+    np.power(base, np.where(negative, 0, exponent), out=out)
+    odd = (exponent % 2) != 0
+    reciprocal = np.where(base == 1, 1, np.where(base == -1, np.where(odd, -1, 1), 0))
+    where_negative = np.broadcast_to(negative, out.shape)
+    np.copyto(out, np.broadcast_to(reciprocal, out.shape), where=where_negative)
+
+
+@dispatch_dtypes("pow", ALL_TYPES_AND_COMPLEX)
+def _pow_kernel(out, base, exponent):
+    if out.dtype.kind in "iu":
+        _integer_power(out, base, exponent)
+        return
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        np.power(base, exponent, out=out)
+
+
+def _check_pow(input, exponent):
+    # Only a *Python number* exponent is rejected up front; tensor exponents are computed.
+    if (
+        isinstance(input, Tensor)
+        and input._dtype.category == INTEGRAL
+        and isinstance(exponent, int)
+        and not isinstance(exponent, bool)
+        and exponent < 0
+    ):
+        raise RuntimeError(_NEGATIVE_POWER_MESSAGE)
+
+
+_pow = pointwise(
+    "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
+    _pow_kernel,
+    check=_check_pow,
+    doc="``torch.pow``: ``input ** exponent``, broadcast and promoted.",
+)
+_pow_scalar_self = scalar_self_overload(
+    "pow.Scalar(Scalar self, Tensor exponent) -> Tensor", _pow_kernel
+)
+
+
+def pow(input, exponent, *, out=None) -> Tensor:  # noqa: A001 - PyTorch's name
+    """``torch.pow``: tensor ** tensor, tensor ** number, or number ** tensor."""
+    if isinstance(input, numbers.Number) and not isinstance(input, Tensor):
+        return _pow_scalar_self(input, exponent, out=out)
+    return _pow(input, exponent, out=out)
+
+
+# --- atan2, maximum, minimum ---------------------------------------------------------
+
+
+@dispatch_dtypes("atan2_cpu", FLOATING_TYPES)
+def _atan2_kernel(out, a, b):
+    np.arctan2(a, b, out=out)
+
+
+atan2 = pointwise(
+    "atan2(Tensor self, Tensor other) -> Tensor",
+    _atan2_kernel,
+    promote_integer_inputs_to_float=True,
+    doc="``torch.atan2``: the angle of the point ``(other, input)``, quadrant-aware.",
+)
+arctan2 = atan2
+bind_method("arctan2", Tensor.atan2)
+bind_method("arctan2_", Tensor.atan2_)
+
+
+def _tensor_only_and_real(fn_name: str):
+    def check(input, other):
+        check_tensor(fn_name, other, "other", 2)
+        if input._dtype.category == 3 or other._dtype.category == 3:
+            raise RuntimeError(f"{fn_name} not implemented for complex tensors.")
+
+    return check
+
+
+def _extremum(fn_name: str, numpy_function, doc: str):
+    return pointwise(
+        f"{fn_name}(Tensor self, Tensor other) -> Tensor",
+        lambda out, a, b: numpy_function(a, b, out=out),
+        inplace=False,
+        check=_tensor_only_and_real(fn_name),
+        doc=doc,
+    )
+
+
+maximum = _extremum("maximum", np.maximum, "``torch.maximum``: the larger element; NaN wins.")
+minimum = _extremum("minimum", np.minimum, "``torch.minimum``: the smaller element; NaN wins.")
+fmax = _extremum("fmax", np.fmax, "``torch.fmax``: the larger element; NaN loses to a number.")
+fmin = _extremum("fmin", np.fmin, "``torch.fmin``: the smaller element; NaN loses to a number.")
+
+
+# --- lerp, addcmul, addcdiv ----------------------------------------------------------
+
+
+def _check_lerp(input, end, weight):
+    check_tensor("lerp", end, "end", 2)
+    expected = input._dtype.name
+    named = [("end", end)] + ([("weight", weight)] if isinstance(weight, Tensor) else [])
+    for arg_name, tensor in named:
+        if tensor._dtype is not input._dtype:
+            raise RuntimeError(
+                f"expected dtype {CPP_TYPE_NAMES[expected]} for `{arg_name}` but got dtype "
+                f"{CPP_TYPE_NAMES[tensor._dtype.name]}"
+            )
+    if not isinstance(weight, Tensor | numbers.Number):
+        raise TypeError(
+            f"lerp(): argument 'weight' (position 3) must be Number or Tensor, not "
+            f"{type(weight).__name__}"
+        )
+    if isinstance(weight, complex) and not input.is_complex():
+        # The weight is converted to the input's dtype, not promoted with it.
+        raise RuntimeError(
+            f"value cannot be converted to type {CPP_TYPE_NAMES[expected]} without overflow"
+        )
+
+
+def _lerp_kernel(out, start, end, weight):
+    # PyTorch's formula, stable at both ends: from ``start`` when weight < 0.5,
+    # from ``end`` otherwise, so lerp(a, b, 1) is exactly b.
+    with np.errstate(invalid="ignore", over="ignore"):
+        difference = end - start
+        from_start = start + weight * difference
+        from_end = end - difference * (1 - weight)
+        np.copyto(out, np.where(np.abs(weight) < 0.5, from_start, from_end), casting="unsafe")
+
+
+_lerp_scalar = dispatch_dtypes("lerp_kernel_scalar", FLOATING_TYPES | COMPLEX_TYPES)
+_lerp_tensor = dispatch_dtypes("lerp_kernel_tensor", FLOATING_TYPES | COMPLEX_TYPES)
+
+_lerp = pointwise(
+    "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor",
+    _lerp_tensor(_lerp_kernel),
+    check=_check_lerp,
+    method=False,
+)
+_lerp_scalar_weight = pointwise(
+    "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor",
+    _lerp_scalar(_lerp_kernel),
+    check=_check_lerp,
+    method=False,
+)
+
+
+def lerp(input, end, weight, *, out=None) -> Tensor:
+    """``torch.lerp``: ``input + weight * (end - input)``; all of one floating dtype."""
+    overload = _lerp if isinstance(weight, Tensor) else _lerp_scalar_weight
+    return overload(input, end, weight, out=out)
+
+
+def _lerp_method(self, end, weight):
+    return lerp(self, end, weight)
+
+
+def _lerp_inplace_method(self, end, weight):
+    overload = _lerp if isinstance(weight, Tensor) else _lerp_scalar_weight
+    return overload.inplace(self, end, weight)
+
+
+bind_method("lerp", _lerp_method)
+bind_method("lerp_", _lerp_inplace_method)
+
+
+def _check_pointwise_triple(fn_name: str):
+    def check(input, tensor1, tensor2, value=1):
+        check_tensor(fn_name, tensor1, "tensor1", 2)
+        check_tensor(fn_name, tensor2, "tensor2", 3)
+        if fn_name == "addcdiv" and all(t._dtype.category <= INTEGRAL for t in (tensor1, tensor2)):
+            raise RuntimeError(
+                "Integer division with addcdiv is no longer supported, and in a future  "
+                "release addcdiv will perform a true division of tensor1 and tensor2. The "
+                "historic addcdiv behavior can be implemented as (input + value * "
+                "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
+                "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv "
+                "behavior is just the latter implementation: (input + value * tensor1 / "
+                "tensor2), for all dtypes."
+            )
+
+    return check
+
+
+def _scalar_in(dtype: np.dtype, value) -> np.ndarray:
+    """``value`` converted to the compute dtype first, as ``Scalar.to<scalar_t>()`` does."""
+    if dtype.kind in "iu" and isinstance(value, float | complex):
+        value = int(value.real)
+    return np.asarray(value).astype(dtype)
+
+
+@dispatch_dtypes("addcmul_cpu_out", ALL_TYPES_AND_COMPLEX)
+def _addcmul_kernel(out, input, tensor1, tensor2, value=1):
+    with np.errstate(over="ignore", invalid="ignore"):
+        product = np.multiply(tensor1, tensor2, dtype=out.dtype)
+        np.add(input, _scalar_in(out.dtype, value) * product, out=out, casting="unsafe")
+
+
+@dispatch_dtypes("addcdiv_cpu_out", FLOATING_TYPES | COMPLEX_TYPES)
+def _addcdiv_kernel(out, input, tensor1, tensor2, value=1):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        quotient = np.true_divide(tensor1, tensor2, dtype=out.dtype)
+        np.add(input, _scalar_in(out.dtype, value) * quotient, out=out, casting="unsafe")
+
+
+addcmul = pointwise(
+    "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
+    _addcmul_kernel,
+    options={"value": 1},
+    check=_check_pointwise_triple("addcmul"),
+    doc="``torch.addcmul``: ``input + value * tensor1 * tensor2``.",
+)
+addcdiv = pointwise(
+    "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
+    _addcdiv_kernel,
+    options={"value": 1},
+    check=_check_pointwise_triple("addcdiv"),
+    doc="``torch.addcdiv``: ``input + value * tensor1 / tensor2``.",
+)
