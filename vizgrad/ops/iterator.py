@@ -32,7 +32,13 @@ from ..shape import (
 )
 from ..tensor import Tensor
 
-__all__ = ["TensorIterator", "output_strides", "check_inplace_target", "resize_output"]
+__all__ = [
+    "TensorIterator",
+    "output_strides",
+    "check_inplace_target",
+    "resize_output",
+    "dispatch_dtypes",
+]
 
 # C++ type names used in PyTorch's overflow messages.
 _C_TYPE = {
@@ -306,3 +312,37 @@ def storage_numel_needed(shape, stride, offset: int) -> int:
     if numel_of(shape) == 0:
         return 0
     return offset + 1 + sum((s - 1) * st for s, st in zip(shape, stride, strict=True))
+
+
+# Dtype groups of PyTorch's ``AT_DISPATCH_*`` macros, by NumPy dtype name.
+INTEGRAL_TYPES = frozenset({"uint8", "int8", "int16", "int32", "int64"})
+FLOATING_TYPES = frozenset({"float16", "float32", "float64"})
+COMPLEX_TYPES = frozenset({"complex64", "complex128"})
+ALL_TYPES = INTEGRAL_TYPES | FLOATING_TYPES  # PyTorch's name: no bool, no complex
+ALL_TYPES_AND_COMPLEX = ALL_TYPES | COMPLEX_TYPES
+
+
+def dispatch_dtypes(kernel_name: str, supported):
+    """The second, dtype dispatch inside a CPU kernel (``AT_DISPATCH_..._TYPES``).
+
+    A C++ kernel is compiled for a set of dtypes only; called with any other it
+    raises ``NotImplementedError: "<kernel_name>" not implemented for '<Type>'``.
+    The decorated ``kernel(out, *inputs)`` is dispatched on its first input's dtype
+    (the dtype it computes in), or on the output's when it has no inputs.
+    """
+
+    def decorate(kernel):
+        def dispatched(out, *inputs, **options):
+            np_dtype = inputs[0].dtype if inputs else out.dtype
+            if np_dtype.name not in supported:
+                from ..dtypes import from_numpy_dtype
+
+                name = from_numpy_dtype(np_dtype).scalar_name
+                raise NotImplementedError(f'"{kernel_name}" not implemented for \'{name}\'')
+            return kernel(out, *inputs, **options)
+
+        dispatched.__name__ = kernel.__name__
+        dispatched.__doc__ = kernel.__doc__
+        return dispatched
+
+    return decorate

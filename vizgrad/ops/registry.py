@@ -137,13 +137,13 @@ def pointwise(
         check_tensor(fn_name, operands[0], "input", 1)
         for position in range(1, len(operands)):
             _check_operand(fn_name, operands[position], names[position], position + 1)
-        if not opts:
-            return defaults
-        unknown = set(opts) - set(defaults)
-        if unknown:
-            raise TypeError(f"{fn_name}() got an unexpected keyword argument '{unknown.pop()}'")
-        merged = {**defaults, **opts}
-        if check is not None:
+        merged = defaults
+        if opts:
+            unknown = set(opts) - set(defaults)
+            if unknown:
+                raise TypeError(f"{fn_name}() got an unexpected keyword argument '{unknown.pop()}'")
+            merged = {**defaults, **opts}
+        if check is not None:  # checks run on every call, with or without options
             check(*operands, **merged)
         return merged
 
@@ -189,6 +189,7 @@ def pointwise(
 
         tensor_inplace_method.__doc__ = f"In-place ``{fn_name}``: ``{inplace_op.schema}``"
         bind_method(fn_name + "_", tensor_inplace_method)
+        function.inplace = tensor_inplace_method  # for ops whose public method picks an overload
     return function
 
 
