@@ -6,6 +6,7 @@ draw; it never imports Jupyter itself.
 """
 
 from . import events
+from . import return_types
 from .device import device, layout, strided
 from .dtypes import (
     bool,

@@ -1,5 +1,143 @@
-"""Scans: ``cumsum``, ``cumprod`` (``ReduceOps.cpp``)."""
+"""Scans: ``cumsum`` and ``cumprod`` (PyTorch's ``ReduceOps.cpp``, "cumulative" ops).
+
+A scan is a reduction that keeps every partial result: element ``i`` of
+``cumsum(t, dim)`` is the sum of elements ``0..i`` along ``dim``, so the output has the
+input's shape. Its dtype follows the ``sum`` rules (integers and bools widen to int64;
+``dtype=`` casts the input first); the in-place ``cumsum_`` keeps the tensor's dtype.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import numpy as np
+
+from .. import dtypes as dt
+from ..dispatcher import INPLACE
+from ..shape import wrap_dim
+from ..tensor import Tensor
+from .reductions import (
+    CPP_TYPE_NAMES,
+    accumulate_dtype,
+    call,
+    check_dtype_argument,
+    check_int_dim,
+    declare_pair,
+    input_as,
+    sum_dtype,
+    wrap_result,
+)
+from .registry import bind_method, check_tensor, declare
+
+__all__ = ["cumsum", "cumprod"]
+
+
+def _scan(np_scan, self: Tensor, dim: int, result_dtype) -> np.ndarray:
+    """One NumPy scan over the strided view (a zero-dim tensor scans as one element)."""
+    acc = accumulate_dtype(result_dtype).numpy
+    array = input_as(self, acc)
+    with np.errstate(all="ignore"):
+        if not self._size:
+            return np_scan(array.reshape(1), dtype=acc).reshape(())
+        return np_scan(array, axis=dim, dtype=acc)
+
+
+def _cumsum_kernel(self: Tensor, dim: int, *, dtype=None) -> Tensor:
+    result_dtype = dtype or sum_dtype(self._dtype)
+    return wrap_result(_scan(np.cumsum, self, dim, result_dtype), result_dtype)
+
+
+def _cumprod_kernel(self: Tensor, dim: int, *, dtype=None) -> Tensor:
+    result_dtype = dtype or sum_dtype(self._dtype)
+    return wrap_result(_scan(np.cumprod, self, dim, result_dtype), result_dtype)
+
+
+def _inplace_kernel(np_scan):
+    def kernel(self: Tensor, dim: int, *, dtype=None) -> Tensor:
+        # The running total is computed wide (int64 for ints), then stored back narrow.
+        result = _scan(np_scan, self, dim, sum_dtype(self._dtype))
+        np.copyto(self._array, result, casting="unsafe")
+        return self
+
+    return kernel
+
+
+_cumsum_op, _cumsum_out_op = declare_pair(
+    "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
+    "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+    _cumsum_kernel,
+)
+_cumprod_op, _cumprod_out_op = declare_pair(
+    "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
+    "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+    _cumprod_kernel,
+)
+_cumsum_inplace_op = declare(
+    "cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
+    INPLACE,
+    _inplace_kernel(np.cumsum),
+)
+_cumprod_inplace_op = declare(
+    "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
+    INPLACE,
+    _inplace_kernel(np.cumprod),
+)
+
+
+def _check_out_dtype(out, dtype) -> None:
+    if out is not None and dtype is not None and out._dtype is not dtype:
+        raise RuntimeError(
+            f"Expected out tensor to have dtype {CPP_TYPE_NAMES[dtype.name]}, but got "
+            f"{CPP_TYPE_NAMES[out._dtype.name]} instead"
+        )
+
+
+def _scan_call(fn_name, ops, input, dim, dtype, out):
+    check_tensor(fn_name, input, "input", 1)
+    check_dtype_argument(fn_name, dtype)
+    check_int_dim(fn_name, dim)
+    dim = wrap_dim(dim, input.dim())
+    _check_out_dtype(out, dtype)
+    if dtype is None and out is not None:
+        dtype = out._dtype  # the out= tensor's dtype is the one computed in, as for sum
+    return call(*ops, (input, dim), out, dtype=dtype)
+
+
+def cumsum(input, dim, *, dtype=None, out=None):
+    """``torch.cumsum``: running sums along ``dim``."""
+    return _scan_call("cumsum", (_cumsum_op, _cumsum_out_op), input, dim, dtype, out)
+
+
+def cumprod(input, dim, *, dtype=None, out=None):
+    """``torch.cumprod``: running products along ``dim``."""
+    return _scan_call("cumprod", (_cumprod_op, _cumprod_out_op), input, dim, dtype, out)
+
+
+def _inplace_method(fn_name: str, op):
+    def method(self, dim, *, dtype=None):
+        check_dtype_argument(fn_name + "_", dtype)
+        check_int_dim(fn_name + "_", dim, position=1)
+        dim = wrap_dim(dim, self.dim())
+        if dtype is not None and dtype is not self._dtype:
+            raise RuntimeError(
+                f"Bad in-place call: input tensor dtype {CPP_TYPE_NAMES[self._dtype.name]} and "
+                f"output tensor dtype {CPP_TYPE_NAMES[dtype.name]} should match"
+            )
+        if self._dtype is dt.bool:
+            raise NotImplementedError(f"\"{fn_name}_out_cpu\" not implemented for 'Bool'")
+        return op(self, dim, dtype=dtype)
+
+    method.__doc__ = f"In-place ``{fn_name}``: the running result replaces ``self``."
+    return method
+
+
+def _method(function):
+    def method(self, dim, *, dtype=None):
+        return function(self, dim, dtype=dtype)
+
+    method.__doc__ = function.__doc__
+    return method
+
+
+bind_method("cumsum", _method(cumsum))
+bind_method("cumprod", _method(cumprod))
+bind_method("cumsum_", _inplace_method("cumsum", _cumsum_inplace_op))
+bind_method("cumprod_", _inplace_method("cumprod", _cumprod_inplace_op))
