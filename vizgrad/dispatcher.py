@@ -20,10 +20,12 @@ from __future__ import annotations
 from . import events
 
 __all__ = [
+    "COMPOSITE",
     "FUNCTIONAL",
     "INPLACE",
     "OUT",
     "VIEW",
+    "NON_DIFFERENTIABLE_VIEW",
     "Operator",
     "dispatch",
     "set_autograd_handler",
@@ -34,6 +36,13 @@ FUNCTIONAL = "functional"  # returns a new tensor
 INPLACE = "inplace"  # writes its first argument (``add_``)
 OUT = "out"  # writes the tensor passed as ``out=``
 VIEW = "view"  # returns a tensor sharing its first argument's storage
+# ``detach``: shares storage and version counter, but autograd does not see a view
+# (``_base`` stays None), as ``make_variable_non_differentiable_view``.
+NON_DIFFERENTIABLE_VIEW = "non_differentiable_view"
+
+# The derivative slot of a CompositeImplicitAutograd op (``matmul``, ``reshape``…): its
+# kernel runs at the autograd key and is made of other ops, which record their own nodes.
+COMPOSITE = "CompositeImplicitAutograd"
 
 AUTOGRAD_KEY = "AutogradCPU"
 INPLACE_OR_VIEW_KEY = "ADInplaceOrView"
@@ -49,7 +58,8 @@ class Operator:
     backward formula (``derivatives.yaml``), filled in by ``vizgrad.autograd``.
     """
 
-    __slots__ = ("schema", "name", "overload", "qualname", "variant", "kernel", "derivative")
+    __slots__ = ("schema", "name", "overload", "qualname", "variant", "kernel", "derivative",
+                 "params")  # fmt: skip
 
     def __init__(self, schema: str, variant: str, kernel, derivative=None):
         self.schema = schema
@@ -59,6 +69,7 @@ class Operator:
         self.variant = variant
         self.kernel = kernel
         self.derivative = derivative
+        self.params = schema_params(schema)
 
     def __call__(self, *args, **kwargs):
         return dispatch(self, args, kwargs)
@@ -67,12 +78,38 @@ class Operator:
         return f"<Operator {self.qualname} ({self.variant})>"
 
 
+def schema_params(schema: str) -> tuple[tuple[str, str], ...]:
+    """``(type, name)`` of each parameter: ``add.Tensor(Tensor self, …)`` -> ``(("Tensor", "self"), …)``.
+
+    Keyword-only parameters (after ``*``) are included; autograd binds arguments by name.
+    """
+    inside = schema.split("(", 1)[1].rsplit(") ->", 1)[0]
+    params, depth, current = [], 0, ""
+    for char in inside + ",":
+        if char == "," and depth == 0:
+            param = current.strip().split("=")[0].strip()
+            if param and param != "*":
+                type_, _, name = param.rpartition(" ")
+                params.append((type_, name))
+            current = ""
+            continue
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        current += char
+    return tuple(params)
+
+
 class _DispatchState:
-    __slots__ = ("depth", "autograd_handler")
+    __slots__ = ("depth", "autograd_handler", "below_autograd")
 
     def __init__(self):
         self.depth = 0  # nesting of calls in progress, for the trace's indentation
         self.autograd_handler = None
+        # > 0 while a backend kernel runs: the ops it calls skip the autograd key, as
+        # PyTorch's AutoDispatchBelowADInplaceOrView guard makes them do.
+        self.below_autograd = 0
 
 
 _state = _DispatchState()
@@ -85,10 +122,14 @@ def set_autograd_handler(handler) -> None:
 
 def dispatch(op: Operator, args: tuple, kwargs: dict):
     """Call ``op``: enter at the highest key (AutogradCPU) and walk down."""
+    if _state.below_autograd:  # called from inside a kernel: autograd is excluded
+        return redispatch_below_autograd(op, args, kwargs, "call")
     if events.bus.active:
         _emit_step(op, AUTOGRAD_KEY, "call", args)
     _state.depth += 1
     try:
+        if op.derivative is COMPOSITE:
+            return op.kernel(*args, **kwargs)
         handler = _state.autograd_handler
         if handler is None:
             return redispatch_below_autograd(op, args, kwargs)
@@ -97,12 +138,12 @@ def dispatch(op: Operator, args: tuple, kwargs: dict):
         _state.depth -= 1
 
 
-def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict):
+def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
     """The keys under autograd: ADInplaceOrView (unless it falls through), then CPU."""
     if op.variant is FUNCTIONAL:
-        return _backend(op, args, kwargs)
+        return _backend(op, args, kwargs, action)
     if events.bus.active:
-        _emit_step(op, INPLACE_OR_VIEW_KEY, "redispatch", args)
+        _emit_step(op, INPLACE_OR_VIEW_KEY, action, args)
     _state.depth += 1
     try:
         result = _backend(op, args, kwargs)
@@ -110,6 +151,8 @@ def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict):
         _state.depth -= 1
     if op.variant is VIEW:
         _make_views(op, args[0], result)
+    elif op.variant is NON_DIFFERENTIABLE_VIEW:
+        result._version_counter = args[0]._version_counter
     elif op.variant is INPLACE:
         _record_write(op, args[0])
     else:  # OUT
@@ -119,14 +162,16 @@ def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict):
     return result
 
 
-def _backend(op: Operator, args: tuple, kwargs: dict):
+def _backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
     if events.bus.active:
-        _emit_step(op, BACKEND_KEY, "redispatch", args)
+        _emit_step(op, BACKEND_KEY, action, args)
     _state.depth += 1
+    _state.below_autograd += 1
     try:
         return op.kernel(*args, **kwargs)
     finally:
         _state.depth -= 1
+        _state.below_autograd -= 1
 
 
 def _make_views(op: Operator, source, result) -> None:
