@@ -1,5 +1,90 @@
-"""``softmax`` and ``log_softmax``: normalising along one dimension."""
+"""Softmax and log-softmax (``SoftMax.cpp``).
+
+``softmax(x)[i] = exp(x[i]) / sum_j exp(x[j])`` along one dimension. Computed as
+written it overflows for large inputs, so the kernel subtracts the maximum first
+(``exp(x - max)``), which changes nothing mathematically and keeps every ``exp`` at
+most 1. ``log_softmax`` is ``x - max - log(sum(exp(x - max)))``, never the log of a
+softmax that may have underflowed to 0.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import numpy as np
+
+from ..dtypes import dtype as DType
+from ..shape import wrap_dim
+from ..tensor import Tensor
+from .iterator import FLOATING_TYPES, output_strides
+from .registry import bind_method, check_tensor, declare_with_out
+
+__all__ = ["softmax", "log_softmax"]
+
+
+def _not_implemented(kernel: str, input: Tensor, dim: int) -> None:
+    # PyTorch compiles two kernels, one for the innermost dimension, one for the others.
+    last = dim == input.dim() - 1 or input.dim() == 0
+    name = f"{kernel}_lastdim_kernel_impl" if last else f"{kernel}_kernel_impl"
+    raise NotImplementedError(f"\"{name}\" not implemented for '{input._dtype.scalar_name}'")
+
+
+def _softmax_family_kernel(kernel: str, log: bool):
+    def compute(input: Tensor, dim: int) -> Tensor:
+        if input._dtype.numpy.name not in FLOATING_TYPES:
+            _not_implemented(kernel, input, dim)
+        # The result is laid out like the input (``empty_like``).
+        result = Tensor._empty_strided(input._size, output_strides(input._size, [input]),
+                                       input._dtype)  # fmt: skip
+        if input.numel() == 0:
+            return result
+        x = input._array.reshape(1) if input.dim() == 0 else input._array
+        axis = 0 if input.dim() == 0 else dim
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            shifted = x - np.max(x, axis=axis, keepdims=True)
+            exps = np.exp(shifted)
+            total = np.sum(exps, axis=axis, keepdims=True)
+            values = shifted - np.log(total) if log else exps / total
+        np.copyto(result._array, values.reshape(input._size), casting="unsafe")
+        return result
+
+    return compute
+
+
+_softmax, _softmax_out = declare_with_out(
+    "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
+    _softmax_family_kernel("softmax", log=False),
+)
+_log_softmax, _log_softmax_out = declare_with_out(
+    "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
+    _softmax_family_kernel("log_softmax", log=True),
+)
+
+
+def _call(fn_name: str, functional, out_op, input, dim, dtype, out):
+    check_tensor(fn_name, input, "input", 1)
+    if dim is None:
+        raise TypeError(f'{fn_name}() missing 1 required positional arguments: "dim"')
+    if dtype is not None and not isinstance(dtype, DType):
+        raise TypeError(
+            f"{fn_name}(): argument 'dtype' must be vizgrad.dtype, not {type(dtype).__name__}"
+        )
+    dim = wrap_dim(dim, input.dim())
+    if dtype is not None and dtype is not input._dtype:
+        # ``dtype=`` converts the input first: softmax of int64 with dtype=float64 works.
+        input = Tensor._from_array(input._array.astype(dtype.numpy), dtype)
+    if out is None:
+        return functional(input, dim)
+    return out_op(input, dim, out=out)
+
+
+def softmax(input, dim=None, dtype=None, *, out=None) -> Tensor:
+    """``torch.softmax``: exponentials normalised to sum to 1 along ``dim``."""
+    return _call("softmax", _softmax, _softmax_out, input, dim, dtype, out)
+
+
+def log_softmax(input, dim=None, dtype=None, *, out=None) -> Tensor:
+    """``torch.log_softmax``: the logarithm of ``softmax``, computed without underflow."""
+    return _call("log_softmax", _log_softmax, _log_softmax_out, input, dim, dtype, out)
+
+
+bind_method("softmax", lambda self, dim=None, dtype=None: softmax(self, dim, dtype))
+bind_method("log_softmax", lambda self, dim=None, dtype=None: log_softmax(self, dim, dtype))

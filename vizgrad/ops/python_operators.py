@@ -1,5 +1,136 @@
-"""Python's operators on tensors: ``a + b``, ``2 - a``, ``a @ b``, ``a += 1``…"""
+"""Python's operators on tensors: ``a + b``, ``a @ b``, ``a < b``… (``torch/_tensor.py``).
+
+Each operator is a thin alias of a named operator, bound exactly as PyTorch binds it:
+``a + b`` is ``a.add(b)``, ``2 - a`` is ``rsub(a, 2)``, ``2 / a`` is
+``a.reciprocal() * 2``, ``a += b`` is ``a.add_(b)``. An operand that is neither a
+tensor nor a Python number makes the method return ``NotImplemented``, so Python
+tries the other operand and finally raises its own ``TypeError`` (``t + "a"``), and
+``t == "a"`` is simply ``False``.
+"""
 
 from __future__ import annotations
 
+import numbers
+
+from ..tensor import Tensor
+from . import arithmetic, comparison, logical, unary
+
 __all__: list[str] = []
+
+
+def _accepts(other) -> bool:
+    return isinstance(other, Tensor | numbers.Number)
+
+
+def _operator(name: str, call):
+    """``Tensor.<name>(self, other)``: ``call(self, other)``, or ``NotImplemented``."""
+
+    def method(self, other):
+        if not _accepts(other):
+            return NotImplemented
+        return call(self, other)
+
+    method.__name__ = name
+    method.__qualname__ = f"Tensor.{name}"
+    method.__doc__ = f"``{name}``: see ``torch/_tensor.py``."
+    setattr(Tensor, name, method)
+
+
+def _matmul(a, b):
+    from .linalg import matmul  # written beside this module; imported when first used
+
+    return matmul(a, b)
+
+
+def _floor_divide_overload(a, b):
+    # ``2 // t`` passes the number as ``self``, a "wrapped number" the TensorIterator
+    # promotes like any Python scalar (PyTorch has no Scalar overload for it either).
+    return arithmetic.floor_divide.overloads["functional"](a, b)
+
+
+def _rtruediv(self, other):
+    # PyTorch's own definition: the reciprocal first, so ``2 / int_tensor`` is float.
+    return self.reciprocal() * other
+
+
+def _positive(self):
+    """``+t``: the tensor itself (``torch.positive``); a bool tensor is refused."""
+    if self._dtype.category == 0:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return self
+
+
+def _invert(self):
+    """``~t``: ``bitwise_not``, for integer and bool tensors only."""
+    if self._dtype.category > 1:
+        raise TypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+        )
+    return logical.bitwise_not(self)
+
+
+_BINARY = {
+    "__add__": lambda a, b: arithmetic.add(a, b),
+    "__radd__": lambda a, b: arithmetic.add(a, b),
+    "__iadd__": lambda a, b: a.add_(b),
+    "__sub__": lambda a, b: arithmetic.sub(a, b),
+    "__rsub__": lambda a, b: arithmetic.rsub(a, b),
+    "__isub__": lambda a, b: a.sub_(b),
+    "__mul__": lambda a, b: arithmetic.mul(a, b),
+    "__rmul__": lambda a, b: arithmetic.mul(a, b),
+    "__imul__": lambda a, b: a.mul_(b),
+    "__truediv__": lambda a, b: arithmetic.div(a, b),
+    "__rtruediv__": _rtruediv,
+    "__itruediv__": lambda a, b: a.div_(b),
+    "__floordiv__": lambda a, b: arithmetic.floor_divide(a, b),
+    "__rfloordiv__": lambda a, b: _floor_divide_overload(b, a),
+    "__ifloordiv__": lambda a, b: a.floor_divide_(b),
+    "__mod__": lambda a, b: arithmetic.remainder(a, b),
+    "__rmod__": lambda a, b: arithmetic.remainder(b, a),
+    "__imod__": lambda a, b: a.remainder_(b),
+    "__pow__": lambda a, b: arithmetic.pow(a, b),
+    "__rpow__": lambda a, b: arithmetic.pow(b, a),
+    "__ipow__": lambda a, b: a.pow_(b),
+    "__and__": lambda a, b: logical.bitwise_and(a, b),
+    "__rand__": lambda a, b: logical.bitwise_and(a, b),
+    "__iand__": lambda a, b: a.bitwise_and_(b),
+    "__or__": lambda a, b: logical.bitwise_or(a, b),
+    "__ror__": lambda a, b: logical.bitwise_or(a, b),
+    "__ior__": lambda a, b: a.bitwise_or_(b),
+    "__xor__": lambda a, b: logical.bitwise_xor(a, b),
+    "__rxor__": lambda a, b: logical.bitwise_xor(a, b),
+    "__ixor__": lambda a, b: a.bitwise_xor_(b),
+    "__lshift__": lambda a, b: logical.bitwise_left_shift(a, b),
+    "__rlshift__": lambda a, b: logical.bitwise_left_shift(b, a),
+    "__ilshift__": lambda a, b: a.bitwise_left_shift_(b),
+    "__rshift__": lambda a, b: logical.bitwise_right_shift(a, b),
+    "__rrshift__": lambda a, b: logical.bitwise_right_shift(b, a),
+    "__irshift__": lambda a, b: a.bitwise_right_shift_(b),
+    "__eq__": lambda a, b: comparison.eq(a, b),
+    "__ne__": lambda a, b: comparison.ne(a, b),
+    "__lt__": lambda a, b: comparison.lt(a, b),
+    "__le__": lambda a, b: comparison.le(a, b),
+    "__gt__": lambda a, b: comparison.gt(a, b),
+    "__ge__": lambda a, b: comparison.ge(a, b),
+}
+
+for _name, _call in _BINARY.items():
+    _operator(_name, _call)
+
+
+def _matmul_method(self, other):
+    return _matmul(self, other) if isinstance(other, Tensor) else NotImplemented
+
+
+def _rmatmul_method(self, other):
+    return _matmul(other, self) if isinstance(other, Tensor) else NotImplemented
+
+
+Tensor.__matmul__ = _matmul_method
+Tensor.__rmatmul__ = _rmatmul_method
+Tensor.__neg__ = lambda self: unary.neg(self)
+Tensor.__pos__ = _positive
+Tensor.__abs__ = lambda self: unary.abs(self)
+Tensor.__invert__ = _invert
+# Defining __eq__ on a class normally drops its __hash__; tensors stay hashable by identity.
+Tensor.__hash__ = lambda self: id(self)
