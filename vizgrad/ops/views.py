@@ -4,17 +4,62 @@ A view op computes a new ``(size, stride, storage_offset)`` and returns a tensor
 its input's storage. The dispatcher's ADInplaceOrView step then links the result to
 its base (``_base``) and shares the version counter, so an in-place write through
 either is seen by autograd on both.
+
+Each op here comes in three layers, as in PyTorch:
+
+* a *geometry* function: pure arithmetic on sizes and strides (``_transpose_geometry``);
+* a *kernel*: the CPU implementation of the declared overload, which only wraps the
+  geometry in ``self._alias(...)`` (or, for in-place view ops like ``t_``, changes
+  ``self``'s own metadata);
+* the *public function*: PyTorch's Python signature, argument checks, and the choice
+  of overload.
+
+Ops that PyTorch writes in terms of others (``reshape``, ``flatten``, ``narrow``,
+``chunk``, ``movedim``, ``T``…) are "composite": they call the declared ops, so a
+dispatch trace shows the same primitive steps as PyTorch's.
 """
 
 from __future__ import annotations
 
 import operator
+import warnings
 
-from ..dispatcher import VIEW
+from ..dispatcher import FUNCTIONAL, INPLACE, NON_DIFFERENTIABLE_VIEW, VIEW
+from ..shape import numel_of, wrap_dim, wrap_dims
 from ..tensor import Tensor
 from .registry import bind_method, check_tensor, declare
 
-__all__ = ["as_strided"]
+__all__ = [
+    "as_strided",
+    "reshape",
+    "flatten",
+    "unflatten",
+    "t",
+    "transpose",
+    "swapaxes",
+    "swapdims",
+    "adjoint",
+    "permute",
+    "movedim",
+    "moveaxis",
+    "squeeze",
+    "unsqueeze",
+    "narrow",
+    "select",
+    "diagonal",
+    "unbind",
+    "split",
+    "split_with_sizes",
+    "chunk",
+    "tensor_split",
+    "detach",
+    "detach_",
+]
+
+INT64_MAX = 2**63 - 1  # what PyTorch passes to ``slice`` for an open end (``x[1:]``)
+
+
+# --- arguments ---------------------------------------------------------------------------
 
 
 def _int_tuple(fn_name: str, arg_name: str, values) -> tuple[int, ...]:
@@ -23,11 +68,54 @@ def _int_tuple(fn_name: str, arg_name: str, values) -> tuple[int, ...]:
     except TypeError:
         raise TypeError(
             f"{fn_name}(): argument '{arg_name}' must be tuple of ints, but found element of "
-            f"type {next(type(v).__name__ for v in values if not isinstance(v, int))}"
+            f"type {next(type(v).__name__ for v in values if not _is_int(v))}"
         ) from None
 
 
-def _as_strided_kernel(self: Tensor, size, stride, storage_offset=None) -> Tensor:
+def _is_int(value) -> bool:
+    if isinstance(value, bool):
+        return False
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _sizes_from_varargs(fn_name: str, args, arg_name: str = "size") -> tuple[int, ...]:
+    """PyTorch's ``*size`` convention: ``view(2, 3)``, ``view((2, 3))`` and ``view([2, 3])``."""
+    if len(args) == 1 and isinstance(args[0], tuple | list):
+        args = tuple(args[0])
+    elif not args:
+        raise TypeError(f'{fn_name}() missing 1 required positional arguments: "{arg_name}"')
+    sizes = []
+    for position, value in enumerate(args, start=1):
+        if not _is_int(value):
+            if isinstance(value, tuple | list):
+                got = ", ".join(type(a).__name__ for a in args)
+                raise TypeError(
+                    f"{fn_name}() received an invalid combination of arguments - got ({got}), "
+                    f"but expected one of:\n * (tuple of ints {arg_name})"
+                )
+            raise TypeError(
+                f"{fn_name}(): argument '{arg_name}' failed to unpack the object at pos "
+                f'{position} with error "type must be tuple of ints,but got '
+                f'{type(value).__name__}"'
+            )
+        sizes.append(operator.index(value))
+    return tuple(sizes)
+
+
+def _bind_property(name: str, getter, setter=None, doc: str = "") -> None:
+    getter.__name__ = name
+    setattr(Tensor, name, property(getter, setter, doc=doc or getter.__doc__))
+
+
+# --- as_strided: the most general view -------------------------------------------------
+
+
+def _check_as_strided(self: Tensor, size, stride, storage_offset) -> int:
+    """Validate ``as_strided`` arguments; return the storage offset to use."""
     offset = self._offset if storage_offset is None else storage_offset
     if len(size) != len(stride):
         raise RuntimeError(
@@ -42,12 +130,14 @@ def _as_strided_kernel(self: Tensor, size, stride, storage_offset=None) -> Tenso
             )
     for s in size:
         if s < 0:
-            raise RuntimeError(
-                f"Trying to create tensor with negative dimension {s}: {list(size)}"
-            )
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
-    needed = 0 if 0 in size else offset + 1 + sum((n - 1) * st for n, st in zip(size, stride, strict=True))
+    needed = (
+        0
+        if 0 in size
+        else offset + 1 + sum((n - 1) * st for n, st in zip(size, stride, strict=True))
+    )
     available = self._storage.numel
     if needed > available:
         itemsize = self._dtype.itemsize
@@ -56,7 +146,18 @@ def _as_strided_kernel(self: Tensor, size, stride, storage_offset=None) -> Tenso
             f"and itemsize {itemsize} requiring a storage size of {needed * itemsize} are out of "
             f"bounds for storage of size {available * itemsize}"
         )
+    return offset
+
+
+def _as_strided_kernel(self: Tensor, size, stride, storage_offset=None) -> Tensor:
+    offset = _check_as_strided(self, size, stride, storage_offset)
     return self._alias(size, stride, offset)
+
+
+def _as_strided_inplace_kernel(self: Tensor, size, stride, storage_offset=None) -> Tensor:
+    offset = _check_as_strided(self, size, stride, storage_offset)
+    self._set_metadata(size, stride, offset)
+    return self
 
 
 _as_strided_op = declare(
@@ -65,19 +166,1177 @@ _as_strided_op = declare(
     VIEW,
     _as_strided_kernel,
 )
+_as_strided_inplace_op = declare(
+    "as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) "
+    "-> Tensor(a!)",
+    INPLACE,
+    _as_strided_inplace_kernel,
+)
+
+
+def _as_strided_args(fn_name, size, stride, storage_offset):
+    size = _int_tuple(fn_name, "size", size)
+    stride = _int_tuple(fn_name, "stride", stride)
+    if storage_offset is not None:
+        storage_offset = operator.index(storage_offset)
+    return size, stride, storage_offset
 
 
 def as_strided(input: Tensor, size, stride, storage_offset=None) -> Tensor:
-    """``torch.as_strided``: any size/stride/offset over the same storage, checked to stay inside it.
+    """``torch.as_strided``: any size/stride/offset over the same storage, kept inside it.
 
     Elements may overlap (stride 0, or strides smaller than the sizes below them).
     """
     check_tensor("as_strided", input, "input", 1)
-    size = _int_tuple("as_strided", "size", size)
-    stride = _int_tuple("as_strided", "stride", stride)
-    if storage_offset is not None:
-        storage_offset = operator.index(storage_offset)
-    return _as_strided_op(input, size, stride, storage_offset)
+    return _as_strided_op(input, *_as_strided_args("as_strided", size, stride, storage_offset))
+
+
+def _as_strided_(self: Tensor, size, stride, storage_offset=None) -> Tensor:
+    """``Tensor.as_strided_``: change this tensor's own metadata (an in-place write: version +1)."""
+    return _as_strided_inplace_op(
+        self, *_as_strided_args("as_strided_", size, stride, storage_offset)
+    )
 
 
 bind_method("as_strided", as_strided)
+bind_method("as_strided_", _as_strided_)
+
+
+# --- view: same elements, new shape, when strides allow it ------------------------------
+
+
+def infer_size(shape, numel: int) -> tuple[int, ...]:
+    """``at::infer_size``: fill in the one ``-1`` so that the shape holds ``numel`` elements."""
+    known = 1
+    inferred_dim = None
+    for i, size in enumerate(shape):
+        if size == -1:
+            if inferred_dim is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            inferred_dim = i
+        elif size >= 0:
+            known *= size
+        else:
+            raise RuntimeError(
+                f"invalid shape dimension {size} at index {i} of shape {list(shape)}"
+            )
+    if numel == known or (inferred_dim is not None and known > 0 and numel % known == 0):
+        if inferred_dim is None:
+            return tuple(shape)
+        if known == 0:
+            raise RuntimeError(
+                f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                "unspecified dimension size -1 can be any value and is ambiguous"
+            )
+        result = list(shape)
+        result[inferred_dim] = numel // known
+        return tuple(result)
+    raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+
+
+def view_copy_free_stride(old_size, old_stride, new_size):
+    """``at::detail::computeStride``: strides that read ``old`` as ``new_size``, or None.
+
+    Walk the old dims from the right, grouping them into *chunks* that are contiguous
+    with each other (each dim's stride is the next one's stride times its size). A
+    view can split or merge dims only inside one chunk: the new dims must tile each
+    chunk exactly. A new dim that would span two chunks has no single stride, which
+    is why ``x.t().view(-1)`` fails and ``x.t().reshape(-1)`` has to copy.
+    """
+    if not old_size:
+        return (1,) * len(new_size)
+    numel = numel_of(old_size)
+    if numel == 0:
+        if tuple(old_size) == tuple(new_size):
+            return tuple(old_stride)
+        stride, step = [], 1
+        for size in reversed(new_size):
+            stride.append(step)
+            step *= max(size, 1)
+        return tuple(reversed(stride))
+
+    new_stride = [0] * len(new_size)
+    view_d = len(new_size) - 1
+    chunk_base_stride = old_stride[-1]  # stride of the innermost dim of the current chunk
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(old_size) - 1, -1, -1):
+        tensor_numel *= old_size[tensor_d]
+        chunk_ends = tensor_d == 0 or (
+            old_size[tensor_d - 1] != 1
+            and old_stride[tensor_d - 1] != tensor_numel * chunk_base_stride
+        )
+        if chunk_ends:
+            while view_d >= 0 and (view_numel < tensor_numel or new_size[view_d] == 1):
+                new_stride[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_size[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = old_stride[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(new_stride)
+
+
+VIEW_INCOMPATIBLE = (
+    "view size is not compatible with input tensor's size and stride (at least one dimension "
+    "spans across two contiguous subspaces). Use .reshape(...) instead."
+)
+
+
+def _view_kernel(self: Tensor, size) -> Tensor:
+    size = infer_size(size, self.numel())
+    stride = view_copy_free_stride(self._size, self._stride, size)
+    if stride is None:
+        raise RuntimeError(VIEW_INCOMPATIBLE)
+    return self._alias(size, stride, self._offset)
+
+
+def _unsafe_view_kernel(self: Tensor, size) -> Tensor:
+    # Only ever called on a fresh contiguous copy, so the contiguous strides are right.
+    size = infer_size(size, self.numel())
+    return self._alias(size, view_copy_free_stride(self._size, self._stride, size), self._offset)
+
+
+_view_op = declare("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", VIEW, _view_kernel)
+# ``reshape``'s copy path: the result is new memory, so autograd must not treat it as
+# a view of the copy (a FUNCTIONAL overload: no ``_base``).
+_unsafe_view_op = declare(
+    "_unsafe_view(Tensor self, SymInt[] size) -> Tensor", FUNCTIONAL, _unsafe_view_kernel
+)
+
+
+def _view(self: Tensor, *shape) -> Tensor:
+    """``Tensor.view``: the same elements read with a new shape; never copies.
+
+    One size may be ``-1`` (inferred). Fails when the strides cannot express the new
+    shape (see ``view_copy_free_stride``).
+    """
+    if len(shape) == 1 and not isinstance(shape[0], tuple | list) and not _is_int(shape[0]):
+        raise TypeError(
+            "view() received an invalid combination of arguments - got "
+            f"({type(shape[0]).__name__}), but expected one of:\n * (vizgrad.dtype dtype)\n"
+            " * (tuple of ints size)"
+        )
+    if not shape:
+        raise TypeError(
+            "view() received an invalid combination of arguments - got (), but expected one of:"
+            "\n * (vizgrad.dtype dtype)\n * (tuple of ints size)"
+        )
+    return _view_op(self, _sizes_from_varargs("view", shape))
+
+
+def _view_as(self: Tensor, other: Tensor) -> Tensor:
+    """``Tensor.view_as``: ``self.view(other.size())``."""
+    check_tensor("view_as", other, "other", 1)
+    return _view_op(self, other._size)
+
+
+def reshape(input: Tensor, *shape) -> Tensor:
+    """``torch.reshape``: a view when the strides allow it, else a contiguous copy.
+
+    Which one you get depends on the layout, not on the shapes: ``x.reshape(-1)`` is a
+    view of a contiguous ``x`` and a copy of ``x.t()``. Check ``_base`` to know.
+    """
+    check_tensor("reshape", input, "input", 1)
+    shape = infer_size(_sizes_from_varargs("reshape", shape, "shape"), input.numel())
+    if view_copy_free_stride(input._size, input._stride, shape) is not None:
+        return _view_op(input, shape)
+    from .copy import clone, contiguous_format
+
+    return _unsafe_view_op(clone(input, memory_format=contiguous_format), shape)
+
+
+def _reshape_as(self: Tensor, other: Tensor) -> Tensor:
+    check_tensor("reshape_as", other, "other", 1)
+    return reshape(self, other._size)
+
+
+def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    """``torch.flatten``: merge dims ``start_dim..end_dim`` into one, through ``reshape``."""
+    check_tensor("flatten", input, "input", 1)
+    n = input.dim()
+    start, end = wrap_dim(start_dim, n), wrap_dim(end_dim, n)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if n == 0:
+        return reshape(input, (1,))
+    if start == end:
+        return input  # nothing to merge: PyTorch returns the tensor itself
+    size = input._size
+    return reshape(input, (*size[:start], numel_of(size[start : end + 1]), *size[end + 1 :]))
+
+
+def unflatten(input: Tensor, dim: int, sizes) -> Tensor:
+    """``torch.unflatten``: split one dim into ``sizes`` (one may be ``-1``); a ``view``."""
+    check_tensor("unflatten", input, "input", 1)
+    dim = wrap_dim(dim, input.dim())
+    sizes = _int_tuple("unflatten", "sizes", sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    dim_size = input._size[dim] if input._size else 1
+    try:
+        inferred = infer_size(sizes, dim_size)
+    except RuntimeError as error:
+        if "is invalid for input of size" in str(error):
+            raise RuntimeError(
+                f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim "
+                f"{dim} ({dim_size}) in the input tensor"
+            ) from None
+        raise RuntimeError(f"unflatten got an unexpected error:\n{error}") from None
+    return _view_op(input, (*input._size[:dim], *inferred, *input._size[dim + 1 :]))
+
+
+bind_method("view", _view)
+bind_method("view_as", _view_as)
+bind_method("reshape", reshape)
+bind_method("reshape_as", _reshape_as)
+bind_method("flatten", flatten)
+bind_method("unflatten", unflatten)
+
+
+# --- alias, transpose, permute ------------------------------------------------------------
+
+
+def _alias_kernel(self: Tensor) -> Tensor:
+    return self._alias(self._size, self._stride, self._offset)
+
+
+_alias_op = declare("alias(Tensor(a) self) -> Tensor(a)", VIEW, _alias_kernel)
+
+
+def alias(input: Tensor) -> Tensor:
+    """``torch.alias``: a new tensor object with the same metadata (what ``x[...]`` returns)."""
+    check_tensor("alias", input, "input", 1)
+    return _alias_op(input)
+
+
+def _transpose_geometry(self: Tensor, dim0: int, dim1: int):
+    n = self.dim()
+    d0, d1 = wrap_dim(dim0, n), wrap_dim(dim1, n)
+    size, stride = list(self._size), list(self._stride)
+    if n:
+        size[d0], size[d1] = size[d1], size[d0]
+        stride[d0], stride[d1] = stride[d1], stride[d0]
+    return size, stride, self._offset
+
+
+def _check_t(self: Tensor, fn_name: str) -> None:
+    if self.dim() > 2:
+        raise RuntimeError(
+            f"{fn_name} expects a tensor with <= 2 dimensions, but self is {self.dim()}D"
+        )
+
+
+def _t_geometry(self: Tensor, fn_name: str):
+    _check_t(self, fn_name)
+    return _transpose_geometry(self, 0, 0 if self.dim() < 2 else 1)
+
+
+def _permute_geometry(self: Tensor, dims):
+    n = self.dim()
+    if len(dims) != n:
+        # PyTorch's message really says "sparse_coo", even for strided tensors.
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            "length of the desired ordering of dimensions i.e. input.dim() = "
+            f"{n} is not equal to len(dims) = {len(dims)}"
+        )
+    seen = set()
+    for d in dims:
+        d = wrap_dim(d, n)
+        if d in seen:
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
+        seen.add(d)
+    order = [wrap_dim(d, n) for d in dims]
+    return [self._size[d] for d in order], [self._stride[d] for d in order], self._offset
+
+
+def _declare_view_pair(schema: str, inplace_schema: str, geometry, inplace_geometry=None):
+    """Declare a view op and its in-place twin (``t``/``t_``) around one geometry.
+
+    The in-place twin changes ``self``'s own metadata; PyTorch counts that as a write
+    (the version counter goes up), so it is an INPLACE overload.
+    """
+    inplace_geometry = inplace_geometry or geometry
+
+    def view_kernel(self, *args):
+        return self._alias(*geometry(self, *args))
+
+    def inplace_kernel(self, *args):
+        self._set_metadata(*inplace_geometry(self, *args))
+        return self
+
+    return declare(schema, VIEW, view_kernel), declare(inplace_schema, INPLACE, inplace_kernel)
+
+
+_t_op, _t_inplace_op = _declare_view_pair(
+    "t(Tensor(a) self) -> Tensor(a)",
+    "t_(Tensor(a!) self) -> Tensor(a!)",
+    lambda self: _t_geometry(self, "t()"),
+    lambda self: _t_geometry(self, "t_()"),
+)
+_transpose_op, _transpose_inplace_op = _declare_view_pair(
+    "transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
+    "transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)",
+    _transpose_geometry,
+)
+_permute_op = declare(
+    "permute(Tensor(a) self, int[] dims) -> Tensor(a)",
+    VIEW,
+    lambda self, dims: self._alias(*_permute_geometry(self, dims)),
+)
+
+
+def t(input: Tensor) -> Tensor:
+    """``torch.t``: transpose a matrix (0-D and 1-D tensors come back as they are)."""
+    check_tensor("t", input, "input", 1)
+    return _t_op(input)
+
+
+def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
+    """``torch.transpose``: swap two dims by swapping their sizes and strides; no data moves."""
+    check_tensor("transpose", input, "input", 1)
+    return _transpose_op(input, operator.index(dim0), operator.index(dim1))
+
+
+swapaxes = swapdims = transpose
+
+
+def permute(input: Tensor, *dims) -> Tensor:
+    """``torch.permute``: reorder all dims; result dim ``i`` is input dim ``dims[i]``."""
+    check_tensor("permute", input, "input", 1)
+    return _permute_op(input, _sizes_from_varargs("permute", dims, "dims"))
+
+
+def _matrix_transpose(self: Tensor, attribute: str) -> Tensor:
+    if self.dim() < 2:
+        raise RuntimeError(
+            f"tensor.{attribute} is only supported on matrices or batches of matrices. "
+            f"Got {self.dim()}-D tensor."
+        )
+    if attribute == "mH" and self._dtype.is_complex:
+        raise NotImplementedError(
+            "vizgrad has no conjugate bit yet, so mH/H of a complex tensor (a transposed "
+            "*conjugated* view in PyTorch) is not available"
+        )
+    return _transpose_op(self, -2, -1)
+
+
+def _T(self: Tensor) -> Tensor:
+    """``Tensor.T``: all dims reversed (a ``permute``); meant for matrices."""
+    n = self.dim()
+    if n == 0:
+        warnings.warn(
+            "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
+            UserWarning,
+            stacklevel=2,
+        )
+    elif n != 2:
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*vizgrad.arange(x.ndim - 1, -1, -1))` "
+            "to reverse the dimensions of a tensor.",
+            UserWarning,
+            stacklevel=2,
+        )
+    return _permute_op(self, tuple(range(n - 1, -1, -1)))
+
+
+def _mT(self: Tensor) -> Tensor:
+    """``Tensor.mT``: transpose the last two dims (a batch of matrices)."""
+    return _matrix_transpose(self, "mT")
+
+
+def _mH(self: Tensor) -> Tensor:
+    """``Tensor.mH``: conjugate transpose of the last two dims (real dtypes: ``mT``)."""
+    return _matrix_transpose(self, "mH")
+
+
+def _H(self: Tensor) -> Tensor:
+    """``Tensor.H``: conjugate transpose of a matrix (real dtypes: ``t()``)."""
+    if self.dim() not in (0, 2):
+        raise RuntimeError(
+            "tensor.H is only supported on matrices (2-D tensors). Got "
+            f"{self.dim()}-D tensor. For batches of matrices, consider using tensor.mH"
+        )
+    return _mH(self) if self.dim() == 2 else _permute_op(self, ())
+
+
+def adjoint(input: Tensor) -> Tensor:
+    """``torch.adjoint``: ``input.mH``."""
+    check_tensor("adjoint", input, "input", 1)
+    return _mH(input)
+
+
+def movedim(input: Tensor, source, destination) -> Tensor:
+    """``torch.movedim``: move dims to new places; the others keep their order (a ``permute``)."""
+    check_tensor("movedim", input, "input", 1)
+    src = (source,) if _is_int(source) else tuple(source)
+    dst = (destination,) if _is_int(destination) else tuple(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({list(src)} dims) should "
+            f"contain the same number of dims as destination ({list(dst)} dims)"
+        )
+    n = input.dim()
+    wrapped_src = [wrap_dim(d, n) for d in src]
+    wrapped_dst = [wrap_dim(d, n) for d in dst]
+    if len(set(wrapped_src)) != len(src):
+        raise RuntimeError(f"movedim: repeated dim in `source` ({list(src)})")
+    if len(set(wrapped_dst)) != len(dst):
+        raise RuntimeError(f"movedim: repeated dim in `destination` ({list(dst)})")
+    if n <= 1:
+        return _alias_op(input)
+    order = [-1] * n
+    for s, d in zip(wrapped_src, wrapped_dst, strict=True):
+        order[d] = s
+    rest_src = (d for d in range(n) if d not in wrapped_src)
+    for i in range(n):
+        if order[i] == -1:
+            order[i] = next(rest_src)
+    return _permute_op(input, tuple(order))
+
+
+moveaxis = movedim
+
+
+def _t_(self: Tensor) -> Tensor:
+    """``Tensor.t_``: transpose this tensor's own metadata (counts as an in-place write)."""
+    return _t_inplace_op(self)
+
+
+def _transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    return _transpose_inplace_op(self, operator.index(dim0), operator.index(dim1))
+
+
+bind_method("t", t)
+bind_method("t_", _t_)
+bind_method("transpose", transpose)
+bind_method("transpose_", _transpose_)
+bind_method("swapaxes", swapaxes)
+bind_method("swapdims", swapdims)
+bind_method("permute", permute)
+bind_method("movedim", movedim)
+bind_method("moveaxis", moveaxis)
+bind_method("adjoint", adjoint)
+_bind_property("T", _T)
+_bind_property("mT", _mT)
+_bind_property("mH", _mH)
+_bind_property("H", _H)
+
+
+# --- expand: broadcasting as a view (stride 0) ------------------------------------------
+
+
+def _dtype_tensor_name(self: Tensor) -> str:
+    return f"vizgrad.{self._dtype.scalar_name}Tensor"
+
+
+def _expand_geometry(self: Tensor, sizes):
+    """``inferExpandGeometry``: existing dims keep their stride unless size 1 grows (stride 0)."""
+    ndim, tensor_dim = len(sizes), self.dim()
+    if ndim < tensor_dim:
+        raise RuntimeError(
+            f"expand({_dtype_tensor_name(self)}{{{list(self._size)}}}, size={list(sizes)}): the "
+            f"number of sizes provided ({ndim}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({tensor_dim})"
+        )
+    if tensor_dim == 0:
+        if any(s < 0 for s in sizes):
+            raise RuntimeError(
+                f"The expanded size of the tensor ({min(sizes)}) isn't allowed in a leading, "
+                f"non-existing dimension {next(i for i, s in enumerate(sizes) if s < 0)}"
+            )
+        return list(sizes), [0] * ndim, self._offset
+    new_size, new_stride = [0] * ndim, [0] * ndim
+    for i in range(ndim - 1, -1, -1):
+        dim = tensor_dim - 1 - (ndim - 1 - i)
+        if dim >= 0:
+            size, stride = self._size[dim], self._stride[dim]
+        else:  # a new leading dim: stride as if the tensor were contiguous above
+            size, stride = 1, new_size[i + 1] * new_stride[i + 1]
+        target = sizes[i]
+        if target == -1:
+            if dim < 0:
+                raise RuntimeError(
+                    f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                    f"non-existing dimension {i}"
+                )
+            target = size
+        if size != target:
+            if size != 1:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({target}) must match the existing size "
+                    f"({size}) at non-singleton dimension {i}.  Target sizes: {list(sizes)}.  "
+                    f"Tensor sizes: {list(self._size)}"
+                )
+            size, stride = target, 0
+        new_size[i], new_stride[i] = size, stride
+    return new_size, new_stride, self._offset
+
+
+_expand_op = declare(
+    "expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)",
+    VIEW,
+    lambda self, size, implicit=False: self._alias(*_expand_geometry(self, size)),
+)
+
+
+def _expand(self: Tensor, *sizes) -> Tensor:
+    """``Tensor.expand``: broadcast to ``sizes`` without copying (``-1`` keeps a size).
+
+    A grown dim gets stride 0: every index along it reads the same elements, which is
+    why writing into an expanded tensor is refused.
+    """
+    return _expand_op(self, _sizes_from_varargs("expand", sizes))
+
+
+def _expand_as(self: Tensor, other: Tensor) -> Tensor:
+    check_tensor("expand_as", other, "other", 1)
+    return _expand_op(self, other._size)
+
+
+bind_method("expand", _expand)
+bind_method("expand_as", _expand_as)
+
+
+# --- squeeze / unsqueeze ---------------------------------------------------------------
+
+
+def _squeeze_geometry(self: Tensor, dims=None):
+    if dims is None:
+        dropped = {d for d, s in enumerate(self._size) if s == 1}
+    else:
+        dropped = {d for d in wrap_dims(dims, self.dim()) if self._size and self._size[d] == 1}
+    keep = [d for d in range(self.dim()) if d not in dropped]
+    return [self._size[d] for d in keep], [self._stride[d] for d in keep], self._offset
+
+
+def _unsqueeze_geometry(self: Tensor, dim: int):
+    n = self.dim()
+    dim = wrap_dim(dim, n + 1)
+    # The new dim's stride makes it "contiguous" with the dim it lands before.
+    stride = 1 if dim >= n else self._size[dim] * self._stride[dim]
+    size, strides = list(self._size), list(self._stride)
+    size.insert(dim, 1)
+    strides.insert(dim, stride)
+    return size, strides, self._offset
+
+
+_squeeze_ops = _declare_view_pair(
+    "squeeze(Tensor(a) self) -> Tensor(a)", "squeeze_(Tensor(a!) self) -> Tensor(a!)",
+    _squeeze_geometry,
+)  # fmt: skip
+_squeeze_dim_ops = _declare_view_pair(
+    "squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)",
+    "squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)",
+    lambda self, dim: _squeeze_geometry(self, (dim,)),
+)
+_squeeze_dims_ops = _declare_view_pair(
+    "squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)",
+    "squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)",
+    _squeeze_geometry,
+)
+_unsqueeze_op, _unsqueeze_inplace_op = _declare_view_pair(
+    "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)",
+    "unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)",
+    _unsqueeze_geometry,
+)
+
+
+def _squeeze_call(input: Tensor, dim, which: int):
+    if dim is None:
+        return _squeeze_ops[which](input)
+    if _is_int(dim):
+        return _squeeze_dim_ops[which](input, operator.index(dim))
+    return _squeeze_dims_ops[which](input, _int_tuple("squeeze", "dim", dim))
+
+
+def squeeze(input: Tensor, dim=None) -> Tensor:
+    """``torch.squeeze``: drop size-1 dims (all, or those named by ``dim``)."""
+    check_tensor("squeeze", input, "input", 1)
+    return _squeeze_call(input, dim, 0)
+
+
+def _squeeze_(self: Tensor, dim=None) -> Tensor:
+    return _squeeze_call(self, dim, 1)
+
+
+def unsqueeze(input: Tensor, dim: int) -> Tensor:
+    """``torch.unsqueeze``: insert a size-1 dim at ``dim``."""
+    check_tensor("unsqueeze", input, "input", 1)
+    return _unsqueeze_op(input, operator.index(dim))
+
+
+def _unsqueeze_(self: Tensor, dim: int) -> Tensor:
+    return _unsqueeze_inplace_op(self, operator.index(dim))
+
+
+bind_method("squeeze", squeeze)
+bind_method("squeeze_", _squeeze_)
+bind_method("unsqueeze", unsqueeze)
+bind_method("unsqueeze_", _unsqueeze_)
+
+
+# --- slice, narrow, select: picking parts of one dim ------------------------------------
+
+
+def _slice_geometry(self: Tensor, dim: int = 0, start=None, end=None, step: int = 1):
+    """``slice.Tensor``: Python-style clamped bounds; the offset moves to ``start``."""
+    if self.dim() == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    dim = wrap_dim(dim, self.dim())
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    length = self._size[dim]
+    start = 0 if start is None else start
+    end = INT64_MAX if end is None else end
+    if start < 0:
+        start += length
+    if end < 0:
+        end += length
+    start = min(max(start, 0), length)
+    end = min(max(end, start), length)
+    size, stride = list(self._size), list(self._stride)
+    size[dim] = (end - start + step - 1) // step
+    stride[dim] *= step
+    return size, stride, self._offset + start * self._stride[dim]
+
+
+_slice_op = declare(
+    "slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, "
+    "SymInt step=1) -> Tensor(a)",
+    VIEW,
+    lambda self, *args: self._alias(*_slice_geometry(self, *args)),
+)
+
+
+def slice_tensor(input: Tensor, dim: int = 0, start=None, end=None, step: int = 1) -> Tensor:
+    """``aten::slice``: ``input[..., start:end:step]`` along ``dim`` (``torch.ops.aten.slice``)."""
+    check_tensor("slice", input, "input", 1)
+    return _slice_op(input, dim, start, end, step)
+
+
+def _select_geometry(self: Tensor, dim: int, index: int):
+    """``select.int``: drop ``dim``; the offset moves to element ``index`` along it."""
+    if self.dim() == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim = wrap_dim(dim, self.dim())
+    size = self._size[dim]
+    if not -size <= index < size:
+        raise IndexError(
+            f"select(): index {index} out of range for tensor of size {list(self._size)} at "
+            f"dimension {dim}"
+        )
+    if index < 0:
+        index += size
+    sizes, strides = list(self._size), list(self._stride)
+    del sizes[dim], strides[dim]
+    return sizes, strides, self._offset + index * self._stride[dim]
+
+
+_select_op = declare(
+    "select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)",
+    VIEW,
+    lambda self, dim, index: self._alias(*_select_geometry(self, dim, index)),
+)
+
+
+def select(input: Tensor, dim: int, index: int) -> Tensor:
+    """``torch.select``: one index along ``dim``; the result has one dim fewer."""
+    check_tensor("select", input, "input", 1)
+    return _select_op(input, operator.index(dim), operator.index(index))
+
+
+def _scalar_int(fn_name: str, value) -> int:
+    # ``narrow``'s start may be a 0-dim integer tensor (``narrow.Tensor``).
+    if isinstance(value, Tensor):
+        if value.dim() != 0 or value._dtype.category != 1:
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        return int(value.item())
+    return operator.index(value)
+
+
+def narrow(input: Tensor, dim: int, start, length: int) -> Tensor:
+    """``torch.narrow``: ``length`` elements from ``start`` along ``dim`` (a ``slice``)."""
+    check_tensor("narrow", input, "input", 1)
+    if input.dim() == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    start, length = _scalar_int("narrow", start), operator.index(length)
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    size = input.size(dim)
+    if not -size <= start <= size:
+        raise IndexError(
+            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
+        )
+    if start < 0:
+        start += size
+    if start > size - length:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return _slice_op(input, operator.index(dim), start, start + length, 1)
+
+
+def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """``torch.diagonal``: the elements ``[i, i + offset]`` of two dims, as one new last dim.
+
+    Its stride is ``stride[dim1] + stride[dim2]``: one step down and one step right.
+    """
+    check_tensor("diagonal", input, "input", 1)
+    return _diagonal_op(input, offset, dim1, dim2)
+
+
+def _diagonal_geometry(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1):
+    n = self.dim()
+    d1, d2 = wrap_dim(dim1, n), wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    size1, size2 = self._size[d1], self._size[d2]
+    if offset >= 0:
+        diag_size = max(min(size1, size2 - offset), 0)
+    else:
+        diag_size = max(min(size1 + offset, size2), 0)
+    storage_offset = self._offset
+    if diag_size > 0:  # an empty diagonal "off the end" keeps the offset sane
+        if offset >= 0:
+            storage_offset += offset * self._stride[d2]
+        else:
+            storage_offset -= offset * self._stride[d1]
+    keep = [d for d in range(n) if d not in (d1, d2)]
+    sizes = [self._size[d] for d in keep] + [diag_size]
+    strides = [self._stride[d] for d in keep] + [self._stride[d1] + self._stride[d2]]
+    return sizes, strides, storage_offset
+
+
+_diagonal_op = declare(
+    "diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)",
+    VIEW,
+    lambda self, *args: self._alias(*_diagonal_geometry(self, *args)),
+)
+
+
+def _unfold_geometry(self: Tensor, dimension: int, size: int, step: int):
+    """``unfold``: windows of ``size`` every ``step`` along a dim, as a new last dim."""
+    n = self.dim()
+    dim = wrap_dim(dimension, n)
+    max_size = self._size[dim] if n else 1
+    if size > max_size:
+        raise RuntimeError(
+            f"maximum size for tensor at dimension {dim} is {max_size} but size is {size}"
+        )
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    sizes, strides = list(self._size), list(self._stride)
+    if n:
+        sizes[dim] = (self._size[dim] - size) // step + 1
+        strides[dim] = step * self._stride[dim]
+    sizes.append(size)
+    strides.append(self._stride[dim] if n else 1)
+    return sizes, strides, self._offset
+
+
+_unfold_op = declare(
+    "unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)",
+    VIEW,
+    lambda self, dimension, size, step: self._alias(*_unfold_geometry(self, dimension, size, step)),
+)
+
+
+def _unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    """``Tensor.unfold``: sliding windows as a view (windows overlap when ``step < size``)."""
+    return _unfold_op(self, operator.index(dimension), operator.index(size), operator.index(step))
+
+
+bind_method("narrow", narrow)
+bind_method("select", select)
+bind_method("diagonal", diagonal)
+bind_method("unfold", _unfold)
+
+
+# --- unbind, split, chunk: several views at once ----------------------------------------
+
+
+def _unbind_kernel(self: Tensor, dim: int = 0):
+    if self.dim() == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    dim = wrap_dim(dim, self.dim())
+    return tuple(self._alias(*_select_geometry(self, dim, i)) for i in range(self._size[dim]))
+
+
+def _check_splittable(self: Tensor) -> None:
+    if self.dim() == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+
+
+def _split_kernel(self: Tensor, split_size: int, dim: int = 0):
+    _check_splittable(self)
+    if split_size < 0:
+        raise RuntimeError(
+            f"split expects split_size be non-negative, but got split_size={split_size}"
+        )
+    dim = wrap_dim(dim, self.dim())
+    dim_size = self._size[dim]
+    if split_size == 0 and dim_size != 0:
+        raise RuntimeError(
+            f"split_size can only be 0 if dimension size is 0, but got dimension size of {dim_size}"
+        )
+    count = max(-(-dim_size // split_size), 1) if split_size else 1
+    return tuple(
+        self._alias(
+            *_slice_geometry(self, dim, i * split_size, min((i + 1) * split_size, dim_size))
+        )
+        for i in range(count)
+    )
+
+
+def _split_with_sizes_kernel(self: Tensor, split_sizes, dim: int = 0):
+    _check_splittable(self)
+    dim = wrap_dim(dim, self.dim())
+    if any(s < 0 for s in split_sizes):
+        raise RuntimeError(
+            "split_with_sizes expects split_sizes have only non-negative entries, but got "
+            f"split_sizes={list(split_sizes)}"
+        )
+    dim_size = self._size[dim]
+    if sum(split_sizes) != dim_size:
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {dim_size} (input tensor's "
+            f"size at dimension {dim}), but got split_sizes={list(split_sizes)}"
+        )
+    pieces, start = [], 0
+    for length in split_sizes:
+        pieces.append(self._alias(*_slice_geometry(self, dim, start, start + length)))
+        start += length
+    return tuple(pieces)
+
+
+_unbind_op = declare("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", VIEW,
+                     _unbind_kernel)  # fmt: skip
+_split_op = declare(
+    "split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
+    VIEW,
+    _split_kernel,
+)
+_split_with_sizes_op = declare(
+    "split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]",
+    VIEW,
+    _split_with_sizes_kernel,
+)
+
+
+def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
+    """``torch.unbind``: every index along ``dim``, as a tuple of ``select`` views."""
+    check_tensor("unbind", input, "input", 1)
+    return _unbind_op(input, operator.index(dim))
+
+
+def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple[Tensor, ...]:
+    """``torch.split``: pieces of ``split_size`` (the last may be smaller), or of listed sizes."""
+    check_tensor("split", tensor, "tensor", 1)
+    if _is_int(split_size_or_sections):
+        return _split_op(tensor, operator.index(split_size_or_sections), operator.index(dim))
+    sizes = _int_tuple("split_with_sizes", "split_sizes", split_size_or_sections)
+    return _split_with_sizes_op(tensor, sizes, operator.index(dim))
+
+
+def split_with_sizes(input: Tensor, split_sizes, dim: int = 0) -> tuple[Tensor, ...]:
+    check_tensor("split_with_sizes", input, "input", 1)
+    sizes = _int_tuple("split_with_sizes", "split_sizes", split_sizes)
+    return _split_with_sizes_op(input, sizes, operator.index(dim))
+
+
+def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """``torch.chunk``: about ``chunks`` equal pieces, all of ``ceil(size / chunks)`` but the last.
+
+    May return fewer than ``chunks`` pieces (6 elements in 4 chunks are 3 pieces of 2).
+    """
+    check_tensor("chunk", input, "input", 1)
+    if input.dim() == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    chunks = operator.index(chunks)
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    dim_size = input.size(dim)
+    split_size = -(-dim_size // chunks)
+    if split_size == 0 and dim_size == 0:
+        # ``split`` would lose the number of chunks: ask for that many empty pieces.
+        return _split_with_sizes_op(input, (0,) * chunks, operator.index(dim))
+    return _split_op(input, split_size, operator.index(dim))
+
+
+def tensor_split(input: Tensor, indices_or_sections, dim: int = 0) -> tuple[Tensor, ...]:
+    """``torch.tensor_split``: ``n`` nearly equal sections, or cuts before the given indices."""
+    check_tensor("tensor_split", input, "input", 1)
+    if input.dim() == 0:
+        raise RuntimeError(
+            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
+        )
+    dim = wrap_dim(dim, input.dim())
+    if isinstance(indices_or_sections, Tensor):
+        indices_or_sections = (
+            indices_or_sections.item() if indices_or_sections.dim() == 0
+            else indices_or_sections.tolist()
+        )  # fmt: skip
+    dim_size = input._size[dim]
+    if _is_int(indices_or_sections):
+        sections = operator.index(indices_or_sections)
+        if sections <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+        smallest, extra = divmod(dim_size, sections)
+        bounds, start = [], 0
+        for i in range(sections):
+            size = smallest + (1 if i < extra else 0)
+            bounds.append((start, start + size))
+            start += size
+    else:
+        indices = _int_tuple("tensor_split", "indices", indices_or_sections)
+        starts = (0, *indices)
+        bounds = list(zip(starts, (*indices, dim_size), strict=True))
+    return tuple(_slice_op(input, dim, start, end, 1) for start, end in bounds)
+
+
+bind_method("unbind", unbind)
+bind_method("split", split)
+bind_method("split_with_sizes", split_with_sizes)
+bind_method("chunk", chunk)
+bind_method("tensor_split", tensor_split)
+
+
+# --- detach and .data: aliases that autograd does not follow -----------------------------
+
+
+_detach_op = declare(
+    "detach(Tensor(a) self) -> Tensor(a)",
+    NON_DIFFERENTIABLE_VIEW,
+    lambda self: self._alias(self._size, self._stride, self._offset),
+)
+
+
+def detach(input: Tensor) -> Tensor:
+    """``torch.detach``: the same memory, cut from the autograd graph.
+
+    It shares the storage *and the version counter* (so an in-place change of either is
+    still noticed), but it is not a view: ``_base`` is None and ``_is_view()`` is False.
+    """
+    check_tensor("detach", input, "input", 1)
+    return _detach_op(input)
+
+
+def _detach_inplace_kernel(self: Tensor) -> Tensor:
+    if self._base is not None:
+        raise RuntimeError(
+            "Can't detach views in-place. Use detach() instead. If you are using "
+            "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+            "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+            "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+            "function in torch/optim/optimizer.py as the solution."
+        )
+    self._requires_grad = False
+    self._grad_fn = None
+    self._output_nr = 0
+    return self
+
+
+# Only autograd metadata changes, not data: PyTorch does not bump the version, so this
+# overload is declared FUNCTIONAL (no ADInplaceOrView work) although it returns ``self``.
+_detach_inplace_op = declare("detach_(Tensor(a!) self) -> Tensor(a!)", FUNCTIONAL,
+                             _detach_inplace_kernel)  # fmt: skip
+
+
+def detach_(input: Tensor) -> Tensor:
+    """``Tensor.detach_``: make this tensor a leaf that does not require grad."""
+    check_tensor("detach_", input, "input", 1)
+    return _detach_inplace_op(input)
+
+
+def _get_data(self: Tensor) -> Tensor:
+    """``Tensor.data``: a detached alias with its *own* version counter.
+
+    Unlike ``detach()``, writes through ``.data`` are invisible to autograd's version
+    checks: that is why ``.data`` is discouraged. (``variable_data()`` in PyTorch: a
+    metadata copy, not an operator call.)
+    """
+    return self._alias(self._size, self._stride, self._offset)
+
+
+def _set_data(self: Tensor, new_data) -> None:
+    """``x.data = y``: ``x`` now reads ``y``'s storage with ``y``'s metadata and dtype."""
+    if not isinstance(new_data, Tensor):
+        raise TypeError(f"Variable data has to be a tensor, but got {type(new_data).__name__}")
+    self._storage = new_data._storage
+    self._dtype = new_data._dtype
+    self._set_metadata(new_data._size, new_data._stride, new_data._offset)
+
+
+bind_method("detach", detach)
+bind_method("detach_", detach_)
+_bind_property("data", _get_data, _set_data)
+
+
+# --- basic indexing: x[0, 1:3, None, ...] --------------------------------------------------
+
+
+def _as_index_int(value):
+    """An index entry that acts as an integer (``select``), or None.
+
+    Python ints, NumPy integers, and 0-dim integer tensors count (not bool, and not
+    uint8 tensors, which PyTorch reads as masks).
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, Tensor):
+        if value.dim() == 0 and value._dtype.category == 1 and value._dtype.name != "uint8":
+            return int(value.item())
+        return None
+    try:
+        import numpy as np
+
+        if isinstance(value, np.ndarray) and not (value.ndim == 0 and value.dtype.kind == "i"):
+            return None
+    except ImportError:  # pragma: no cover - numpy is a dependency
+        pass
+    if hasattr(value, "__index__") and not isinstance(value, type):
+        try:
+            return operator.index(value)
+        except TypeError:
+            return None
+    return None
+
+
+def _is_advanced(entry) -> bool:
+    """Entries that need ``index.Tensor`` (a gather, a copy) rather than a view."""
+    if entry is None or entry is Ellipsis or isinstance(entry, slice):
+        return False
+    if _as_index_int(entry) is not None:
+        return False
+    if isinstance(entry, bool | Tensor | list | str):
+        return True
+    return type(entry).__module__ == "numpy" and hasattr(entry, "ndim")
+
+
+def _invalid_index(entry) -> IndexError:
+    kind = type(entry)
+    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    return IndexError(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+        f"valid indices (got {name})"
+    )
+
+
+def _slice_bounds(entry: slice):
+    def as_int(value, default):
+        if value is None:
+            return default
+        try:
+            return operator.index(value)
+        except TypeError:
+            raise TypeError(
+                "slice indices must be integers or None or have an __index__ method"
+            ) from None
+
+    step = as_int(entry.step, 1)
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step < 0:
+        raise ValueError("step must be greater than zero")
+    return as_int(entry.start, 0), as_int(entry.stop, INT64_MAX), step
+
+
+def _checked_select(result: Tensor, dim: int, index: int, real_dim: int) -> Tensor:
+    size = result._size[dim]
+    if not -size <= index < size:
+        raise IndexError(
+            f"index {index} is out of bounds for dimension {real_dim} with size {size}"
+        )
+    return _select_op(result, dim, index)
+
+
+def _index_single(tensor: Tensor, entry) -> Tensor:
+    """PyTorch's fast paths for a lone index (``x[0]``, ``x[1:]``, ``x[None]``, ``x[...]``)."""
+    if entry is None:
+        return _unsqueeze_op(tensor, 0)
+    if entry is Ellipsis:
+        return _alias_op(tensor)
+    if isinstance(entry, slice):
+        start, stop, step = _slice_bounds(entry)
+        args = (0, start, stop) if step == 1 else (0, start, stop, step)
+        return _slice_op(tensor, *args)
+    index = _as_index_int(entry)
+    if index is None:
+        raise _invalid_index(entry)
+    if tensor.dim() == 0:
+        raise IndexError(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+        )
+    return _checked_select(tensor, 0, index, 0)
+
+
+def basic_index(tensor: Tensor, index) -> Tensor:
+    """``x[index]`` for ints, slices, None and Ellipsis: a view, built from declared ops.
+
+    Walks the index left to right (``applySlicing``): an int ``select``s (the dim
+    disappears), a slice ``slice``s (a full ``0:len`` slice is skipped), ``None``
+    ``unsqueeze``s, and ``...`` skips the dims no other entry names. If nothing
+    changed, the result is an ``alias`` (a new tensor object, still a view).
+    """
+    if not isinstance(index, tuple):
+        return _index_single(tensor, index)
+    ndim = tensor.dim()
+    specified = 0
+    for entry in index:
+        if entry is None or entry is Ellipsis:
+            continue
+        if not isinstance(entry, slice) and _as_index_int(entry) is None:
+            raise _invalid_index(entry)
+        specified += 1
+    if specified > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+
+    result = tensor
+    dim = 0  # position in the result
+    real_dim = 0  # position as if selected dims were still there (for error messages)
+    for entry in index:
+        if entry is None:
+            result = _unsqueeze_op(result, dim)
+            dim += 1
+            real_dim += 1
+        elif entry is Ellipsis:
+            dim += ndim - specified
+            real_dim += ndim - specified
+        elif isinstance(entry, slice):
+            start, stop, step = _slice_bounds(entry)
+            if not (start == 0 and stop >= result._size[dim] and step == 1):
+                args = (dim, start, stop) if step == 1 else (dim, start, stop, step)
+                result = _slice_op(result, *args)
+            dim += 1
+            real_dim += 1
+        else:
+            result = _checked_select(result, dim, _as_index_int(entry), real_dim)
+            real_dim += 1
+    return _alias_op(tensor) if result is tensor else result
+
+
+def _getitem(self: Tensor, index) -> Tensor:
+    """``Tensor.__getitem__``: basic indexing makes a view; anything else is advanced indexing.
+
+    Advanced entries (index tensors, lists, bools, arrays) gather elements into new
+    memory, so they go to ``vizgrad.ops.indexing.advanced_index``.
+    """
+    entries = index if isinstance(index, tuple) else (index,)
+    if any(_is_advanced(entry) for entry in entries):
+        from .indexing import advanced_index
+
+        return advanced_index(self, index)
+    return basic_index(self, index)
+
+
+bind_method("__getitem__", _getitem)
