@@ -112,9 +112,9 @@ def from_numpy_dtype(np_dtype) -> dtype:
         return _FROM_NUMPY[np.dtype(np_dtype)]
     except KeyError:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only "
-            "supported types are: float64, float32, float16, complex64, complex128, int64, "
-            "int32, int16, int8, uint8, and bool."
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).type.__name__}. "
+            "The only supported types are: float64, float32, float16, complex64, complex128, "
+            "int64, int32, int16, int8, uint8, and bool."
         ) from None
 
 

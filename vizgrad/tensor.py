@@ -131,7 +131,7 @@ class Tensor:
     @classmethod
     def _empty_strided(cls, size, stride, dtype: DType) -> Tensor:
         """``at::empty_strided``: storage just big enough for ``size``/``stride``."""
-        if is_contiguous(size, stride):
+        if tuple(stride) == contiguous_strides(size):  # exactly row-major: NumPy's layout
             return cls._from_array(np.empty(size, dtype=dtype.numpy), dtype)
         if 0 in size:
             numel = 0
