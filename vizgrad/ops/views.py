@@ -24,6 +24,8 @@ from __future__ import annotations
 import operator
 import warnings
 
+import numpy as np
+
 from ..dispatcher import FUNCTIONAL, INPLACE, NON_DIFFERENTIABLE_VIEW, VIEW
 from ..shape import numel_of, wrap_dim, wrap_dims
 from ..tensor import Tensor
@@ -1196,13 +1198,8 @@ def _as_index_int(value):
         if value.dim() == 0 and value._dtype.category == 1 and value._dtype.name != "uint8":
             return int(value.item())
         return None
-    try:
-        import numpy as np
-
-        if isinstance(value, np.ndarray) and not (value.ndim == 0 and value.dtype.kind == "i"):
-            return None
-    except ImportError:  # pragma: no cover - numpy is a dependency
-        pass
+    if isinstance(value, np.ndarray) and not (value.ndim == 0 and value.dtype.kind in "iu"):
+        return None
     if hasattr(value, "__index__") and not isinstance(value, type):
         try:
             return operator.index(value)
@@ -1217,9 +1214,7 @@ def _is_advanced(entry) -> bool:
         return False
     if _as_index_int(entry) is not None:
         return False
-    if isinstance(entry, bool | Tensor | list | str):
-        return True
-    return type(entry).__module__ == "numpy" and hasattr(entry, "ndim")
+    return isinstance(entry, bool | Tensor | list | str | np.ndarray)
 
 
 def _invalid_index(entry) -> IndexError:
