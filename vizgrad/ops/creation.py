@@ -383,14 +383,14 @@ def _copy_preserving_layout(source: Tensor, dtype: DType) -> Tensor:
     """A copy of ``source`` as a new ``dtype`` tensor, keeping a dense layout (preserve_format)."""
     if source.numel() == 0:  # nothing to copy; keep the (degenerate) strides as they are
         return Tensor(Storage.empty(0, dtype), source._size, source._stride, 0)
-    result = Tensor._empty_strided(source._size, _preserved_strides(source), dtype)
+    result = Tensor._empty_strided(source._size, preserve_format_strides(source), dtype)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # unchecked C casts: nan -> int is INT_MIN, etc.
         np.copyto(result._array, source._array, casting="unsafe")
     return result
 
 
-def _preserved_strides(source: Tensor) -> tuple[int, ...]:
+def preserve_format_strides(source: Tensor) -> tuple[int, ...]:
     """``preserve_format``: keep dense strides; otherwise sort dims by stride, densely."""
     if is_non_overlapping_and_dense(source._size, source._stride):
         return source._stride
@@ -679,7 +679,7 @@ def _like_kernel(fill):
     """
 
     def kernel(self, *, dtype, contiguous):
-        stride = contiguous_strides(self._size) if contiguous else _preserved_strides(self)
+        stride = contiguous_strides(self._size) if contiguous else preserve_format_strides(self)
         result = Tensor._empty_strided(self._size, stride, dtype)
         if fill is not None:
             result._array[...] = fill
