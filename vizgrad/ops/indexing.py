@@ -56,10 +56,16 @@ __all__ = [
 
 
 def _fresh(array: np.ndarray, dtype) -> Tensor:
-    """A new contiguous tensor holding ``array`` (cast to ``dtype``)."""
+    """A new row-major tensor holding ``array`` (cast to ``dtype``).
+
+    The array becomes the storage as it is only if it owns its memory; a view (of an
+    input, or a read-only broadcast) is copied, so the result never aliases anything.
+    """
     if array.dtype != dtype.numpy:
         array = array.astype(dtype.numpy)
-    return Tensor._from_array(np.ascontiguousarray(array), dtype)
+    if not (array.flags.owndata and array.flags.c_contiguous and array.flags.writeable):
+        array = np.array(array, order="C")
+    return Tensor._from_array(array, dtype)
 
 
 def _copy_of(t: Tensor, *, preserve_layout: bool) -> Tensor:
@@ -345,7 +351,7 @@ _INDEX_TYPE_ERROR = (
 )
 
 
-def _as_index_tuple(index) -> tuple:
+def _as_index_tuple(index, stacklevel: int) -> tuple:
     """``treatSequenceAsTuple``: ``x[[0, slice(1)]]`` is read as ``x[0, slice(1)]``.
 
     A list that holds tensors, lists, slices, ``...`` or ``None`` counts as a tuple
@@ -362,7 +368,7 @@ def _as_index_tuple(index) -> tuple:
                     "pytorch 2.9 this will be interpreted as tensor index, x[torch.tensor(seq)], "
                     "which will result either in an error or a different result",
                     UserWarning,
-                    stacklevel=4,
+                    stacklevel=stacklevel,
                 )
                 return tuple(index)
     return (index,)
@@ -382,7 +388,7 @@ def _mask_dims(item: Tensor) -> int:
     return len(item._size) if item._dtype.category == BOOL or item._dtype is uint8 else 1
 
 
-def split_index(tensor: Tensor, index):
+def split_index(tensor: Tensor, index, *, stacklevel: int = 4):
     """``applySlicing``: the view part of an index, and the tensors left for ``index``.
 
     Ints, slices, ``None`` and ``...`` go into a basic index (a view, computed by
@@ -392,7 +398,7 @@ def split_index(tensor: Tensor, index):
     the basic index tuple and the list (one entry per view dim, ``None`` where whole).
     """
     items = []
-    for item in _as_index_tuple(index):
+    for item in _as_index_tuple(index, stacklevel + 1):
         if isinstance(item, list | np.ndarray | str):
             item = _to_index_tensor(item)
         items.append(item)
@@ -462,7 +468,7 @@ def advanced_index(tensor: Tensor, index) -> Tensor:
     The ints, slices, ``None`` and ``...`` are applied first as a view; the index
     tensors then pick elements of that view (the ``index.Tensor`` operator).
     """
-    basic, advanced = split_index(tensor, index)
+    basic, advanced = split_index(tensor, index, stacklevel=5)  # user -> __getitem__ -> here
     view = _basic_view(tensor, basic)
     if not any(a is not None for a in advanced):
         return view
@@ -603,7 +609,7 @@ def _index_select_kernel(self: Tensor, dim: int, index: Tensor) -> Tensor:
     size = self._size[dim] if self._size else 1
     if positions.size and (positions.min() < 0 or positions.max() >= size):
         raise IndexError("index out of range in self")
-    if not self._size:
+    if not self._size:  # a 0-dim tensor stays 0-dim
         return _fresh(self._array.copy(), self._dtype)
     return _fresh(np.take(self._array, positions, axis=dim), self._dtype)
 

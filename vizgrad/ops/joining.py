@@ -44,10 +44,16 @@ __all__ = [
 
 
 def _fresh(array: np.ndarray, dtype) -> Tensor:
-    """A new row-major tensor holding ``array`` (cast to ``dtype``)."""
+    """A new row-major tensor holding ``array`` (cast to ``dtype``).
+
+    The array becomes the storage as it is only if it owns its memory; a view (of an
+    input, or a read-only broadcast) is copied, so the result never aliases anything.
+    """
     if array.dtype != dtype.numpy:
         array = array.astype(dtype.numpy)
-    return Tensor._from_array(np.ascontiguousarray(array), dtype)
+    if not (array.flags.owndata and array.flags.c_contiguous and array.flags.writeable):
+        array = np.array(array, order="C")
+    return Tensor._from_array(array, dtype)
 
 
 def _tensor_list(fn_name: str, tensors) -> list[Tensor]:
