@@ -30,7 +30,8 @@ from .. import dtypes as dt
 from .. import return_types
 from ..dispatcher import FUNCTIONAL, OUT
 from ..dtypes import dtype as DType
-from ..shape import wrap_dim, wrap_dims
+from ..promotion import check_can_cast
+from ..shape import contiguous_strides, wrap_dim, wrap_dims
 from ..tensor import Tensor
 from .registry import bind_method, check_tensor, declare, write_to_out
 
@@ -185,10 +186,18 @@ def input_as(t: Tensor, np_dtype) -> np.ndarray:
 
 
 def wrap_result(array, dtype: DType) -> Tensor:
-    """A NumPy result (maybe a NumPy scalar) as a new contiguous tensor of ``dtype``."""
-    array = np.asarray(array)
-    if array.dtype != dtype.numpy:
-        array = array.astype(dtype.numpy)
+    """A NumPy result (maybe a NumPy scalar) as a new contiguous tensor of ``dtype``.
+
+    NumPy may give a size-1 dimension any stride (``keepdims=True`` does); PyTorch's
+    contiguous strides are canonical, so the array is re-viewed with those.
+    """
+    with np.errstate(all="ignore"):  # a float16 product may round to inf, as in PyTorch
+        array = np.asarray(array, dtype=dtype.numpy)
+    if not array.flags.c_contiguous:
+        array = array.copy(order="C")
+    canonical = tuple(s * array.itemsize for s in contiguous_strides(array.shape))
+    if array.strides != canonical:
+        array = np.lib.stride_tricks.as_strided(array, array.shape, canonical)
     return Tensor._from_array(array, dtype)
 
 
@@ -331,6 +340,10 @@ def _sum_like_result_dtype(fn_name, input, dtype, out, *, float_only=False) -> D
                 f"{fn_name}(): could not infer output dtype. {which} dtype must be either a "
                 f"floating point or complex dtype. Got: {result.scalar_name}"
             )
+        if dtype is None and out is not None:
+            # An ``out=`` tensor of a wider type is the dtype the mean is computed in.
+            check_can_cast(result, out._dtype)
+            return out._dtype
         return dtype
     if dtype is None and out is not None:
         return out._dtype
@@ -681,16 +694,19 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
 # --- variance and standard deviation ---------------------------------------------------
 
 
-def _var_kernel(self: Tensor, dim, *, correction=1, keepdim=False, take_sqrt=False) -> Tensor:
+def _var_kernel(self: Tensor, dim, *, correction=1, keepdim=False, take_sqrt=False,
+                result_dtype=None) -> Tensor:  # fmt: skip
     """Bessel-corrected variance: squared deviations from the mean over ``N - correction``.
 
-    A divisor of zero or less gives inf or nan, with PyTorch's warning.
+    A divisor of zero or less gives inf or nan, with PyTorch's warning. ``result_dtype``
+    is the ``out=`` tensor's dtype, which PyTorch computes in.
     """
-    result_dtype = self._dtype.to_real()
+    result_dtype = result_dtype or self._dtype.to_real()
     acc = accumulate_dtype(result_dtype).numpy
     np_reduce = np.std if take_sqrt else np.var
     axes = numpy_axes(self, dim)
-    array = self._array if self._dtype is not dt.float16 else self._array.astype(acc)
+    compute = acc if self._dtype.category != dt.COMPLEX else self._array.dtype
+    array = self._array if self._array.dtype == compute else self._array.astype(compute)
     if reduction_factor(self, dim) - correction > 0:
         result = np_reduce(array, axis=axes, ddof=correction, keepdims=keepdim)
     else:
@@ -707,8 +723,22 @@ def _var_kernel(self: Tensor, dim, *, correction=1, keepdim=False, take_sqrt=Fal
     return wrap_result(result, result_dtype)
 
 
-def _std_kernel(self: Tensor, dim, *, correction=1, keepdim=False) -> Tensor:
-    return _var_kernel(self, dim, correction=correction, keepdim=keepdim, take_sqrt=True)
+def _std_kernel(self: Tensor, dim, *, correction=1, keepdim=False, result_dtype=None):
+    return _var_kernel(self, dim, correction=correction, keepdim=keepdim, take_sqrt=True,
+                       result_dtype=result_dtype)  # fmt: skip
+
+
+def computed_in_out_dtype(kernel, natural_dtype, check_out=None):
+    """An ``out=`` kernel for reductions that PyTorch computes in the out tensor's dtype
+    (``var``, ``logsumexp``): the input is read at that precision, not rounded after."""
+
+    def out_kernel(self: Tensor, *args, out, **kwargs):
+        if check_out is not None:
+            check_out(out)
+        check_can_cast(natural_dtype(self), out._dtype)
+        return write_to_out(kernel(self, *args, result_dtype=out._dtype, **kwargs), out)
+
+    return out_kernel
 
 
 def _var_mean_kernel(self: Tensor, dim, *, correction=1, keepdim=False):
@@ -722,16 +752,16 @@ def _std_mean_kernel(self: Tensor, dim, *, correction=1, keepdim=False):
 
 
 _VAR_SCHEMA = "(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False"
-_var_op, _var_out_op = declare_pair(
-    f"var.correction{_VAR_SCHEMA}) -> Tensor",
-    f"var.correction_out{_VAR_SCHEMA}, Tensor(a!) out) -> Tensor(a!)",
-    _var_kernel,
-)
-_std_op, _std_out_op = declare_pair(
-    f"std.correction{_VAR_SCHEMA}) -> Tensor",
-    f"std.correction_out{_VAR_SCHEMA}, Tensor(a!) out) -> Tensor(a!)",
-    _std_kernel,
-)
+_var_op = declare(f"var.correction{_VAR_SCHEMA}) -> Tensor", FUNCTIONAL, _var_kernel)
+_var_out_op = declare(
+    f"var.correction_out{_VAR_SCHEMA}, Tensor(a!) out) -> Tensor(a!)", OUT,
+    computed_in_out_dtype(_var_kernel, lambda t: t._dtype.to_real()),
+)  # fmt: skip
+_std_op = declare(f"std.correction{_VAR_SCHEMA}) -> Tensor", FUNCTIONAL, _std_kernel)
+_std_out_op = declare(
+    f"std.correction_out{_VAR_SCHEMA}, Tensor(a!) out) -> Tensor(a!)", OUT,
+    computed_in_out_dtype(_std_kernel, lambda t: t._dtype.to_real()),
+)  # fmt: skip
 _var_mean_op = declare(f"var_mean.correction{_VAR_SCHEMA}) -> (Tensor, Tensor)", FUNCTIONAL,
                        _var_mean_kernel)  # fmt: skip
 _std_mean_op = declare(f"std_mean.correction{_VAR_SCHEMA}) -> (Tensor, Tensor)", FUNCTIONAL,
@@ -888,43 +918,50 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
                 dtype=dtype)  # fmt: skip
 
 
-def _logsumexp_kernel(self: Tensor, dim, keepdim=False) -> Tensor:
-    """``log(sum(exp(x)))`` without overflow: subtract the largest element first.
+def _logsumexp_input_dtype(t: Tensor) -> DType:
+    """Integers and bools become the default float dtype first."""
+    return t._dtype if t._dtype.category >= dt.FLOATING else dt.get_default_dtype()
 
-    An infinite maximum is replaced by 0 so that ``inf - inf`` never makes a nan.
+
+def _logsumexp_kernel(self: Tensor, dim, keepdim=False, *, result_dtype=None) -> Tensor:
+    """``log(sum(exp(x - max))) + max``: subtracting the largest element first keeps
+    ``exp`` from overflowing. An infinite maximum is replaced by 0 so that
+    ``inf - inf`` never makes a nan. The sum runs in ``result_dtype`` (an ``out=``
+    tensor's), the exponentials in the input's float type, as PyTorch does.
     """
-    result_dtype = self._dtype if self._dtype.category >= dt.FLOATING else dt.get_default_dtype()
-    compute = accumulate_dtype(result_dtype).numpy
+    input_dtype = _logsumexp_input_dtype(self)
+    result_dtype = result_dtype or input_dtype
+    compute = accumulate_dtype(input_dtype).numpy
+    acc = accumulate_dtype(result_dtype).numpy
     axes = numpy_axes(self, dim)
     array = self._array if self._array.dtype == compute else self._array.astype(compute)
     with np.errstate(all="ignore"):
         if array.size == 0:
-            return wrap_result(np.log(np.sum(np.exp(array), axis=axes, keepdims=keepdim)),
-                               result_dtype)  # fmt: skip
+            total = np.sum(np.exp(array), axis=axes, dtype=acc, keepdims=keepdim)
+            return wrap_result(np.log(total), result_dtype)
         largest = np.max(array, axis=axes, keepdims=True)
         largest = np.where(np.isinf(largest), 0, largest)
-        total = np.sum(np.exp(array - largest), axis=axes, keepdims=keepdim)
+        total = np.sum(np.exp(array - largest), axis=axes, dtype=acc, keepdims=keepdim)
         if not keepdim:
             largest = largest.reshape(total.shape)
-        result = np.log(total) + largest
+        result = np.log(total) + largest.astype(acc)
     return wrap_result(result, result_dtype)
 
 
-def _write_logsumexp_out(result: Tensor, out: Tensor) -> Tensor:
+def _check_logsumexp_out(out: Tensor) -> None:
     if out._dtype.category < dt.FLOATING:
         raise RuntimeError(
             "logsumexp(): Expected floating point type for result tensor, but got: "
             f"{out._dtype.scalar_name}"
         )
-    return write_to_out(result, out)
 
 
-_logsumexp_op, _logsumexp_out_op = declare_pair(
-    "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor",
-    "logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
-    _logsumexp_kernel,
-    _write_logsumexp_out,
-)
+_LOGSUMEXP_SCHEMA = "(Tensor self, int[1] dim, bool keepdim=False"
+_logsumexp_op = declare(f"logsumexp{_LOGSUMEXP_SCHEMA}) -> Tensor", FUNCTIONAL, _logsumexp_kernel)
+_logsumexp_out_op = declare(
+    f"logsumexp.out{_LOGSUMEXP_SCHEMA}, *, Tensor(a!) out) -> Tensor(a!)", OUT,
+    computed_in_out_dtype(_logsumexp_kernel, _logsumexp_input_dtype, _check_logsumexp_out),
+)  # fmt: skip
 
 
 def logsumexp(input, dim, keepdim=False, *, out=None):

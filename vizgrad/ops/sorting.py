@@ -23,6 +23,7 @@ from .reductions import (
     check_out_tensors,
     check_reducible,
     declare_pair,
+    wrap_result,
     write_pair_out,
     write_to_out,
 )
@@ -67,7 +68,7 @@ def _in_input_layout(array: np.ndarray, t: Tensor, dtype) -> Tensor:
     result); anything else (stepped, expanded) gives a contiguous result."""
     array = array.reshape(t._size)
     if is_contiguous(t._size, t._stride) or not is_non_overlapping_and_dense(t._size, t._stride):
-        return Tensor._from_array(np.ascontiguousarray(array, dtype=dtype.numpy), dtype)
+        return wrap_result(array, dtype)
     result = Tensor._empty_strided(t._size, t._stride, dtype)
     np.copyto(result._array, array, casting="unsafe")
     return result
@@ -148,8 +149,8 @@ def _take_positions(self: Tensor, dim: int, order: np.ndarray, positions: np.nda
         indices, values = indices.reshape(()), values.reshape(())
     elif not keepdim and positions.shape[axis] == 1:
         indices, values = indices.squeeze(axis), values.squeeze(axis)
-    values = Tensor._from_array(np.ascontiguousarray(values), self._dtype)
-    return values, Tensor._from_array(np.ascontiguousarray(indices, dtype=np.int64), dt.int64)
+    values = wrap_result(values, self._dtype)
+    return values, wrap_result(indices, dt.int64)
 
 
 def _topk_kernel(self: Tensor, k: int, dim: int = -1, largest=True, sorted=True):
@@ -209,7 +210,7 @@ def _median_all_kernel(ignore_nan: bool):
         else:
             k = (values.size - 1) // 2
             result = np.partition(values, k)[k]
-        return Tensor._from_array(np.array(result, dtype=self._dtype.numpy), self._dtype)
+        return wrap_result(result, self._dtype)
 
     return kernel
 
@@ -229,8 +230,8 @@ def _mode_kernel(self: Tensor, dim: int = -1, keepdim=False):
     values, indices = values.reshape(shape), indices.reshape(shape)
     if keepdim and self._size:
         values, indices = np.expand_dims(values, dim), np.expand_dims(indices, dim)
-    return return_types.mode((Tensor._from_array(values, self._dtype),
-                              Tensor._from_array(indices, dt.int64)))  # fmt: skip
+    return return_types.mode((wrap_result(values, self._dtype),
+                              wrap_result(indices, dt.int64)))  # fmt: skip
 
 
 def _write_checked_pair(result_type, check):
@@ -400,9 +401,9 @@ def _unique_kernel(self: Tensor, sorted=True, return_inverse=False, return_count
                                         return_counts=True, equal_nan=False)  # fmt: skip
     inverse = inverse.reshape(self._size) if return_inverse else np.empty(0, np.int64)
     counts = counts if return_counts else np.empty(0, np.int64)
-    return (Tensor._from_array(values, self._dtype),
-            Tensor._from_array(inverse.astype(np.int64), dt.int64),
-            Tensor._from_array(counts.astype(np.int64), dt.int64))  # fmt: skip
+    return (wrap_result(values, self._dtype),
+            wrap_result(inverse, dt.int64),
+            wrap_result(counts, dt.int64))  # fmt: skip
 
 
 def _unique_dim_kernel(self: Tensor, dim: int, sorted=True, return_inverse=False,
@@ -412,9 +413,9 @@ def _unique_dim_kernel(self: Tensor, dim: int, sorted=True, return_inverse=False
                                         return_counts=True)  # fmt: skip
     inverse = inverse.reshape(-1) if return_inverse else np.empty(0, np.int64)
     counts = counts if return_counts else np.empty(0, np.int64)
-    return (Tensor._from_array(np.ascontiguousarray(values), self._dtype),
-            Tensor._from_array(inverse.astype(np.int64), dt.int64),
-            Tensor._from_array(counts.astype(np.int64), dt.int64))  # fmt: skip
+    return (wrap_result(values, self._dtype),
+            wrap_result(inverse, dt.int64),
+            wrap_result(counts, dt.int64))  # fmt: skip
 
 
 def _unique_consecutive_kernel(self: Tensor, return_inverse=False, return_counts=False,
@@ -438,9 +439,9 @@ def _unique_consecutive_kernel(self: Tensor, return_inverse=False, return_counts
     counts = np.diff(np.append(np.flatnonzero(starts), slices.shape[0]))
     inverse = inverse if return_inverse else np.empty(0, np.int64)
     counts = counts if return_counts else np.empty(0, np.int64)
-    return (Tensor._from_array(np.ascontiguousarray(values), self._dtype),
-            Tensor._from_array(inverse.astype(np.int64), dt.int64),
-            Tensor._from_array(counts.astype(np.int64), dt.int64))  # fmt: skip
+    return (wrap_result(values, self._dtype),
+            wrap_result(inverse, dt.int64),
+            wrap_result(counts, dt.int64))  # fmt: skip
 
 
 _unique_op = declare(
