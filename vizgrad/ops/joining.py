@@ -261,7 +261,7 @@ def _stacker(name: str, doc: str, prepare, dim_for):
         if not tensors:
             raise RuntimeError(f"{name} expects a non-empty TensorList")
         prepared = [prepare(t) for t in tensors]
-        return _cat_out_kernel(prepared, dim_for(prepared), out=out)
+        return _cat_out_op(prepared, dim_for(prepared), out=out)
 
     functional_op = declare(f"{name}(Tensor[] tensors) -> Tensor", FUNCTIONAL, kernel, COMPOSITE)
     out_op = declare(f"{name}.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)", OUT,
@@ -362,7 +362,10 @@ def _varargs(values: tuple):
 bind_method("tile", lambda self, *dims: tile(self, _varargs(dims)))
 
 
-def _check_repeats_tensor(repeats: Tensor) -> np.ndarray:
+def _check_repeats_tensor(repeats: Tensor, *, with_self: bool) -> np.ndarray:
+    """Counts must be a 1-D integer tensor of non-negative values."""
+    if len(repeats._size) > 1 and with_self:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
     if repeats._dtype.name not in ("int32", "int64"):
         raise NotImplementedError(
             f"\"repeat_interleave_cpu\" not implemented for '{repeats._dtype.scalar_name}'"
@@ -393,7 +396,7 @@ def _repeat_interleave_self(self: Tensor, repeats, dim=None, *, output_size=None
         if not self._size:
             array = array.reshape(1)
     if isinstance(repeats, Tensor):
-        counts = _check_repeats_tensor(repeats)
+        counts = _check_repeats_tensor(repeats, with_self=True)
         if counts.size != 1 and counts.size != array.shape[dim]:
             raise RuntimeError(
                 f"repeats must have the same size as input along dim, but got "
@@ -411,7 +414,7 @@ def _repeat_interleave_self(self: Tensor, repeats, dim=None, *, output_size=None
 
 def _repeat_interleave_counts(repeats: Tensor, *, output_size=None) -> Tensor:
     """``repeat_interleave(repeats)``: ``k`` repeated ``repeats[k]`` times (indices for gather)."""
-    counts = _check_repeats_tensor(repeats)
+    counts = _check_repeats_tensor(repeats, with_self=False)
     _check_output_size(output_size, int(counts.sum()))
     return _fresh(np.repeat(np.arange(counts.size), counts), repeats._dtype)
 
