@@ -5,15 +5,7 @@ The engine emits events (``vizgrad.events``) that the views in ``vizgrad.widgets
 draw; it never imports Jupyter itself.
 """
 
-from . import autograd, events
-from .autograd import (
-    enable_grad,
-    inference_mode,
-    is_grad_enabled,
-    is_inference_mode_enabled,
-    no_grad,
-    set_grad_enabled,
-)
+from . import events
 from . import return_types
 from .device import device, layout, strided
 from .dtypes import (
