@@ -82,7 +82,7 @@ def _copy_of(t: Tensor, *, preserve_layout: bool) -> Tensor:
     return result
 
 
-def fill_value(value, dtype, fn_name: str = "") -> np.ndarray:
+def fill_value(value, dtype) -> np.ndarray:
     """A Python number as a 0-dim array of ``dtype``: c10's ``checked_convert``.
 
     A value the dtype cannot hold is an error (``300`` into uint8, ``nan`` into int64,
