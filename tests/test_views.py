@@ -344,6 +344,17 @@ def test_T_warns_like_torch(shape):
         assert str(w_vg.message)[:40] == str(w_t.message)[:40]
 
 
+@pytest.mark.parametrize("attribute", ["mT", "mH", "H"])
+def test_matrix_attributes_on_0_dim_are_identity(attribute):
+    vs, ts = vg.tensor(1.5), torch.tensor(1.5)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        assert getattr(vs, attribute) is vs
+        assert getattr(ts, attribute) is ts
+    vg_message, torch_message = (str(w.message) for w in record)
+    assert torch_message.startswith(vg_message)
+
+
 @pytest.mark.parametrize("shape", [(2, 3), (2, 2, 3)])
 def test_mH_H_on_real(shape):
     v, t = make_pair(shape, "float32", "transposed")

@@ -515,7 +515,26 @@ def permute(input: Tensor, *dims) -> Tensor:
     return _permute_op(input, _sizes_from_varargs("permute", dims, "dims"))
 
 
+_ZERO_DIM_ADVICE = {
+    "mT": "This function is the identity in these cases.",
+    "mH": "Consider using x.conj().",
+    "H": "Consider using x.conj().",
+}
+
+
+def _zero_dim_identity(self: Tensor, attribute: str) -> Tensor:
+    # Deprecated but still allowed by PyTorch: the tensor itself, not a view.
+    warnings.warn(
+        f"Tensor.{attribute} is deprecated on 0-D tensors. {_ZERO_DIM_ADVICE[attribute]}",
+        UserWarning,
+        stacklevel=3,
+    )
+    return self
+
+
 def _matrix_transpose(self: Tensor, attribute: str) -> Tensor:
+    if self.dim() == 0:
+        return _zero_dim_identity(self, attribute)
     if self.dim() < 2:
         raise RuntimeError(
             f"tensor.{attribute} is only supported on matrices or batches of matrices. "
@@ -567,7 +586,7 @@ def _H(self: Tensor) -> Tensor:
             "tensor.H is only supported on matrices (2-D tensors). Got "
             f"{self.dim()}-D tensor. For batches of matrices, consider using tensor.mH"
         )
-    return _mH(self) if self.dim() == 2 else _permute_op(self, ())
+    return _mH(self) if self.dim() == 2 else _zero_dim_identity(self, "H")
 
 
 def adjoint(input: Tensor) -> Tensor:
