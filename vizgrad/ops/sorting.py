@@ -394,6 +394,16 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
 # --- unique ----------------------------------------------------------------------------
 
 
+def _in_moved_layout(values: np.ndarray, dim: int, dtype) -> Tensor:
+    """PyTorch finds unique slices along ``dim`` by moving ``dim`` to the front; the result
+    keeps that memory order (``dim`` outermost) and is moved back as a view."""
+    front = wrap_result(np.moveaxis(values, dim, 0), dtype)
+    back = list(range(1, values.ndim))
+    back.insert(dim, 0)
+    return front._alias(tuple(front._size[i] for i in back),
+                        tuple(front._stride[i] for i in back), 0)  # fmt: skip
+
+
 def _unique_kernel(self: Tensor, sorted=True, return_inverse=False, return_counts=False):
     """``_unique2``: distinct values of the flattened input, sorted (nans stay distinct),
     with the inverse (where each input element went) and the counts."""
@@ -413,7 +423,7 @@ def _unique_dim_kernel(self: Tensor, dim: int, sorted=True, return_inverse=False
                                         return_counts=True)  # fmt: skip
     inverse = inverse.reshape(-1) if return_inverse else np.empty(0, np.int64)
     counts = counts if return_counts else np.empty(0, np.int64)
-    return (wrap_result(values, self._dtype),
+    return (_in_moved_layout(values, dim, self._dtype),
             wrap_result(inverse, dt.int64),
             wrap_result(counts, dt.int64))  # fmt: skip
 
@@ -430,16 +440,17 @@ def _unique_consecutive_kernel(self: Tensor, return_inverse=False, return_counts
     starts = np.ones(slices.shape[0], dtype=bool)
     starts[1:] = np.any(slices[1:] != slices[:-1], axis=1)
     if dim is None:
-        values = self._array.reshape(-1)[starts]
+        values = wrap_result(self._array.reshape(-1)[starts], self._dtype)
     else:
-        values = np.moveaxis(np.moveaxis(self._array, dim, 0)[starts], 0, dim)
+        moved_values = np.moveaxis(np.moveaxis(self._array, dim, 0)[starts], 0, dim)
+        values = _in_moved_layout(moved_values, dim, self._dtype)
     inverse = np.cumsum(starts) - 1
     if dim is None:
         inverse = inverse.reshape(self._size)
     counts = np.diff(np.append(np.flatnonzero(starts), slices.shape[0]))
     inverse = inverse if return_inverse else np.empty(0, np.int64)
     counts = counts if return_counts else np.empty(0, np.int64)
-    return (wrap_result(values, self._dtype),
+    return (values,
             wrap_result(inverse, dt.int64),
             wrap_result(counts, dt.int64))  # fmt: skip
 
