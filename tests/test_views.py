@@ -16,6 +16,8 @@ from oracle import LAYOUTS, assert_same, assert_same_error, make_pair
 
 import vizgrad as vg
 from vizgrad import events
+from vizgrad.dispatcher import COMPOSITE
+from vizgrad.ops.registry import OPERATORS
 from vizgrad.ops.views import basic_index
 
 DTYPES = ["float32", "int64", "bool", "complex64"]
@@ -245,6 +247,28 @@ class _TorchOps(torch.utils._python_dispatch.TorchDispatchMode):
         return func(*args, **(kwargs or {}))
 
 
+def vg_primitive_ops(fn):
+    """The ops ``fn`` dispatches, seen as TorchDispatchMode sees PyTorch's.
+
+    TorchDispatchMode sits below CompositeImplicitAutograd ops (``reshape``,
+    ``flatten``…), so it sees what they decompose into. Here: every call that is not
+    itself composite and is not made from inside another non-composite op's kernel.
+    """
+    with events.Recorder() as recorder:
+        fn()
+    ops, open_calls = [], []  # open_calls: (depth, is_composite) of enclosing calls
+    for e in recorder.events:
+        if not (isinstance(e, events.OpDispatched) and e.action == "call"):
+            continue
+        while open_calls and open_calls[-1][0] >= e.depth:
+            open_calls.pop()
+        is_composite = OPERATORS[e.op].derivative is COMPOSITE
+        if not is_composite and all(composite for _, composite in open_calls):
+            ops.append(e.op)
+        open_calls.append((e.depth, is_composite))
+    return ops
+
+
 def vg_top_level_ops(fn):
     with events.Recorder() as recorder:
         fn()
@@ -269,7 +293,20 @@ def test_dispatch_trace_matches_torch(expr):
     # Reading a 0-dim index tensor as an int is a dispatched op in PyTorch, not in vizgrad.
     hidden = ("aten::lift_fresh", "aten::_local_scalar_dense")
     expected = [op for op in mode.ops if op not in hidden]
-    assert vg_top_level_ops(lambda: _eval(expr, v, None, vg)) == expected
+    assert vg_primitive_ops(lambda: _eval(expr, v, None, vg)) == expected
+
+
+@pytest.mark.parametrize(
+    ("expr", "top_level"),
+    [("x.reshape(-1)", ["aten::reshape"]), ("x.t().reshape(-1)", ["aten::t", "aten::reshape"]),
+     ("x.flatten()", ["aten::flatten.using_ints"]), ("x.narrow(1, 0, 2)", ["aten::narrow"]),
+     ("x.chunk(2)", ["aten::chunk"]), ("x.T", ["aten::numpy_T"]), ("x.mT", ["aten::mT"]),
+     ("x.movedim(0, 1)", ["aten::movedim.int"]), ("x.swapaxes(0, 1)", ["aten::swapaxes"])],
+)  # fmt: skip
+def test_composite_ops_are_dispatched_by_name(expr, top_level):
+    """As in PyTorch's dispatcher, ``aten::reshape`` is entered, then calls ``aten::view``."""
+    v = vg.zeros(2, 3)
+    assert vg_top_level_ops(lambda: _eval(expr, v, None, vg)) == top_level
 
 
 def test_basic_index_function_returns_views():

@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from ..device import device as Device
-from ..dispatcher import FUNCTIONAL, INPLACE
+from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE
 from ..dtypes import ALIASES, ALL_DTYPES, int8, scalar_dtype, uint8
 from ..dtypes import bool as bool_
 from ..dtypes import dtype as DType
@@ -183,6 +183,10 @@ def _contiguous(self: Tensor, *args, memory_format: memory_format = contiguous_f
     if args:
         raise TypeError(f"contiguous() takes 0 positional arguments but {len(args)} was given")
     _check_memory_format("contiguous", memory_format)
+    return _contiguous_op(self, memory_format=memory_format)
+
+
+def _contiguous_kernel(self: Tensor, *, memory_format: memory_format = contiguous_format):
     if memory_format is preserve_format:
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
     if memory_format is contiguous_format and self._contiguous:
@@ -191,6 +195,14 @@ def _contiguous(self: Tensor, *args, memory_format: memory_format = contiguous_f
         return self
     return _clone_op(self, memory_format=memory_format)
 
+
+# CompositeImplicitAutograd: either the tensor itself, or a ``clone``.
+_contiguous_op = declare(
+    "contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)",
+    FUNCTIONAL,
+    _contiguous_kernel,
+    COMPOSITE,
+)
 
 bind_method("clone", clone)
 bind_method("contiguous", _contiguous)

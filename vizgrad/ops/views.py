@@ -26,7 +26,7 @@ import warnings
 
 import numpy as np
 
-from ..dispatcher import FUNCTIONAL, INPLACE, NON_DIFFERENTIABLE_VIEW, VIEW
+from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE, NON_DIFFERENTIABLE_VIEW, VIEW
 from ..shape import numel_of, wrap_dim, wrap_dims
 from ..tensor import Tensor
 from .registry import bind_method, check_tensor, declare
@@ -106,6 +106,16 @@ def _sizes_from_varargs(fn_name: str, args, arg_name: str = "size") -> tuple[int
             )
         sizes.append(operator.index(value))
     return tuple(sizes)
+
+
+def composite(schema: str, kernel):
+    """Declare a CompositeImplicitAutograd op: its kernel is made of other ops.
+
+    ``reshape`` is one: the dispatcher enters ``aten::reshape`` and its kernel calls
+    ``aten::view`` (or ``aten::clone`` and ``aten::_unsafe_view``), each of which is
+    dispatched, traced and differentiated on its own.
+    """
+    return declare(schema, FUNCTIONAL, kernel, COMPOSITE)
 
 
 def _bind_property(name: str, getter, setter=None, doc: str = "") -> None:
@@ -332,10 +342,32 @@ def _view(self: Tensor, *shape) -> Tensor:
     return _view_op(self, _sizes_from_varargs("view", shape))
 
 
+_view_as_op = composite(
+    "view_as(Tensor(a) self, Tensor other) -> Tensor(a)",
+    lambda self, other: _view_op(self, other._size),
+)
+
+
 def _view_as(self: Tensor, other: Tensor) -> Tensor:
     """``Tensor.view_as``: ``self.view(other.size())``."""
     check_tensor("view_as", other, "other", 1)
-    return _view_op(self, other._size)
+    return _view_as_op(self, other)
+
+
+def _reshape_kernel(self: Tensor, shape) -> Tensor:
+    shape = infer_size(shape, self.numel())
+    if view_copy_free_stride(self._size, self._stride, shape) is not None:
+        return _view_op(self, shape)
+    from .copy import clone, contiguous_format
+
+    return _unsafe_view_op(clone(self, memory_format=contiguous_format), shape)
+
+
+_reshape_op = composite("reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", _reshape_kernel)
+_reshape_as_op = composite(
+    "reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)",
+    lambda self, other: _reshape_op(self, other._size),
+)
 
 
 def reshape(input: Tensor, *shape) -> Tensor:
@@ -345,39 +377,47 @@ def reshape(input: Tensor, *shape) -> Tensor:
     view of a contiguous ``x`` and a copy of ``x.t()``. Check ``_base`` to know.
     """
     check_tensor("reshape", input, "input", 1)
-    shape = infer_size(_sizes_from_varargs("reshape", shape, "shape"), input.numel())
-    if view_copy_free_stride(input._size, input._stride, shape) is not None:
-        return _view_op(input, shape)
-    from .copy import clone, contiguous_format
-
-    return _unsafe_view_op(clone(input, memory_format=contiguous_format), shape)
+    return _reshape_op(input, _sizes_from_varargs("reshape", shape, "shape"))
 
 
 def _reshape_as(self: Tensor, other: Tensor) -> Tensor:
     check_tensor("reshape_as", other, "other", 1)
-    return reshape(self, other._size)
+    return _reshape_as_op(self, other)
 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """``torch.flatten``: merge dims ``start_dim..end_dim`` into one, through ``reshape``."""
     check_tensor("flatten", input, "input", 1)
+    return _flatten_op(input, operator.index(start_dim), operator.index(end_dim))
+
+
+def _flatten_kernel(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     n = input.dim()
     start, end = wrap_dim(start_dim, n), wrap_dim(end_dim, n)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if n == 0:
-        return reshape(input, (1,))
+        return _reshape_op(input, (1,))
     if start == end:
         return input  # nothing to merge: PyTorch returns the tensor itself
     size = input._size
-    return reshape(input, (*size[:start], numel_of(size[start : end + 1]), *size[end + 1 :]))
+    return _reshape_op(input, (*size[:start], numel_of(size[start : end + 1]), *size[end + 1 :]))
+
+
+_flatten_op = composite(
+    "flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)",
+    _flatten_kernel,
+)
 
 
 def unflatten(input: Tensor, dim: int, sizes) -> Tensor:
     """``torch.unflatten``: split one dim into ``sizes`` (one may be ``-1``); a ``view``."""
     check_tensor("unflatten", input, "input", 1)
+    return _unflatten_op(input, operator.index(dim), _int_tuple("unflatten", "sizes", sizes))
+
+
+def _unflatten_kernel(input: Tensor, dim: int, sizes) -> Tensor:
     dim = wrap_dim(dim, input.dim())
-    sizes = _int_tuple("unflatten", "sizes", sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     dim_size = input._size[dim] if input._size else 1
@@ -391,6 +431,11 @@ def unflatten(input: Tensor, dim: int, sizes) -> Tensor:
             ) from None
         raise RuntimeError(f"unflatten got an unexpected error:\n{error}") from None
     return _view_op(input, (*input._size[:dim], *inferred, *input._size[dim + 1 :]))
+
+
+_unflatten_op = composite(
+    "unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)", _unflatten_kernel
+)
 
 
 bind_method("view", _view)
@@ -506,7 +551,26 @@ def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
     return _transpose_op(input, operator.index(dim0), operator.index(dim1))
 
 
-swapaxes = swapdims = transpose
+_swapaxes_op = composite(
+    "swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)",
+    lambda self, axis0, axis1: _transpose_op(self, axis0, axis1),
+)
+_swapdims_op = composite(
+    "swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
+    lambda self, dim0, dim1: _transpose_op(self, dim0, dim1),
+)
+
+
+def swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor:
+    """``torch.swapaxes``: NumPy's name for ``transpose``."""
+    check_tensor("swapaxes", input, "input", 1)
+    return _swapaxes_op(input, operator.index(axis0), operator.index(axis1))
+
+
+def swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor:
+    """``torch.swapdims``: another name for ``transpose``."""
+    check_tensor("swapdims", input, "input", 1)
+    return _swapdims_op(input, operator.index(dim0), operator.index(dim1))
 
 
 def permute(input: Tensor, *dims) -> Tensor:
@@ -532,20 +596,47 @@ def _zero_dim_identity(self: Tensor, attribute: str) -> Tensor:
     return self
 
 
-def _matrix_transpose(self: Tensor, attribute: str) -> Tensor:
-    if self.dim() == 0:
-        return _zero_dim_identity(self, attribute)
+def _matrix_transpose_kernel(self: Tensor, attribute: str) -> Tensor:
     if self.dim() < 2:
         raise RuntimeError(
             f"tensor.{attribute} is only supported on matrices or batches of matrices. "
             f"Got {self.dim()}-D tensor."
         )
-    if attribute == "mH" and self._dtype.is_complex:
+    if attribute != "mT" and self._dtype.is_complex:
         raise NotImplementedError(
             "vizgrad has no conjugate bit yet, so mH/H of a complex tensor (a transposed "
             "*conjugated* view in PyTorch) is not available"
         )
     return _transpose_op(self, -2, -1)
+
+
+def _check_H(self: Tensor) -> None:
+    if self.dim() != 2:
+        raise RuntimeError(
+            "tensor.H is only supported on matrices (2-D tensors). Got "
+            f"{self.dim()}-D tensor. For batches of matrices, consider using tensor.mH"
+        )
+
+
+def _matrix_H_kernel(self: Tensor) -> Tensor:
+    _check_H(self)
+    return _matrix_transpose_kernel(self, "H")
+
+
+_numpy_T_op = composite(
+    "numpy_T(Tensor(a) self) -> Tensor(a)",
+    lambda self: _permute_op(self, tuple(range(self.dim() - 1, -1, -1))),
+)
+_mT_op = composite(
+    "mT(Tensor(a) self) -> Tensor(a)", lambda self: _matrix_transpose_kernel(self, "mT")
+)
+_mH_op = composite(
+    "mH(Tensor(a) self) -> Tensor(a)", lambda self: _matrix_transpose_kernel(self, "mH")
+)
+_matrix_H_op = composite("matrix_H(Tensor(a) self) -> Tensor(a)", _matrix_H_kernel)
+_adjoint_op = composite(
+    "adjoint(Tensor(a) self) -> Tensor(a)", lambda self: _matrix_transpose_kernel(self, "mH")
+)
 
 
 def _T(self: Tensor) -> Tensor:
@@ -566,40 +657,51 @@ def _T(self: Tensor) -> Tensor:
             UserWarning,
             stacklevel=2,
         )
-    return _permute_op(self, tuple(range(n - 1, -1, -1)))
+    return _numpy_T_op(self)
 
 
 def _mT(self: Tensor) -> Tensor:
     """``Tensor.mT``: transpose the last two dims (a batch of matrices)."""
-    return _matrix_transpose(self, "mT")
+    return _zero_dim_identity(self, "mT") if self.dim() == 0 else _mT_op(self)
 
 
 def _mH(self: Tensor) -> Tensor:
     """``Tensor.mH``: conjugate transpose of the last two dims (real dtypes: ``mT``)."""
-    return _matrix_transpose(self, "mH")
+    return _zero_dim_identity(self, "mH") if self.dim() == 0 else _mH_op(self)
 
 
 def _H(self: Tensor) -> Tensor:
     """``Tensor.H``: conjugate transpose of a matrix (real dtypes: ``t()``)."""
-    if self.dim() not in (0, 2):
-        raise RuntimeError(
-            "tensor.H is only supported on matrices (2-D tensors). Got "
-            f"{self.dim()}-D tensor. For batches of matrices, consider using tensor.mH"
-        )
-    return _mH(self) if self.dim() == 2 else _zero_dim_identity(self, "H")
+    return _zero_dim_identity(self, "H") if self.dim() == 0 else _matrix_H_op(self)
 
 
 def adjoint(input: Tensor) -> Tensor:
     """``torch.adjoint``: ``input.mH``."""
     check_tensor("adjoint", input, "input", 1)
-    return _mH(input)
+    return _adjoint_op(input)
+
+
+def _as_dims(value) -> tuple[int, ...]:
+    return (operator.index(value),) if _is_int(value) else _int_tuple("movedim", "dims", value)
 
 
 def movedim(input: Tensor, source, destination) -> Tensor:
     """``torch.movedim``: move dims to new places; the others keep their order (a ``permute``)."""
     check_tensor("movedim", input, "input", 1)
-    src = (source,) if _is_int(source) else tuple(source)
-    dst = (destination,) if _is_int(destination) else tuple(destination)
+    if _is_int(source) and _is_int(destination):
+        return _movedim_int_op(input, operator.index(source), operator.index(destination))
+    return _movedim_op(input, _as_dims(source), _as_dims(destination))
+
+
+def moveaxis(input: Tensor, source, destination) -> Tensor:
+    """``torch.moveaxis``: NumPy's name for ``movedim``."""
+    check_tensor("moveaxis", input, "input", 1)
+    if _is_int(source) and _is_int(destination):
+        return _moveaxis_int_op(input, operator.index(source), operator.index(destination))
+    return _moveaxis_op(input, _as_dims(source), _as_dims(destination))
+
+
+def _movedim_kernel(input: Tensor, src, dst) -> Tensor:
     if len(src) != len(dst):
         raise RuntimeError(
             f"movedim: Invalid source or destination dims: source ({list(src)} dims) should "
@@ -624,7 +726,22 @@ def movedim(input: Tensor, source, destination) -> Tensor:
     return _permute_op(input, tuple(order))
 
 
-moveaxis = movedim
+_movedim_op = composite(
+    "movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)",
+    _movedim_kernel,
+)
+_movedim_int_op = composite(
+    "movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)",
+    lambda self, source, destination: _movedim_kernel(self, (source,), (destination,)),
+)
+_moveaxis_op = composite(
+    "moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)",
+    lambda self, source, destination: _movedim_op(self, source, destination),
+)
+_moveaxis_int_op = composite(
+    "moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)",
+    lambda self, source, destination: _movedim_int_op(self, source, destination),
+)
 
 
 def _t_(self: Tensor) -> Tensor:
@@ -718,9 +835,15 @@ def _expand(self: Tensor, *sizes) -> Tensor:
     return _expand_op(self, _sizes_from_varargs("expand", sizes))
 
 
+_expand_as_op = composite(
+    "expand_as(Tensor(a) self, Tensor other) -> Tensor(a)",
+    lambda self, other: _expand_op(self, other._size),
+)
+
+
 def _expand_as(self: Tensor, other: Tensor) -> Tensor:
     check_tensor("expand_as", other, "other", 1)
-    return _expand_op(self, other._size)
+    return _expand_as_op(self, other)
 
 
 bind_method("expand", _expand)
@@ -887,9 +1010,16 @@ def _scalar_int(fn_name: str, value) -> int:
 def narrow(input: Tensor, dim: int, start, length: int) -> Tensor:
     """``torch.narrow``: ``length`` elements from ``start`` along ``dim`` (a ``slice``)."""
     check_tensor("narrow", input, "input", 1)
+    dim, length = operator.index(dim), operator.index(length)
+    if isinstance(start, Tensor):
+        return _narrow_tensor_op(input, dim, start, length)
+    return _narrow_op(input, dim, operator.index(start), length)
+
+
+def _narrow_kernel(input: Tensor, dim: int, start, length: int) -> Tensor:
     if input.dim() == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    start, length = _scalar_int("narrow", start), operator.index(length)
+    start = _scalar_int("narrow", start)
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
     size = input.size(dim)
@@ -901,7 +1031,16 @@ def narrow(input: Tensor, dim: int, start, length: int) -> Tensor:
         start += size
     if start > size - length:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return _slice_op(input, operator.index(dim), start, start + length, 1)
+    return _slice_op(input, dim, start, start + length, 1)
+
+
+_narrow_op = composite(
+    "narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)", _narrow_kernel
+)
+_narrow_tensor_op = composite(
+    "narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)",
+    _narrow_kernel,
+)
 
 
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
@@ -1080,48 +1219,77 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     May return fewer than ``chunks`` pieces (6 elements in 4 chunks are 3 pieces of 2).
     """
     check_tensor("chunk", input, "input", 1)
+    return _chunk_op(input, operator.index(chunks), operator.index(dim))
+
+
+def _chunk_kernel(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     if input.dim() == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    chunks = operator.index(chunks)
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     dim_size = input.size(dim)
     split_size = -(-dim_size // chunks)
     if split_size == 0 and dim_size == 0:
         # ``split`` would lose the number of chunks: ask for that many empty pieces.
-        return _split_with_sizes_op(input, (0,) * chunks, operator.index(dim))
-    return _split_op(input, split_size, operator.index(dim))
+        return _split_with_sizes_op(input, (0,) * chunks, dim)
+    return _split_op(input, split_size, dim)
+
+
+_chunk_op = composite("chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]",
+                      _chunk_kernel)  # fmt: skip
 
 
 def tensor_split(input: Tensor, indices_or_sections, dim: int = 0) -> tuple[Tensor, ...]:
     """``torch.tensor_split``: ``n`` nearly equal sections, or cuts before the given indices."""
     check_tensor("tensor_split", input, "input", 1)
-    if input.dim() == 0:
-        raise RuntimeError(
-            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
-        )
-    dim = wrap_dim(dim, input.dim())
     if isinstance(indices_or_sections, Tensor):
         indices_or_sections = (
             indices_or_sections.item() if indices_or_sections.dim() == 0
             else indices_or_sections.tolist()
         )  # fmt: skip
-    dim_size = input._size[dim]
+    dim = operator.index(dim)
     if _is_int(indices_or_sections):
-        sections = operator.index(indices_or_sections)
-        if sections <= 0:
-            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
-        smallest, extra = divmod(dim_size, sections)
-        bounds, start = [], 0
-        for i in range(sections):
-            size = smallest + (1 if i < extra else 0)
-            bounds.append((start, start + size))
-            start += size
-    else:
-        indices = _int_tuple("tensor_split", "indices", indices_or_sections)
-        starts = (0, *indices)
-        bounds = list(zip(starts, (*indices, dim_size), strict=True))
+        return _tensor_split_sections_op(input, operator.index(indices_or_sections), dim)
+    indices = _int_tuple("tensor_split", "indices", indices_or_sections)
+    return _tensor_split_indices_op(input, indices, dim)
+
+
+def _check_tensor_split(input: Tensor, dim: int) -> int:
+    if input.dim() == 0:
+        raise RuntimeError(
+            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
+        )
+    return wrap_dim(dim, input.dim())
+
+
+def _tensor_split_sections_kernel(input: Tensor, sections: int, dim: int = 0):
+    dim = _check_tensor_split(input, dim)
+    if sections <= 0:
+        raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+    # The first ``size % sections`` pieces get one element more.
+    smallest, extra = divmod(input._size[dim], sections)
+    pieces, start = [], 0
+    for i in range(sections):
+        size = smallest + (1 if i < extra else 0)
+        pieces.append(_slice_op(input, dim, start, start + size, 1))
+        start += size
+    return tuple(pieces)
+
+
+def _tensor_split_indices_kernel(input: Tensor, indices, dim: int = 0):
+    dim = _check_tensor_split(input, dim)
+    bounds = zip((0, *indices), (*indices, input._size[dim]), strict=True)
     return tuple(_slice_op(input, dim, start, end, 1) for start, end in bounds)
+
+
+_tensor_split_sections_op = composite(
+    "tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]",
+    _tensor_split_sections_kernel,
+)
+_tensor_split_indices_op = composite(
+    "tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]",
+    _tensor_split_indices_kernel,
+)
 
 
 bind_method("unbind", unbind)
