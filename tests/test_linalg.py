@@ -295,9 +295,11 @@ def test_matmul_runs_at_numpy_speed():
     a = rng.random((512, 512), dtype=np.float32)
     b = rng.random((512, 512), dtype=np.float32)
     va, vb = vg.from_numpy(a), vg.from_numpy(b)
-    numpy_time = min(timeit.repeat(lambda: np.matmul(a, b), number=5, repeat=7))
-    vizgrad_time = min(timeit.repeat(lambda: vg.matmul(va, vb), number=5, repeat=7))
-    assert vizgrad_time < 1.1 * numpy_time + 2e-3  # small absolute slack for a shared machine
+    numpy_times, vizgrad_times = [], []
+    for _ in range(40):  # interleaved single calls: the quietest of each is compared
+        numpy_times.append(timeit.timeit(lambda: np.matmul(a, b), number=1))
+        vizgrad_times.append(timeit.timeit(lambda: vg.matmul(va, vb), number=1))
+    assert min(vizgrad_times) < 1.1 * min(numpy_times) + 5e-4  # + a little per-call overhead
 
 
 def test_products_are_declared():
