@@ -490,3 +490,162 @@ def test_factories_go_through_the_dispatcher():
 
     for name in ("zeros", "ones", "full", "empty.memory_format", "zeros_like", "full.out"):
         assert f"aten::{name}" in OPERATORS
+
+
+# --- ranges: arange, linspace, logspace, eye, tril/triu, diag ----------------------------
+
+RANGE_EXPRS = [
+    "lib.arange(5)",
+    "lib.arange(5.)",
+    "lib.arange(1, 4.0)",
+    "lib.arange(0, 1, 0.1)",
+    "lib.arange(0, 2.5, dtype=lib.int64)",
+    "lib.arange(0.5, 5, dtype=lib.int64)",
+    "lib.arange(0, -5, -1.5)",
+    "lib.arange(True)",
+    "lib.arange(5, dtype=lib.float16)",
+    "lib.arange(300, dtype=lib.uint8)",
+    "lib.arange(lib.tensor(3))",
+    "lib.arange(lib.tensor(3.))",
+    "lib.arange(5, 5)",
+    "lib.arange(1, 2, 0.3)",
+    "lib.arange(-1.5, 1, 0.5)",
+    "lib.arange(np.float64(3))",
+    "lib.arange(np.int32(3))",
+    "lib.arange(start=1, end=5)",
+    "lib.arange(10, 0, -3)",
+    "lib.arange(0, 10, 3, dtype=lib.float64)",
+    "lib.arange(0, 1, 1 / 3)",
+    "lib.arange(4, dtype=lib.int8)",
+    "lib.linspace(0, 1, 5)",
+    "lib.linspace(0, 10, 4, dtype=lib.int64)",
+    "lib.linspace(0, 1, 1)",
+    "lib.linspace(0, 1, 0)",
+    "lib.linspace(0, 1j, 3)",
+    "lib.linspace(lib.tensor(0.), lib.tensor(1.), 3)",
+    "lib.linspace(-5, 5, 7, dtype=lib.uint8)",
+    "lib.linspace(3, -2, 6, dtype=lib.int32)",
+    "lib.linspace(np.float64(0), 1, 3)",
+    "lib.linspace(-1, 1, 11, dtype=lib.float64)",
+    "lib.linspace(0, 1, 7, dtype=lib.float16)",
+    "lib.logspace(0, 2, 3)",
+    "lib.logspace(0, 2, 3, base=2)",
+    "lib.logspace(0, 2, 3, dtype=lib.int64)",
+    "lib.logspace(0, 1, 0)",
+    "lib.logspace(0, 2, 3, 2)",
+    "lib.logspace(-2, 2, 9, dtype=lib.float64)",
+    "lib.eye(3)",
+    "lib.eye(2, 3)",
+    "lib.eye(3, dtype=lib.int32)",
+    "lib.eye(0)",
+    "lib.eye(3, dtype=lib.bool)",
+    "lib.eye(n=2, m=3)",
+    "lib.eye(4, 2, dtype=lib.complex64)",
+    "lib.diag(lib.arange(3))",
+    "lib.diag(lib.arange(3), 1)",
+    "lib.diag(lib.arange(3), -2)",
+    "lib.diag(lib.arange(12).reshape(3, 4))",
+    "lib.diag(lib.arange(12).reshape(3, 4), 2)",
+    "lib.diag(lib.arange(12).reshape(3, 4), -5)",
+    "lib.diag(lib.arange(12).reshape(3, 4).t())",
+    "lib.diag_embed(lib.arange(6).reshape(2, 3))",
+    "lib.diag_embed(lib.arange(3), 1)",
+    "lib.diag_embed(lib.arange(6).reshape(2, 3), 0, 0, 2)",
+    "lib.diag_embed(lib.arange(6).reshape(2, 3), dim1=-1, dim2=0)",
+    "lib.diag_embed(lib.arange(6.).reshape(2, 3), -1)",
+]
+
+
+@pytest.mark.parametrize("expr", RANGE_EXPRS)
+def test_ranges(expr):
+    v, t = both(expr)
+    assert_same(v, t)
+
+
+RANGE_ERRORS = [
+    "lib.arange(0, 5, -1)",
+    "lib.arange(0, 5, 0)",
+    "lib.arange(0, float('inf'))",
+    "lib.arange(5, dtype=lib.bool)",
+    "lib.arange(5, dtype=lib.complex64)",
+    "lib.arange('a')",
+    "lib.arange(1j)",
+    "lib.arange(0, 10**20)",
+    "lib.arange(0, 1, 1e-20)",
+    "lib.arange(0, 5, dtype=lib.float64, out=lib.empty(5))",
+    "lib.linspace(0, 1, -1)",
+    "lib.linspace(lib.tensor([0., 1.]), 1, 3)",
+    "lib.linspace(0, 1, 3, dtype=lib.bool)",
+    "lib.logspace(0, 1, -2)",
+    "lib.eye(-1)",
+    "lib.eye(2, -1)",
+    "lib.eye(2.5)",
+    "lib.tril(lib.ones(3))",
+    "lib.triu(lib.ones(()))",
+    "lib.ones(3).tril_()",
+    "lib.tril([1])",
+    "lib.tril(lib.ones(3, 3), 1.5)",
+    "lib.tril(lib.ones(3, 3, dtype=lib.int64), out=lib.empty(3, 3))",
+    "lib.triu(lib.ones(3, 3), out=lib.empty(3, 3, dtype=lib.int64))",
+    "lib.diag(lib.ones(2, 2, 2))",
+    "lib.diag(lib.tensor(1))",
+    "lib.diag_embed(lib.arange(3), 0, 0, 0)",
+    "lib.diag_embed(lib.tensor(1.))",
+]
+
+
+@pytest.mark.parametrize("expr", RANGE_ERRORS)
+def test_range_errors(expr):
+    same_error(expr)
+
+
+@pytest.mark.parametrize("fn", ["tril", "triu"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("diagonal", [0, 1, -1, 5, -5])
+@pytest.mark.parametrize("shape", [(3, 4), (2, 4, 3), (4, 1)])
+def test_tril_triu(fn, layout, diagonal, shape):
+    v, t = make_pair(shape, "float32", layout)
+    assert_same(getattr(vg, fn)(v, diagonal), getattr(torch, fn)(t, diagonal))
+    assert_same(getattr(v, fn)(diagonal=diagonal), getattr(t, fn)(diagonal=diagonal))
+    if layout != "expanded":
+        version = v._version
+        result = getattr(v, fn + "_")(diagonal)
+        assert result is v and v._version == version + 1
+        assert_same(v, getattr(t, fn + "_")(diagonal))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_tril_dtypes_and_out(dtype):
+    v, t = make_pair((3, 3), dtype, "transposed")
+    assert_same(vg.tril(v), torch.tril(t))
+    v_out, t_out = make_pair((3, 3), dtype, "transposed", seed=1)
+    result = vg.triu(v, 1, out=v_out)
+    assert result is v_out and v_out._version == 1
+    assert_same(result, torch.triu(t, 1, out=t_out))
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "lib.arange(0, 5, out=lib.empty(5, dtype=lib.int32))",
+        "lib.arange(0., 5, out=lib.empty(5, dtype=lib.int32))",
+        "lib.arange(6, out=lib.empty(2, 3))",
+        "lib.arange(6., out=lib.empty(3, 2).t())",
+        "lib.linspace(0, 1, 6, out=lib.empty(3, 2).t())",
+        "lib.logspace(0, 1, 3, out=lib.empty(3))",
+        "lib.eye(2, 3, out=lib.empty(3, 2).t())",
+        "lib.eye(3, out=lib.empty(3, 3, dtype=lib.int64))",
+        "lib.diag(lib.arange(3.), out=lib.empty(3, 3))",
+    ],
+)
+def test_range_out(expr):
+    v, t = both(expr)
+    assert_same(v, t)
+    assert v._version == 1
+
+
+def test_range_out_resizes():
+    with pytest.warns(UserWarning, match="The number of elements in the out tensor"):
+        v = vg.arange(0, 5, out=vg.empty(2))
+    assert_same(v, torch.arange(0, 5, out=torch.empty(5)))
+    assert_same(vg.linspace(0, 1, 3, out=vg.empty(0)), torch.linspace(0, 1, 3))

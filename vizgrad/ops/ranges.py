@@ -144,7 +144,7 @@ def _range_bound(fn_name: str, value, name: str, position: int):
     if isinstance(value, complex):
         raise RuntimeError("value cannot be converted to type double without overflow")
     if isinstance(value, int) and not -(2**63) <= value < 2**63:
-        raise ValueError("Overflow when unpacking long long")
+        raise OverflowError("int too big to convert")  # a Scalar argument holds an int64
     return value
 
 
