@@ -783,10 +783,3 @@ bind_method("new_ones", _new_factory("new_ones", ones))
 bind_method("new_empty", _new_factory("new_empty", empty))
 bind_method("new_full", _new_full)
 bind_method("new_tensor", _new_tensor)
-
-
-def contiguous_tensor(array: np.ndarray, dtype: DType) -> Tensor:
-    """Wrap an array as a new contiguous tensor of ``dtype`` (casting if needed)."""
-    if array.dtype != dtype.numpy:
-        array = array.astype(dtype.numpy)
-    return Tensor._from_array(np.ascontiguousarray(array), dtype)
