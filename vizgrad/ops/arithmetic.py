@@ -17,7 +17,9 @@ import numbers
 import numpy as np
 
 from ..dispatcher import FUNCTIONAL, OUT
-from ..dtypes import FLOATING, INTEGRAL
+from ..dtypes import BOOL, COMPLEX, FLOATING, INTEGRAL
+from ..promotion import result_type
+from ..shape import contiguous_strides
 from ..tensor import Tensor
 from .iterator import (
     ALL_TYPES,
@@ -26,6 +28,7 @@ from .iterator import (
     FLOATING_TYPES,
     TensorIterator,
     dispatch_dtypes,
+    resize_output,
 )
 from .registry import bind_method, check_tensor, declare, pointwise
 
@@ -35,13 +38,15 @@ __all__ = [
     "maximum", "minimum", "fmax", "fmin", "lerp", "addcmul", "addcdiv",
 ]  # fmt: skip
 
-# The C++ type names PyTorch prints in dtype-mismatch messages (``lerp``'s).
+# The C++ type names PyTorch prints in its messages (``lerp``'s dtype checks, overflows).
 CPP_TYPE_NAMES = {
     "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
     "int32": "int", "int64": "long int", "float16": "c10::Half", "float32": "float",
     "float64": "double", "complex64": "c10::complex<float>",
     "complex128": "c10::complex<double>",
 }  # fmt: skip
+C_TYPE_NAMES = {**CPP_TYPE_NAMES, "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
+                "int64": "int64_t"}  # fmt: skip
 
 
 def _is_tensor_of(x, *categories) -> bool:
@@ -63,15 +68,20 @@ def raise_if_integer_division_by_zero(divisor: np.ndarray) -> None:
 
 
 def _check_alpha(input, other, alpha=1):
-    if alpha == 1 and not isinstance(alpha, float):
+    """``alpha_check``: ``alpha`` must fit the result's kind (no 2.5 * an int tensor)."""
+    if alpha == 1 and type(alpha) is int:
         return
-    operand_types = [x._dtype for x in (input, other) if isinstance(x, Tensor)]
-    if isinstance(alpha, float) and all(d.category < FLOATING for d in operand_types):
+    result = result_type(input, other)
+    if isinstance(alpha, bool) and result.category != BOOL:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float | complex) and result.category < FLOATING:
         raise RuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number."
         )
-    if not isinstance(alpha, bool) and all(d.category == 0 for d in operand_types):
-        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, complex) and result.category != COMPLEX:
+        raise RuntimeError(
+            "For non-complex input tensors, argument alpha must not be a complex number."
+        )
 
 
 def _add_kernel(out, a, b, alpha=1):
@@ -87,14 +97,17 @@ def _sub_kernel(out, a, b, alpha=1):
 
 
 def _check_sub(input, other, alpha=1):
-    """Subtracting booleans has no meaning: PyTorch points to ``^`` and ``~`` instead."""
-    bool_tensor_count = sum(_is_tensor_of(x, 0) for x in (input, other))
-    if bool_tensor_count and all(_is_bool_operand(x) for x in (input, other)):
+    """Subtracting booleans has no meaning: PyTorch points to ``^`` and ``~`` instead.
+
+    A Python ``True`` counts as a bool tensor here (it is wrapped into one).
+    """
+    bool_count = sum(_is_bool_operand(x) for x in (input, other))
+    if bool_count == 2:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
             "`^` or `logical_xor()` operator instead."
         )
-    if bool_tensor_count:
+    if bool_count == 1:
         raise RuntimeError(
             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
             "trying to invert a mask, use the `~` or `logical_not()` operator instead."
@@ -118,6 +131,8 @@ sub = pointwise(
     doc="``torch.sub``: ``input - alpha * other``, broadcast and promoted.",
 )
 subtract = sub
+bind_method("subtract", Tensor.sub)
+bind_method("subtract_", Tensor.sub_)
 
 mul = pointwise(
     "mul.Tensor(Tensor self, Tensor other) -> Tensor",
@@ -125,13 +140,15 @@ mul = pointwise(
     doc="``torch.mul``: elementwise product, broadcast and promoted.",
 )
 multiply = mul
+bind_method("multiply", Tensor.mul)
+bind_method("multiply_", Tensor.mul_)
 
 
 def _rsub_kernel(out, a, b, alpha=1):
     _sub_kernel(out, b, a, alpha)
 
 
-rsub = pointwise(
+_rsub = pointwise(
     "rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
     _rsub_kernel,
     options={"alpha": 1},
@@ -141,6 +158,19 @@ rsub = pointwise(
     method=False,
     doc="``torch.rsub``: ``other - alpha * input`` (subtraction with the operands reversed).",
 )
+
+
+def rsub(input, other, *, alpha=1, **unexpected) -> Tensor:
+    """``torch.rsub``: ``other - alpha * input``; it has no ``out=`` form."""
+    if unexpected:
+        kinds = ", ".join(type(x).__name__ for x in (input, other))
+        keywords = ", ".join(f"{k}={type(v).__name__}" for k, v in unexpected.items())
+        raise TypeError(
+            f"rsub() received an invalid combination of arguments - got ({kinds}, {keywords}), "
+            "but expected one of:\n * (Tensor input, Tensor other, *, Number alpha = 1)\n"
+            " * (Tensor input, Number other, Number alpha = 1)"
+        )
+    return _rsub(input, other, alpha=alpha)
 
 
 # --- division ------------------------------------------------------------------------
@@ -348,34 +378,95 @@ def _pow_kernel(out, base, exponent):
         np.power(base, exponent, out=out)
 
 
-def _check_pow(input, exponent):
-    # Only a *Python number* exponent is rejected up front; tensor exponents are computed.
-    if (
-        isinstance(input, Tensor)
-        and input._dtype.category == INTEGRAL
-        and isinstance(exponent, int)
-        and not isinstance(exponent, bool)
-        and exponent < 0
-    ):
-        raise RuntimeError(_NEGATIVE_POWER_MESSAGE)
+def _check_pow_scalar(input, exponent):
+    if input._dtype.category <= INTEGRAL:
+        if isinstance(exponent, int) and not isinstance(exponent, bool) and exponent < 0:
+            raise RuntimeError(_NEGATIVE_POWER_MESSAGE)
+        check_scalar_fits("pow", exponent, result_type(input, exponent))
+
+
+def check_scalar_fits(fn_name: str, value, dtype) -> None:
+    """``Scalar.to<T>()``: a Python int that the integer dtype cannot hold is an error.
+
+    (Wrapped numbers in ``uint8_tensor + 300`` wrap around instead; scalars that a
+    kernel converts itself, as ``pow``'s exponent or ``clamp``'s bounds, do not.)
+    """
+    if dtype.category == INTEGRAL and isinstance(value, int) and not isinstance(value, bool):
+        info = np.iinfo(dtype.numpy)
+        if not info.min <= value <= info.max:
+            raise RuntimeError(
+                f"value cannot be converted to type {C_TYPE_NAMES[dtype.name]} without overflow"
+            )
+
+
+@dispatch_dtypes("pow", ALL_TYPES_AND_COMPLEX | {"bool"})
+def _pow_tensor_scalar_kernel(out, base, exponent):
+    # pow_Tensor_Scalar_out: x ** 0 is 1 and x ** 1 is x for every dtype, bool included.
+    if exponent == 0:
+        out.fill(1)
+    elif exponent == 1:
+        np.copyto(out, base, casting="unsafe")
+    else:
+        _pow_kernel(out, base, exponent)
 
 
 _pow = pointwise(
     "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
     _pow_kernel,
-    check=_check_pow,
+    method=False,
     doc="``torch.pow``: ``input ** exponent``, broadcast and promoted.",
 )
-_pow_scalar_self = scalar_self_overload(
-    "pow.Scalar(Scalar self, Tensor exponent) -> Tensor", _pow_kernel
+_pow_tensor_scalar = pointwise(
+    "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor",
+    _pow_tensor_scalar_kernel,
+    check=_check_pow_scalar,
+    method=False,
 )
+
+
+def _pow_scalar_kernel(self, exponent, out=None):
+    """pow.Scalar's output is laid out contiguously, whatever the exponent's strides."""
+    dtype = out._dtype if out is not None else result_type(self, exponent)
+    if out is None:
+        out = Tensor._empty_strided(exponent._size, contiguous_strides(exponent._size), dtype)
+    if self == 1 and not isinstance(self, bool):  # 1 ** x is 1 for every x: PyTorch fills without computing (or checking)
+        resize_output(out, exponent._size)
+        out._array.fill(1)
+        return out
+    return TensorIterator("pow", (self, exponent), out=out).run(_pow_kernel)
+
+
+_pow_scalar = declare("pow.Scalar(Scalar self, Tensor exponent) -> Tensor", FUNCTIONAL,
+                      _pow_scalar_kernel)  # fmt: skip
+_pow_scalar_out = declare(
+    "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)",
+    OUT,
+    _pow_scalar_kernel,
+)
+
+
+def _is_python_number(x) -> bool:
+    return isinstance(x, numbers.Number) and not isinstance(x, Tensor)
 
 
 def pow(input, exponent, *, out=None) -> Tensor:  # noqa: A001 - PyTorch's name
     """``torch.pow``: tensor ** tensor, tensor ** number, or number ** tensor."""
-    if isinstance(input, numbers.Number) and not isinstance(input, Tensor):
-        return _pow_scalar_self(input, exponent, out=out)
-    return _pow(input, exponent, out=out)
+    if _is_python_number(input):
+        check_tensor("pow", exponent, "exponent", 2)
+        if out is None:
+            return _pow_scalar(input, exponent)
+        return _pow_scalar_out(input, exponent, out=out)
+    overload = _pow_tensor_scalar if _is_python_number(exponent) else _pow
+    return overload(input, exponent, out=out)
+
+
+def _pow_inplace_method(self, exponent):
+    overload = _pow_tensor_scalar if _is_python_number(exponent) else _pow
+    return overload.inplace(self, exponent)
+
+
+bind_method("pow", lambda self, exponent: pow(self, exponent))
+bind_method("pow_", _pow_inplace_method)
 
 
 # --- atan2, maximum, minimum ---------------------------------------------------------
@@ -390,10 +481,18 @@ atan2 = pointwise(
     "atan2(Tensor self, Tensor other) -> Tensor",
     _atan2_kernel,
     promote_integer_inputs_to_float=True,
+    check=lambda input, other: check_tensor("atan2", other, "other", 2),
     doc="``torch.atan2``: the angle of the point ``(other, input)``, quadrant-aware.",
 )
-arctan2 = atan2
-bind_method("arctan2", Tensor.atan2)
+
+
+def arctan2(input, other, *, out=None) -> Tensor:
+    """``torch.arctan2``: NumPy's name for ``atan2``."""
+    check_tensor("arctan2", other, "other", 2)
+    return atan2(input, other, out=out)
+
+
+bind_method("arctan2", lambda self, other: arctan2(self, other))
 bind_method("arctan2_", Tensor.atan2_)
 
 
@@ -440,6 +539,9 @@ def _check_lerp(input, end, weight):
             f"lerp(): argument 'weight' (position 3) must be Number or Tensor, not "
             f"{type(weight).__name__}"
         )
+    if input._dtype.category < FLOATING:
+        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input._dtype.scalar_name}'")
     if isinstance(weight, complex) and not input.is_complex():
         # The weight is converted to the input's dtype, not promoted with it.
         raise RuntimeError(

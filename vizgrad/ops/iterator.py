@@ -106,12 +106,18 @@ class TensorIterator:
             stride = output_strides(self.shape, tensors)
             self.output = Tensor._empty_strided(self.shape, stride, output_dtype)
         else:
-            if result_dtype is None:
-                check_can_cast(common, out._dtype)
+            # PyTorch checks memory overlap before dtypes: ``expanded.add_(1.5)`` of an
+            # int tensor reports the overlap, not the cast.
             if inplace:
                 check_inplace_target(op_name, out, self.shape, tensors)
-            else:
-                resize_output(out, self.shape)
+            if result_dtype is None:
+                check_can_cast(common, out._dtype)
+            if not inplace:
+                if out._size != self.shape:
+                    resize_output(out, self.shape)
+                    # An output the iterator resized is laid out like the inputs.
+                    strides = output_strides(self.shape, tensors)
+                    out._set_metadata(self.shape, strides, out._offset)
                 check_no_overlap(out, tensors)
             self.output = out
 
@@ -175,8 +181,13 @@ def _as_compute_array(x, compute_dtype) -> np.ndarray:
         array = x._array
         return array if x._dtype is compute_dtype else array.astype(compute_dtype.numpy)
     try:
-        return np.asarray(x, dtype=compute_dtype.numpy)
+        with np.errstate(over="ignore"):  # 1e10 in float16 is inf, as in PyTorch
+            return np.asarray(x, dtype=compute_dtype.numpy)
     except OverflowError:
+        # A Python int is a wrapped int64 tensor, and its cast wraps around as a C++
+        # cast does (``uint8_tensor + (-3)`` adds 253); only beyond int64 is it an error.
+        if isinstance(x, int) and -(2**63) <= x < 2**63:
+            return np.asarray(x, dtype=np.int64).astype(compute_dtype.numpy)
         raise RuntimeError(
             f"value cannot be converted to type {_C_TYPE[compute_dtype.name]} without overflow"
         ) from None
@@ -305,7 +316,11 @@ def resize_output(out: Tensor, shape) -> None:
             UserWarning,
             stacklevel=4,
         )
+    # PyTorch resizes ``out`` below the dispatcher, so only the write that follows
+    # bumps its version (once), not the resize.
+    version = out._version_counter.value
     out.resize_(shape)
+    out._version_counter.value = version
 
 
 def storage_numel_needed(shape, stride, offset: int) -> int:

@@ -24,7 +24,7 @@ from ..dtypes import BOOL, COMPLEX
 from ..dtypes import bool as bool_dtype
 from ..promotion import can_cast, result_type
 from ..tensor import Tensor
-from .arithmetic import CPP_TYPE_NAMES, pow
+from .arithmetic import CPP_TYPE_NAMES, check_scalar_fits, pow
 from .iterator import (
     ALL_TYPES,
     ALL_TYPES_AND_COMPLEX,
@@ -444,6 +444,8 @@ def _clamp_iterator(fn_name: str, kernel_name: str, supported, scalar_bounds: bo
 def _check_scalar_clamp_output(self, bounds, out, inplace) -> None:
     # The Scalar overloads check their output with other words than TensorIterator's.
     result = result_type(self, *bounds)
+    for bound in bounds:
+        check_scalar_fits("clamp", bound, result)
     if inplace and not can_cast(result, self._dtype):
         raise RuntimeError(
             f"result type {result.scalar_name} can't be cast to the desired output type "
