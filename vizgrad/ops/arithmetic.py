@@ -393,7 +393,9 @@ def check_scalar_fits(fn_name: str, value, dtype) -> None:
     """
     if dtype.category == INTEGRAL and isinstance(value, int) and not isinstance(value, bool):
         info = np.iinfo(dtype.numpy)
-        if not info.min <= value <= info.max:
+        # c10::overflows lets an unsigned type take -max..-1 (they wrap: -1 is 255).
+        low = -int(info.max) if info.min == 0 else info.min
+        if not low <= value <= info.max:
             raise RuntimeError(
                 f"value cannot be converted to type {C_TYPE_NAMES[dtype.name]} without overflow"
             )
@@ -429,7 +431,9 @@ def _pow_scalar_kernel(self, exponent, out=None):
     dtype = out._dtype if out is not None else result_type(self, exponent)
     if out is None:
         out = Tensor._empty_strided(exponent._size, contiguous_strides(exponent._size), dtype)
-    if self == 1 and not isinstance(self, bool):  # 1 ** x is 1 for every x: PyTorch fills without computing (or checking)
+    if self == 1 and not isinstance(
+        self, bool
+    ):  # 1 ** x is 1 for every x: PyTorch fills without computing (or checking)
         resize_output(out, exponent._size)
         out._array.fill(1)
         return out

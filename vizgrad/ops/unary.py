@@ -58,8 +58,11 @@ def _export_inplace_function(name: str) -> None:
 
 
 def _alias_methods(alias: str, name: str) -> None:
-    """``Tensor.arcsin`` is ``Tensor.asin``, and ``arcsin_`` is ``asin_``."""
+    """``Tensor.arcsin`` is ``Tensor.asin``; ``arcsin_`` (and ``vizgrad.arcsin_``) is ``asin_``."""
     bind_method(alias, getattr(Tensor, name))
+    if hasattr(Tensor, name + "_"):
+        globals()[alias + "_"] = getattr(Tensor, name + "_")
+        __all__.append(alias + "_")
     if hasattr(Tensor, name + "_"):
         bind_method(alias + "_", getattr(Tensor, name + "_"))
 
@@ -106,6 +109,32 @@ def _sigmoid(x):
 
 def _rsqrt(x):
     return np.reciprocal(np.sqrt(x))
+
+
+def require_out_dtype(out, expected) -> None:
+    """Kernels that keep their input's dtype insist on exactly that dtype for ``out=``."""
+    if out is not None and out._dtype is not expected:
+        raise RuntimeError(
+            f"Found dtype {out._dtype.scalar_name} but expected {expected.scalar_name}"
+        )
+
+
+def exact_out_dtype(function, result_dtype_of):
+    """Dtype-keeping kernels (``abs``, ``floor``…) accept no other ``out=`` dtype.
+
+    (Floating functions such as ``sqrt`` cast into any ``out`` dtype the result may be
+    cast to, as binary ops do.)
+    """
+
+    def checked(input, *, out=None) -> Tensor:
+        if isinstance(input, Tensor) and isinstance(out, Tensor):
+            require_out_dtype(out, result_dtype_of(input._dtype))
+        return function(input, out=out)
+
+    checked.__name__ = checked.__qualname__ = function.__name__
+    checked.__doc__ = function.__doc__
+    checked.overloads = function.overloads
+    return checked
 
 
 def _floating_function(name: str, numpy_function, doc: str, kernel_name=None,
@@ -175,14 +204,6 @@ def _declare_iterated(schema: str, iterate, *, inplace=True, out=True):
     return functional, inplace_op, out_op
 
 
-def require_out_dtype(out, expected) -> None:
-    """Structured kernels that do not cast their result insist on the exact out dtype."""
-    if out is not None and out._dtype is not expected:
-        raise RuntimeError(
-            f"Found dtype {out._dtype.scalar_name} but expected {expected.scalar_name}"
-        )
-
-
 @dispatch_dtypes("abs_cpu", ALL_TYPES_AND_COMPLEX)
 def _abs_kernel(out, x):
     np.absolute(x, out=out, casting="unsafe")
@@ -248,7 +269,7 @@ def _dtype_keeping(name: str, compute, doc: str, *, check=None, kernel_name=None
         doc=f"``torch.{name}``: {doc}; the result keeps the input's dtype.",
     )
     _export_inplace_function(name)
-    return function
+    return exact_out_dtype(function, lambda dtype: dtype)
 
 
 neg = _dtype_keeping(
@@ -283,12 +304,18 @@ sign = _dtype_keeping(
     "sign",
     _sign_kernel,
     "-1, 0 or 1 (0 for NaN)",
+    supported=ALL_TYPES_AND_COMPLEX | {"bool"},
     check=_reject_complex(
-        "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
-        "torch.sgn instead."
+        "Unlike NumPy, vizgrad.sign is not intended to support complex numbers. Please use "
+        "vizgrad.sgn instead."
     ),
 )
-sgn = _dtype_keeping("sgn", _sgn_kernel, "the sign; ``z / |z|`` for a complex ``z``")
+sgn = _dtype_keeping(
+    "sgn",
+    _sgn_kernel,
+    "the sign; ``z / |z|`` for a complex ``z``",
+    supported=ALL_TYPES_AND_COMPLEX | {"bool"},
+)
 
 
 def _relu_kernel(out, x):
@@ -332,10 +359,13 @@ def _frac_kernel(out, x):
     np.subtract(x, np.trunc(x), out=out)
 
 
-frac = pointwise(
-    "frac(Tensor self) -> Tensor",
-    _frac_kernel,
-    doc="``torch.frac``: ``x - trunc(x)``, the fractional part with the sign of ``x``.",
+frac = exact_out_dtype(
+    pointwise(
+        "frac(Tensor self) -> Tensor",
+        _frac_kernel,
+        doc="``torch.frac``: ``x - trunc(x)``, the fractional part with the sign of ``x``.",
+    ),
+    lambda dtype: dtype,
 )
 _export_inplace_function("frac")
 
@@ -379,8 +409,9 @@ _round = pointwise(
 def round(input, *, decimals=None, out=None) -> Tensor:  # noqa: A001 - PyTorch's name
     """``torch.round``: half to even; with ``decimals``, to that many decimal places."""
     check_tensor("round", input, "input", 1)
-    if decimals is not None:
+    if isinstance(out, Tensor):
         require_out_dtype(out, input._dtype)
+    if decimals is not None:
         return _round(input, decimals=decimals, out=out)
     return _round(input, out=out)
 
@@ -425,18 +456,33 @@ def _clamp_kernel(out, x, *bounds, has_min, has_max):
     np.copyto(out, x, casting="unsafe")
 
 
-def _clamp_iterator(fn_name: str, kernel_name: str, supported, scalar_bounds: bool):
-    kernel = dispatch_dtypes(kernel_name, supported)(_clamp_kernel)
+def _clamp_kernel_for(scalar_bounds: bool, has_min: bool, has_max: bool):
+    """The CPU kernel PyTorch reaches: a one-sided clamp is ``clamp_min``/``clamp_max``,
+    and with a tensor bound that is ``maximum``/``minimum`` (which accept bools)."""
+    if has_min and has_max:
+        name = "clamp_scalar_cpu" if scalar_bounds else "clamp_cpu"
+        return dispatch_dtypes(name, ALL_TYPES)(_clamp_kernel)
+    if scalar_bounds:
+        name = "clamp_min_scalar_cpu" if has_min else "clamp_max_scalar_cpu"
+        return dispatch_dtypes(name, ALL_TYPES)(_clamp_kernel)
+    name = "maximum_cpu" if has_min else "minimum_cpu"
+    return dispatch_dtypes(name, ALL_TYPES | {"bool"})(_clamp_kernel)
 
+
+def _clamp_iterator(fn_name: str, scalar_bounds: bool):
     def iterate(operands, out, inplace, **unused):
         self, lower, upper = operands
-        if self._dtype.category == COMPLEX:
+        has_min, has_max = lower is not None, upper is not None
+        # torch.clamp refuses complex itself; clamp_min/clamp_max with a tensor bound
+        # leave it to maximum/minimum, which name their own kernel.
+        if self._dtype.category == COMPLEX and (scalar_bounds or fn_name == "clamp"):
             raise NotImplementedError("clamp is not supported for complex types")
         bounds = tuple(b for b in (lower, upper) if b is not None)
         if scalar_bounds:
             _check_scalar_clamp_output(self, bounds, out, inplace)
         it = TensorIterator(fn_name, (self, *bounds), out=out, inplace=inplace)
-        return it.run(kernel, has_min=lower is not None, has_max=upper is not None)
+        kernel = _clamp_kernel_for(scalar_bounds, has_min, has_max)
+        return it.run(kernel, has_min=has_min, has_max=has_max)
 
     return iterate
 
@@ -455,10 +501,10 @@ def _check_scalar_clamp_output(self, bounds, out, inplace) -> None:
         require_out_dtype(out, result)
 
 
-def _clamp_overloads(fn_name: str, params: str, scalar: bool, kernel_name: str, supported):
+def _clamp_overloads(fn_name: str, params: str, scalar: bool):
     overload = "" if scalar else ".Tensor"
     schema = f"{fn_name}{overload}(Tensor self, {params}) -> Tensor"
-    iterate = _clamp_iterator(fn_name, kernel_name, supported, scalar)
+    iterate = _clamp_iterator(fn_name, scalar)
     if fn_name == "clamp":
         return _declare_iterated(schema, iterate)
     # clamp_min/clamp_max have one bound; reuse clamp's iterate with the other missing.
@@ -472,24 +518,12 @@ def _clamp_overloads(fn_name: str, params: str, scalar: bool, kernel_name: str, 
 
 
 _CLAMP_OPS = {
-    ("clamp", True): _clamp_overloads(
-        "clamp", "Scalar? min=None, Scalar? max=None", True, "clamp_scalar_cpu", ALL_TYPES
-    ),
-    ("clamp", False): _clamp_overloads(
-        "clamp", "Tensor? min=None, Tensor? max=None", False, "clamp_cpu", ALL_TYPES
-    ),
-    ("clamp_min", True): _clamp_overloads(
-        "clamp_min", "Scalar min", True, "clamp_min_scalar_cpu", ALL_TYPES
-    ),
-    ("clamp_min", False): _clamp_overloads(
-        "clamp_min", "Tensor min", False, "clamp_min_cpu", ALL_TYPES | {"bool"}
-    ),
-    ("clamp_max", True): _clamp_overloads(
-        "clamp_max", "Scalar max", True, "clamp_max_scalar_cpu", ALL_TYPES
-    ),
-    ("clamp_max", False): _clamp_overloads(
-        "clamp_max", "Tensor max", False, "clamp_max_cpu", ALL_TYPES | {"bool"}
-    ),
+    ("clamp", True): _clamp_overloads("clamp", "Scalar? min=None, Scalar? max=None", True),
+    ("clamp", False): _clamp_overloads("clamp", "Tensor? min=None, Tensor? max=None", False),
+    ("clamp_min", True): _clamp_overloads("clamp_min", "Scalar min", True),
+    ("clamp_min", False): _clamp_overloads("clamp_min", "Tensor min", False),
+    ("clamp_max", True): _clamp_overloads("clamp_max", "Scalar max", True),
+    ("clamp_max", False): _clamp_overloads("clamp_max", "Tensor max", False),
 }
 
 
