@@ -5,7 +5,15 @@ The engine emits events (``vizgrad.events``) that the views in ``vizgrad.widgets
 draw; it never imports Jupyter itself.
 """
 
-from . import events
+from . import autograd, events
+from .autograd import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from . import return_types
 from .device import device, layout, strided
 from .dtypes import (
@@ -43,6 +51,8 @@ from .ops.views import *  # noqa: F403
 from .ops.copy import *  # noqa: F403
 from .ops.indexing import *  # noqa: F403
 from .ops.joining import *  # noqa: F403
+from .ops.resize import *  # noqa: F403
+from .ops.fill import *  # noqa: F403
 from .promotion import can_cast, promote_types, result_type
 from .printing import get_printoptions, printoptions, set_printoptions
 from .shape import Size, broadcast_shapes

@@ -122,8 +122,11 @@ def set_autograd_handler(handler) -> None:
 
 def dispatch(op: Operator, args: tuple, kwargs: dict):
     """Call ``op``: enter at the highest key (AutogradCPU) and walk down."""
-    if _state.below_autograd:  # called from inside a kernel: autograd is excluded
-        return redispatch_below_autograd(op, args, kwargs, "call")
+    if _state.below_autograd:
+        # Called from inside a kernel: PyTorch's AutoDispatchBelowADInplaceOrView guard
+        # excludes the autograd and ADInplaceOrView keys, so only the backend runs. The
+        # outer call's own keys record history and bump versions for what it returns.
+        return _backend(op, args, kwargs, "call")
     if events.bus.active:
         _emit_step(op, AUTOGRAD_KEY, "call", args)
     _state.depth += 1

@@ -87,14 +87,15 @@ class Tensor:
     # Tensors win over NumPy arrays in mixed expressions (``array + tensor``).
     __array_priority__ = 1000
 
-    def __init__(self, storage: Storage, size, stride, offset: int = 0, array=None):
+    def __init__(self, storage: Storage, size, stride, offset: int = 0, array=None,
+                 contiguous: bool | None = None):  # fmt: skip
         self._storage = storage
         self._size = size = tuple(size)
         self._stride = stride = tuple(stride)
         self._offset = offset
         self._dtype = storage.dtype
         self._array = array if array is not None else strided_array(storage, size, stride, offset)
-        self._contiguous = is_contiguous(size, stride)
+        self._contiguous = is_contiguous(size, stride) if contiguous is None else contiguous
         self._id = next(_tensor_ids)
         self._version_counter = VersionCounter()
         self._base = None
@@ -123,10 +124,9 @@ class Tensor:
         """
         if not array.flags.c_contiguous:
             array = np.ascontiguousarray(array)
+        shape = array.shape
         storage = Storage(array.reshape(-1), dtype)
-        itemsize = array.itemsize
-        stride = tuple(s // itemsize for s in array.strides) if array.size else contiguous_strides(array.shape)
-        return cls(storage, array.shape, stride, 0, array)
+        return cls(storage, shape, contiguous_strides(shape), 0, array, True)
 
     @classmethod
     def _empty_strided(cls, size, stride, dtype: DType) -> Tensor:

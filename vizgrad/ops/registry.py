@@ -158,7 +158,8 @@ def pointwise(
         return TensorIterator(fn_name, operands, out=out, **config).run(kernel, **opts)
 
     functional_op = declare(schema, FUNCTIONAL, functional_kernel, derivative)
-    inplace_op = declare(_inplace_schema(schema), INPLACE, inplace_kernel) if inplace else None
+    # In-place variants share the formula (and the node name) of the functional op.
+    inplace_op = declare(_inplace_schema(schema), INPLACE, inplace_kernel, derivative) if inplace else None
     out_op = declare(_out_schema(schema), OUT, out_kernel) if out else None
 
     def function(*operands, out=None, **opts):

@@ -1,0 +1,55 @@
+"""``AccumulateGrad``'s work: adding a gradient into a leaf's ``.grad``.
+
+The first gradient is stored with the same strides as the leaf (PyTorch's "gradient
+layout contract", so ``param.grad`` lines up with ``param`` in memory); later ones
+are added to it, in place unless a graph of the gradient itself is being built
+(``create_graph=True``), because then the old ``.grad`` may be part of that graph.
+"""
+
+from __future__ import annotations
+
+from .. import events
+from ..shape import is_non_overlapping_and_dense
+from .grad_mode import state as grad_state
+
+__all__ = ["accumulate_into_leaf", "summarize"]
+
+
+def summarize(grad) -> str:
+    """A short description of a gradient for events: shape, dtype and a norm."""
+    if grad is None:
+        return "None"
+    import numpy as np
+
+    array = grad._array
+    norm = float(np.sqrt(np.sum(np.abs(array.astype(np.float64)) ** 2))) if array.size else 0.0
+    return f"{list(grad._size)} {grad._dtype.name} |g|={norm:.4g}"
+
+
+def _in_layout_of(variable, grad):
+    """A copy of ``grad`` laid out like ``variable`` (or contiguous if it has gaps)."""
+    import vizgrad as vg
+
+    if is_non_overlapping_and_dense(variable._size, variable._stride):
+        result = vg.empty_strided(variable._size, variable._stride, dtype=grad.dtype)
+    else:
+        result = vg.empty(variable._size, dtype=grad.dtype)
+    return result.copy_(grad)
+
+
+def accumulate_into_leaf(variable, grad) -> None:
+    if grad is None:
+        return
+    if not grad_state.enabled:
+        grad = grad.detach()
+    old = variable._grad
+    if old is None:
+        variable._grad = _in_layout_of(variable, grad)
+    elif grad_state.enabled:
+        variable._grad = old + grad  # create_graph: keep the sum differentiable
+    else:
+        old.add_(grad)
+    if events.bus.active:
+        events.bus.emit(events.GradAccumulated(variable._id, summarize(variable._grad)))
+    for hook in list((variable._post_accumulate_hooks or {}).values()):
+        hook(variable)

@@ -1,0 +1,299 @@
+"""The backward engine (``torch/csrc/autograd/engine.cpp``), step by step.
+
+1. **Find the graph.** From the roots, walk ``next_functions`` and count, for every
+   node, how many edges point at it: its *dependencies*.
+2. **Run what is ready.** A node is ready when all its dependencies have delivered
+   their gradients. Ready nodes wait in a priority queue; the one with the highest
+   ``sequence_nr`` (the most recently created) runs first.
+3. **Apply the node.** Its pre-hooks may change the incoming gradient; it computes
+   one gradient per next edge (the vector-Jacobian product); the engine sums a
+   broadcast gradient down to its input's shape and casts it to the input's dtype;
+   its hooks run; the gradients are *added* into the buffers of the next nodes
+   (paths that meet sum their gradients), whose dependency counts go down.
+4. **Free the graph** (saved tensors) unless ``retain_graph=True``.
+
+Every step is emitted as an event, so a view can replay the algorithm.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+
+from .. import events
+from ..tensor import Tensor
+from .accumulate import summarize
+from .anomaly import anomaly_state
+from .grad_mode import state as grad_state
+from .graph import AccumulateGrad, gradient_edge
+from .view_history import refresh_view_grad_fn
+
+__all__ = ["run_backward"]
+
+
+def _make_root_grads(tensors, grad_tensors):
+    import vizgrad as vg
+
+    roots = []
+    for i, (t, g) in enumerate(zip(tensors, grad_tensors, strict=True)):
+        if not t.requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+        if g is None:
+            if t.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if t._dtype.category < 2:
+                raise RuntimeError(
+                    f"grad can be implicitly created only for real scalar outputs but got "
+                    f"{t._dtype}"
+                )
+            g = vg.ones_like(t)
+        elif not isinstance(g, Tensor):
+            g = vg.tensor(g, dtype=t._dtype)
+        elif g._size != t._size:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and output[{i}] "
+                f"has a shape of {t.shape!r}."
+            )
+        refresh_view_grad_fn(t)
+        roots.append((gradient_edge(t), g))
+    return roots
+
+
+def _dependencies(root_nodes) -> dict:
+    deps: dict = {}
+    seen = set(root_nodes)
+    stack = list(root_nodes)
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            deps[next_node] = deps.get(next_node, 0) + 1
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    return deps
+
+
+def _needed_nodes(root_nodes, targets) -> set:
+    """Nodes on some path from a root to a target node (PyTorch's ``exec_info``)."""
+    needed: set = set()
+    memo: dict = {}
+
+    def leads_to_target(node) -> bool:
+        if node in memo:
+            return memo[node]
+        memo[node] = False  # graphs are acyclic; this only guards re-entry
+        result = node in targets
+        for next_node, _ in node.next_functions:
+            if next_node is not None and leads_to_target(next_node):
+                result = True
+        memo[node] = result
+        if result:
+            needed.add(node)
+        return result
+
+    for root in root_nodes:
+        leads_to_target(root)
+    return needed
+
+
+def _sum_to_input(grad, meta, node, index):
+    """Shape and dtype check of a computed gradient (``validate_outputs``)."""
+    shape, dtype = meta
+    if grad._size != shape:
+        import vizgrad as vg
+
+        try:
+            target = vg.broadcast_shapes(shape, grad._size)
+        except RuntimeError:
+            target = None
+        if target != grad._size:
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {index} - got "
+                f"{list(grad._size)} but expected shape compatible with {list(shape)}"
+            )
+        grad = grad.sum_to_size(shape) if shape else grad.sum()
+    if grad._dtype is not dtype:
+        grad = grad.to(dtype)
+    return grad
+
+
+def _apply_tensor_pre_hooks(node, buffer: list) -> list:
+    for output_nr, hook in list(node._tensor_pre_hooks.values()):
+        if output_nr < len(buffer) and buffer[output_nr] is not None:
+            new = hook(buffer[output_nr])
+            if events.bus.active:
+                events.bus.emit(events.HookFired("tensor", node._id))
+            if new is not None:
+                buffer[output_nr] = new
+    for output_nr, tensor in list(node._retain_grad_hooks.values()):
+        grad = buffer[output_nr] if output_nr < len(buffer) else None
+        if grad is not None:
+            tensor._grad = grad.detach().clone() if tensor._grad is None else tensor._grad + grad
+    for hook in list(node._pre_hooks.values()):
+        new = hook(tuple(buffer))
+        if events.bus.active:
+            events.bus.emit(events.HookFired("node_pre", node._id))
+        if new is not None:
+            buffer = list(new)
+    return buffer
+
+
+def _run_node(node, buffer: list, create_graph: bool) -> tuple:
+    # A gradient that never arrived for one output of a multi-output node is zeros.
+    previous = grad_state.enabled
+    grad_state.enabled = create_graph
+    try:
+        outputs = node.apply(tuple(buffer))
+    except Exception as error:
+        trace = getattr(node, "_anomaly_trace", None)
+        if anomaly_state.enabled and trace:
+            raise type(error)(
+                f"{error}\n\nError detected in {node.name()}. Traceback of forward call that "
+                f"caused the error:\n{trace}"
+            ) from error
+        raise
+    finally:
+        grad_state.enabled = previous
+    if len(outputs) != len(node.next_functions):
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients (expected "
+            f"{len(node.next_functions)}, got {len(outputs)})"
+        )
+    meta = getattr(node, "_input_meta", None)
+    checked = []
+    for i, grad in enumerate(outputs):
+        if grad is not None and meta is not None and meta[i] is not None:
+            grad = _sum_to_input(grad, meta[i], node, i)
+        if grad is not None and anomaly_state.enabled and anomaly_state.check_nan:
+            import numpy as np
+
+            if np.isnan(grad._array).any():
+                raise RuntimeError(
+                    f"Function '{node.name()}' returned nan values in its {i}th output."
+                )
+        checked.append(grad)
+    return tuple(checked)
+
+
+def run_backward(tensors, grad_tensors, *, retain_graph: bool, create_graph: bool,
+                 inputs=None, allow_unused: bool = False, accumulate: bool = True):  # fmt: skip
+    """Run the graph from ``tensors``; accumulate into leaves or return grads of ``inputs``."""
+    roots = _make_root_grads(tensors, grad_tensors)
+    root_nodes = list(dict.fromkeys(edge[0] for edge, _ in roots))
+
+    # Where gradients are wanted: an edge per input (autograd.grad / backward(inputs=)).
+    captures = None
+    needed = None
+    if inputs is not None:
+        captures = []
+        for t in inputs:
+            refresh_view_grad_fn(t)
+            captures.append(gradient_edge(t) if t.requires_grad else (None, 0))
+        needed = _needed_nodes(root_nodes, {n for n, _ in captures if n is not None})
+    captured: dict = {}
+
+    deps = _dependencies(root_nodes)
+    buffers: dict = {}
+    for (node, nr), grad in roots:
+        buffer = buffers.setdefault(node, [])
+        buffer.extend([None] * (nr + 1 - len(buffer)))
+        buffer[nr] = grad if buffer[nr] is None else buffer[nr] + grad
+
+    order = itertools.count()
+    ready = []
+    for node in root_nodes:
+        if deps.get(node, 0) == 0:
+            heapq.heappush(ready, (-node._sequence_nr, next(order), node))
+    if events.bus.active:
+        events.bus.emit(
+            events.BackwardStarted(
+                tuple(n._id for n in root_nodes), {n._id: c for n, c in deps.items()}
+            )  # fmt: skip
+        )
+        _emit_queue(ready, deps)
+
+    while ready:
+        _, _, node = heapq.heappop(ready)
+        buffer = buffers.pop(node, [])
+        buffer.extend([None] * (max(1, len(buffer)) - len(buffer)))
+        buffer = _apply_tensor_pre_hooks(node, buffer)
+
+        if captures is not None:
+            for i, (cap_node, nr) in enumerate(captures):
+                if cap_node is node and nr < len(buffer) and buffer[nr] is not None:
+                    captured[i] = buffer[nr]
+        skip = (needed is not None and node not in needed) or (
+            isinstance(node, AccumulateGrad) and not accumulate
+        )
+        if events.bus.active:
+            events.bus.emit(
+                events.NodeStarted(node._id, node.name(), tuple(summarize(g) for g in buffer))
+            )
+
+        if skip:
+            grads = (None,) * len(node.next_functions)
+        else:
+            grads = _run_node(node, _fill_missing(node, buffer), create_graph)
+            for hook in list(node._hooks.values()):
+                new = hook(grads, tuple(buffer))
+                if events.bus.active:
+                    events.bus.emit(events.HookFired("node", node._id))
+                if new is not None:
+                    grads = tuple(new)
+            if not retain_graph:
+                node._release()
+        if events.bus.active:
+            events.bus.emit(
+                events.NodeFinished(node._id, node.name(), tuple(summarize(g) for g in grads))
+            )
+
+        for (next_node, nr), grad in zip(node.next_functions, grads, strict=True):
+            if next_node is None:
+                continue
+            if grad is not None:
+                buffer = buffers.setdefault(next_node, [])
+                buffer.extend([None] * (nr + 1 - len(buffer)))
+                buffer[nr] = grad if buffer[nr] is None else buffer[nr] + grad
+            deps[next_node] -= 1
+            if deps[next_node] == 0:
+                heapq.heappush(ready, (-next_node._sequence_nr, next(order), next_node))
+        if events.bus.active:
+            _emit_queue(ready, deps)
+
+    if captures is None:
+        return None
+    results = []
+    for i in range(len(inputs)):
+        grad = captured.get(i)
+        if grad is None and not allow_unused and accumulate is False:
+            raise RuntimeError(
+                "One of the differentiated Tensors appears to not have been used in the graph. "
+                "Set allow_unused=True if this is the desired behavior."
+            )
+        results.append(grad)
+    return results
+
+
+def _fill_missing(node, buffer: list) -> list:
+    """Outputs of a multi-output node that got no gradient count as zeros."""
+    if all(g is not None for g in buffer):
+        return buffer
+    outputs = getattr(node, "_output_meta", None)
+    if outputs is None:
+        return buffer
+    import vizgrad as vg
+
+    filled = list(buffer) + [None] * (len(outputs) - len(buffer))
+    for i, meta in enumerate(outputs):
+        if filled[i] is None and meta is not None:
+            filled[i] = vg.zeros(meta[0], dtype=meta[1])
+    return filled
+
+
+def _emit_queue(ready, deps) -> None:
+    queue = tuple(node._id for _, _, node in sorted(ready))
+    events.bus.emit(events.ReadyQueueChanged(queue, {n._id: c for n, c in deps.items()}))

@@ -1,0 +1,134 @@
+"""Derivative formulas, declared beside their operators (PyTorch's ``derivatives.yaml``).
+
+An operator's ``derivative`` slot holds a ``Derivative``: the node name PyTorch gives
+its backward (``MulBackward0``), what to save during the forward (inputs by schema
+name, ``result``, or scalar arguments), and one formula per differentiable input::
+
+    Derivative(
+        "MulBackward0",
+        save=("self", "other"),
+        grads={
+            "self": lambda grad, saved: grad * saved.other,
+            "other": lambda grad, saved: grad * saved.self,
+        },
+    )
+
+Formulas are written with vizgrad operators, so with ``create_graph=True`` they are
+recorded too and can be differentiated again. A formula may return a gradient of the
+broadcast shape: the engine sums it down to the input's shape, as PyTorch's does.
+"""
+
+from __future__ import annotations
+
+from .. import dispatcher
+from .graph import Node, SavedTensor
+
+__all__ = [
+    "Derivative",
+    "FormulaNode",
+    "NON_DIFFERENTIABLE",
+    "COMPOSITE",
+    "NotImplementedNode",
+]
+
+# Markers for the derivative slot:
+# the outputs never require grad (argmax, comparisons, ...);
+NON_DIFFERENTIABLE = "non-differentiable"
+# the op is built from other ops that each record their own nodes
+# (CompositeImplicitAutograd: matmul, reshape, einsum, ...): see the dispatcher.
+COMPOSITE = dispatcher.COMPOSITE
+
+
+class Derivative:
+    """The backward of one operator overload."""
+
+    __slots__ = ("name", "save", "grads", "differentiable_outputs", "multi_output")
+
+    def __init__(self, name: str, grads: dict, save=(), *, differentiable_outputs=None,
+                 multi_output: bool = False):  # fmt: skip
+        self.name = name
+        self.grads = grads
+        self.save = tuple(save)
+        # Indices of outputs that carry gradients (``max.dim``: values yes, indices no).
+        self.differentiable_outputs = differentiable_outputs
+        # If True, formulas receive the tuple of all output gradients.
+        self.multi_output = multi_output
+
+
+class Saved:
+    """What a formula reads: saved tensors (version-checked) and arguments, by name."""
+
+    def __init__(self, values: dict):
+        self.__dict__.update(values)
+
+
+class FormulaNode(Node):
+    """A backward node built from a ``Derivative``: named ``MulBackward0`` and so on."""
+
+    def __init__(self, derivative: Derivative, input_names, next_edges, input_meta, saved):
+        super().__init__(next_edges)
+        self._derivative = derivative
+        self._input_names = tuple(input_names)  # one per edge: the schema name it came from
+        self._input_meta = tuple(input_meta)  # (shape, dtype) per edge, to shape gradients
+        self._saved = saved  # name -> SavedTensor | value | list[SavedTensor]
+        self._released = False
+
+    def name(self) -> str:
+        return self._derivative.name
+
+    def __getattr__(self, attr: str):
+        # PyTorch exposes what a node saved as ``_saved_<name>``.
+        if attr.startswith("_saved_"):
+            key = attr[len("_saved_") :]
+            saved = self.__dict__.get("_saved", {})
+            if key in saved:
+                return _unpack(saved[key], self.__dict__.get("_released", False))
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
+
+    def saved_values(self) -> Saved:
+        return Saved({k: _unpack(v, self._released) for k, v in self._saved.items()})
+
+    def apply(self, grad_outputs: tuple) -> tuple:
+        saved = self.saved_values()
+        grad = grad_outputs if self._derivative.multi_output else grad_outputs[0]
+        results = []
+        computed: dict = {}
+        position_in_list: dict = {}
+        for (next_node, _), name in zip(self._next_edges, self._input_names, strict=True):
+            # A list input (``cat``'s tensors) has one formula giving a list of gradients,
+            # one per tensor of the list, in order.
+            index = position_in_list.get(name, 0)
+            position_in_list[name] = index + 1
+            if next_node is None:
+                results.append(None)
+                continue
+            if name not in computed:
+                computed[name] = self._derivative.grads[name](grad, saved)
+            value = computed[name]
+            results.append(value[index] if isinstance(value, list | tuple) else value)
+        return tuple(results)
+
+    def _release(self) -> None:
+        self._released = True
+
+
+def _unpack(value, released: bool):
+    if isinstance(value, SavedTensor):
+        return value.unpack(released)
+    if isinstance(value, list) and value and isinstance(value[0], SavedTensor):
+        return [v.unpack(released) for v in value]
+    return value
+
+
+class NotImplementedNode(Node):
+    """Stands where an operator has no derivative yet: backward through it raises."""
+
+    def __init__(self, op_name: str, next_edges):
+        super().__init__(next_edges)
+        self._op_name = op_name
+
+    def name(self) -> str:
+        return "NotImplemented"
+
+    def apply(self, grad_outputs: tuple) -> tuple:
+        raise RuntimeError(f"the derivative for '{self._op_name}' is not implemented.")

@@ -1,0 +1,177 @@
+"""``gradcheck`` and ``gradgradcheck``: compare autograd with finite differences.
+
+For a function ``f`` of tensors, the *numerical* Jacobian perturbs each input element
+by ``±eps`` and measures the change of each output element (central differences);
+the *analytical* Jacobian asks autograd for one vector-Jacobian product per output
+element. They must agree within ``atol + rtol * |numerical|``. Use float64 inputs:
+with float32, the finite differences themselves are too noisy.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..tensor import Tensor
+
+__all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
+
+
+class GradcheckError(RuntimeError):
+    """Raised by ``gradcheck`` when the Jacobians differ (a RuntimeError, as in PyTorch)."""
+
+
+def _as_tuple(x):
+    return tuple(x) if isinstance(x, tuple | list) else (x,)
+
+
+def _differentiable_outputs(outputs):
+    return [o for o in outputs if isinstance(o, Tensor) and o.requires_grad]
+
+
+def _numerical_jacobian(func, inputs, input_index, eps):
+    """d(outputs)/d(inputs[input_index]) by central differences: one column per input element."""
+    import vizgrad as vg
+
+    target = inputs[input_index]
+    flat = target.detach()
+    columns = []
+    with vg.no_grad():
+        for flat_index in np.ndindex(*target._size):
+            original = flat._array[flat_index].item()
+            flat._array[flat_index] = original + eps
+            plus = [o.detach().clone() for o in _outputs_of(func, inputs)]
+            flat._array[flat_index] = original - eps
+            minus = [o.detach().clone() for o in _outputs_of(func, inputs)]
+            flat._array[flat_index] = original
+            columns.append([(p._array - m._array).reshape(-1) / (2 * eps)
+                            for p, m in zip(plus, minus, strict=True)])  # fmt: skip
+    outputs = _outputs_of(func, inputs)
+    jacobians = []
+    for out_index, out in enumerate(outputs):
+        j = np.zeros((target.numel(), out.numel()), dtype=np.float64)
+        for row, column in enumerate(columns):
+            j[row] = column[out_index]
+        jacobians.append(j)
+    return jacobians
+
+
+def _outputs_of(func, inputs):
+    return [o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor)]
+
+
+def _analytical_jacobian(outputs, inputs, input_index):
+    """Rows of d(output)/d(input) from one backward per output element."""
+    import vizgrad as vg
+
+    target = inputs[input_index]
+    jacobians = []
+    for out in outputs:
+        j = np.zeros((target.numel(), out.numel()), dtype=np.float64)
+        if out.requires_grad:
+            for k in range(out.numel()):
+                grad_output = vg.zeros(out.shape, dtype=out.dtype)
+                grad_output._array.reshape(-1)[k] = 1
+                (grad,) = vg.autograd.grad(out, target, grad_output, retain_graph=True,
+                                           allow_unused=True)  # fmt: skip
+                if grad is not None:
+                    j[:, k] = grad.detach()._array.reshape(-1)
+        jacobians.append(j)
+    return jacobians
+
+
+def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
+              raise_exception: bool = True, nondet_tol: float = 0.0,
+              check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
+              check_batched_grad: bool = False, check_batched_forward_grad: bool = False,
+              check_forward_ad: bool = False, check_backward_ad: bool = True,
+              fast_mode: bool = False, masked=None) -> bool:  # fmt: skip
+    """``torch.autograd.gradcheck``: True if autograd's gradients match finite differences.
+
+    On a mismatch it raises ``GradcheckError`` showing both Jacobians (or returns False
+    with ``raise_exception=False``).
+    """
+    inputs = _as_tuple(inputs)
+    differentiable = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
+    if not differentiable:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, "
+                         "but none of the them have requires_grad=True.")  # fmt: skip
+    for i in differentiable:
+        t = inputs[i]
+        if t._dtype.name not in ("float64", "complex128"):
+            warnings.warn(
+                f"Input #{i} requires gradient and is not a double precision floating point or "
+                "complex. This check will likely fail if all the inputs are not of double "
+                "precision floating point or complex. ",
+                UserWarning,
+                stacklevel=2,
+            )
+        if t._dtype.is_complex:
+            raise NotImplementedError(
+                "vizgrad's gradcheck checks real inputs; split a complex input into its real "
+                "and imaginary parts"
+            )
+    outputs = _outputs_of(func, inputs)
+    for out in outputs:
+        if out._dtype.is_complex:
+            raise NotImplementedError("vizgrad's gradcheck checks real outputs")
+    if not _differentiable_outputs(outputs):
+        raise RuntimeError("gradcheck: none of the outputs require grad; there is nothing to check")
+
+    for i in differentiable:
+        numerical = _numerical_jacobian(func, inputs, i, eps)
+        analytical = _analytical_jacobian(_outputs_of(func, inputs), inputs, i)
+        for out_index, (n, a) in enumerate(zip(numerical, analytical, strict=True)):
+            if not np.allclose(a, n, rtol=rtol, atol=atol):
+                message = _mismatch_message(out_index, i, n, a)
+                if raise_exception:
+                    raise GradcheckError(message)
+                return False
+    return True
+
+
+def _mismatch_message(out_index: int, input_index: int, numerical, analytical) -> str:
+    import vizgrad as vg
+
+    return (
+        f"Jacobian mismatch for output {out_index} with respect to input {input_index},\n"
+        f"numerical:{vg.from_numpy(numerical)!r}\nanalytical:{vg.from_numpy(analytical)!r}\n"
+    )
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: float = 1e-5,
+                  rtol: float = 1e-3, gen_non_contig_grad_outputs: bool = False,
+                  raise_exception: bool = True, nondet_tol: float = 0.0,
+                  check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
+                  check_batched_grad: bool = False, check_fwd_over_rev: bool = False,
+                  check_rev_over_rev: bool = True, fast_mode: bool = False,
+                  masked: bool = False) -> bool:  # fmt: skip
+    """``torch.autograd.gradgradcheck``: gradcheck of the gradients themselves.
+
+    The function checked is ``(inputs, grad_outputs) -> d(outputs)/d(inputs) · grad_outputs``,
+    computed with ``create_graph=True``, so second derivatives are compared with
+    finite differences of first derivatives.
+    """
+    import vizgrad as vg
+
+    inputs = _as_tuple(inputs)
+    outputs = _differentiable_outputs(_outputs_of(func, inputs))
+    if grad_outputs is None:
+        generator = vg.Generator().manual_seed(0)
+        grad_outputs = tuple(
+            vg.randn(o.shape, dtype=o.dtype, generator=generator).requires_grad_() for o in outputs
+        )
+    grad_outputs = _as_tuple(grad_outputs)
+    n_inputs = len(inputs)
+    diff_positions = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
+
+    def first_derivatives(*args):
+        ins, gos = args[:n_inputs], args[n_inputs:]
+        outs = _differentiable_outputs(_outputs_of(func, ins))
+        diff_inputs = [ins[i] for i in diff_positions]
+        grads = vg.autograd.grad(outs, diff_inputs, gos, create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(first_derivatives, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)  # fmt: skip

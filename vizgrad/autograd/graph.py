@@ -1,0 +1,201 @@
+"""The backward graph: nodes, edges and saved tensors (``torch/csrc/autograd/function.h``).
+
+Every differentiable operation that sees an input requiring grad records a **node**
+(its ``grad_fn``). A node knows how to turn the gradient of its outputs into
+gradients of its inputs, and where those go next: ``next_functions``, one
+``(node, input_nr)`` edge per tensor input (``(None, 0)`` where the input needs no
+gradient). Leaves that require grad end in an ``AccumulateGrad`` node, which adds
+the arriving gradient into ``leaf.grad``.
+
+Nodes carry a ``sequence_nr``: the order they were created in. The engine runs the
+ready node with the highest one first, so backward visits nodes in reverse creation
+order wherever the graph allows.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+
+from .. import events
+
+__all__ = ["Node", "AccumulateGrad", "SavedTensor", "RemovableHandle", "gradient_edge"]
+
+# AccumulateGrad runs as soon as it is ready: PyTorch gives it the largest sequence_nr.
+MAX_SEQUENCE_NR = sys.maxsize
+_node_ids = itertools.count(1)
+
+
+class _SequenceCounter:
+    __slots__ = ("next",)
+
+    def __init__(self):
+        self.next = 0
+
+    def take(self) -> int:
+        value = self.next
+        self.next += 1
+        return value
+
+
+sequence_counter = _SequenceCounter()
+
+
+class RemovableHandle:
+    """What ``register_hook`` returns: ``handle.remove()`` takes the hook away."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks: dict):
+        self._hooks = hooks
+        self.id = next(self._ids)
+
+    def remove(self) -> None:
+        self._hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.remove()
+
+
+class Node:
+    """``torch.autograd.graph.Node``: one step of the backward pass.
+
+    Subclasses implement ``apply(grad_outputs) -> grad_inputs``: from the gradients of
+    this node's outputs to one gradient per entry of ``next_functions``.
+    """
+
+    def __init__(self, next_edges=(), sequence_nr: int | None = None):
+        self._next_edges = tuple(next_edges)
+        self._sequence_nr = sequence_counter.take() if sequence_nr is None else sequence_nr
+        self._id = next(_node_ids)
+        self._hooks: dict = {}
+        self._pre_hooks: dict = {}
+        self._tensor_pre_hooks: dict = {}  # Tensor.register_hook on this node's output
+        self._retain_grad_hooks: dict = {}
+        self.metadata: dict = {}
+        self._anomaly_trace = None  # the forward stack, kept by detect_anomaly
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple:
+        return self._next_edges
+
+    def _sequence_nr(self) -> int:  # noqa: D401 - PyTorch exposes it as a method
+        return self._sequence_nr
+
+    def register_hook(self, hook) -> RemovableHandle:
+        """``hook(grad_inputs, grad_outputs)`` runs after the node; it may return new grad_inputs."""
+        handle = RemovableHandle(self._hooks)
+        self._hooks[handle.id] = hook
+        return handle
+
+    def register_prehook(self, hook) -> RemovableHandle:
+        """``hook(grad_outputs)`` runs before the node; it may return new grad_outputs."""
+        handle = RemovableHandle(self._pre_hooks)
+        self._pre_hooks[handle.id] = hook
+        return handle
+
+    def apply(self, grad_outputs: tuple) -> tuple:
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        """Free saved tensors after a backward without ``retain_graph``."""
+
+    def __call__(self, *grad_outputs):
+        return self.apply(grad_outputs)
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object #{self._id}>"
+
+
+class AccumulateGrad(Node):
+    """The sink of a leaf: adds the arriving gradient into ``variable.grad``."""
+
+    def __init__(self, variable):
+        super().__init__((), MAX_SEQUENCE_NR)
+        self.variable = variable
+
+    def apply(self, grad_outputs: tuple) -> tuple:
+        from .accumulate import accumulate_into_leaf
+
+        accumulate_into_leaf(self.variable, grad_outputs[0])
+        return ()
+
+
+def gradient_edge(tensor) -> tuple:
+    """The edge a gradient for ``tensor`` travels: its grad_fn, or its AccumulateGrad.
+
+    Tensors that don't require grad give ``(None, 0)``. A leaf keeps one
+    AccumulateGrad node for its whole life (PyTorch keeps it weakly; we keep it).
+    """
+    if tensor is None or not tensor.requires_grad:
+        return (None, 0)
+    if tensor._grad_fn is not None:
+        return (tensor._grad_fn, tensor._output_nr)
+    accumulator = tensor.__dict__.get("_grad_accumulator")
+    if accumulator is None:
+        accumulator = AccumulateGrad(tensor)
+        tensor.__dict__["_grad_accumulator"] = accumulator
+    return (accumulator, 0)
+
+
+def tensor_type_name(tensor) -> str:
+    """PyTorch's legacy type name used in autograd messages: ``vizgrad.FloatTensor``."""
+    return f"vizgrad.{tensor._dtype.scalar_name}Tensor"
+
+
+class SavedTensor:
+    """``SavedVariable``: a tensor saved for backward, with the version it had then.
+
+    If the tensor is changed in place before backward reads it, unpacking raises
+    PyTorch's "modified by an inplace operation" error instead of computing a wrong
+    gradient from the new values.
+    """
+
+    __slots__ = ("tensor", "version", "grad_fn_name", "output_nr", "node")
+
+    def __init__(self, tensor, node=None, is_output: bool = False):
+        self.tensor = tensor
+        self.version = tensor._version_counter.value
+        self.node = node
+        grad_fn = node if is_output else tensor._grad_fn
+        self.grad_fn_name = grad_fn.name() if grad_fn is not None else None
+        self.output_nr = tensor._output_nr
+
+    def unpack(self, released: bool = False):
+        if released:
+            raise RuntimeError(FREED_GRAPH_MESSAGE)
+        current = self.tensor._version_counter.value
+        if events.bus.active:
+            events.bus.emit(
+                events.VersionChecked(
+                    self.node._id if self.node else 0, self.tensor._id, self.version, current
+                )  # fmt: skip
+            )
+        if current != self.version:
+            produced = (
+                f", which is output {self.output_nr} of {self.grad_fn_name},"
+                if self.grad_fn_name
+                else ""
+            )
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: [{tensor_type_name(self.tensor)} {list(self.tensor._size)}]"
+                f"{produced} is at version {current}; expected version {self.version} instead. "
+                "Hint: enable anomaly detection to find the operation that failed to compute its "
+                "gradient, with vizgrad.autograd.set_detect_anomaly(True)."
+            )
+        return self.tensor
+
+
+FREED_GRAPH_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling backward."
+)

@@ -1,0 +1,195 @@
+"""The AutogradCPU kernel: what the autograd key does for every operator call.
+
+When grad mode is on and an input requires grad, it:
+
+1. checks that an in-place op may write its target (not a leaf that requires grad);
+2. saves what the derivative formula will need (each saved tensor remembers its
+   version, so an in-place change before backward is caught);
+3. redispatches below autograd to compute the result;
+4. records a node (``MulBackward0``…) whose ``next_functions`` are the inputs'
+   gradient edges, and makes it the output's ``grad_fn``.
+
+An in-place op *rebases* history: the written tensor's ``grad_fn`` becomes the new
+node. If that tensor is a view, the base's history is rebased too, through a
+``CopySlices`` node, because the base's values changed.
+"""
+
+from __future__ import annotations
+
+from .. import events
+from ..dispatcher import INPLACE, OUT, VIEW, set_autograd_handler
+from ..tensor import Tensor
+from .anomaly import anomaly_state, capture_forward_trace
+from .formula import NON_DIFFERENTIABLE, FormulaNode, NotImplementedNode
+from .grad_mode import state as grad_state
+from .graph import SavedTensor, gradient_edge
+from .view_history import rebase_view_history
+
+__all__ = ["autograd_kernel", "install"]
+
+
+def _any_requires_grad(args, kwargs) -> bool:
+    for value in args:
+        if isinstance(value, Tensor):
+            if value._requires_grad:
+                return True
+        elif isinstance(value, list | tuple):
+            for item in value:
+                if isinstance(item, Tensor) and item._requires_grad:
+                    return True
+    for name, value in kwargs.items():
+        if isinstance(value, Tensor) and value._requires_grad and name != "out":
+            return True
+    return False
+
+
+def bind_arguments(op, args, kwargs) -> dict:
+    """Name each argument by the operator's schema (positional, then keyword)."""
+    bound = dict(kwargs)
+    for (_, name), value in zip(op.params, args, strict=False):
+        bound[name] = value
+    return bound
+
+
+def _differentiable_inputs(op, bound):
+    """``(name, value)`` per gradient edge: every Tensor parameter, lists flattened."""
+    for type_, name in op.params:
+        if not type_.startswith("Tensor") or name == "out":
+            continue
+        value = bound.get(name)
+        if type_.startswith("Tensor[]") or type_.startswith("Tensor?[]"):
+            for item in value or ():
+                yield name, item
+        else:
+            yield name, value
+
+
+def autograd_kernel(op, args, kwargs, redispatch):
+    """The autograd key's work for one call (see the module docstring)."""
+    if not grad_state.enabled or not _any_requires_grad(args, kwargs):
+        return redispatch(op, args, kwargs)
+    if op.variant is OUT:
+        raise RuntimeError(
+            f"{op.name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
+        )
+    derivative = op.derivative
+    if derivative is NON_DIFFERENTIABLE:
+        return redispatch(op, args, kwargs)
+    target = args[0] if op.variant is INPLACE else None
+    if target is not None:
+        check_inplace_allowed(target)
+
+    bound = bind_arguments(op, args, kwargs)
+    names, edges, meta = [], [], []
+    for name, value in _differentiable_inputs(op, bound):
+        is_tensor = isinstance(value, Tensor)
+        names.append(name)
+        edges.append(gradient_edge(value) if is_tensor else (None, 0))
+        meta.append((value._size, value._dtype) if is_tensor else None)
+
+    if derivative is None:
+        result = redispatch(op, args, kwargs)
+        node = NotImplementedNode(op.qualname, edges)
+    else:
+        saved = _save_before(derivative, bound, target)
+        result = redispatch(op, args, kwargs)
+        node = FormulaNode(derivative, names, edges, meta, saved)
+        _save_after(derivative, saved, result, node)
+    if anomaly_state.enabled:
+        node._anomaly_trace = capture_forward_trace()
+
+    outputs = _set_history(node, op, derivative, result, target)
+    if events.bus.active:
+        events.bus.emit(
+            events.NodeCreated(
+                node._id,
+                node.name(),
+                node._sequence_nr,
+                tuple(t._id for t in outputs),
+                tuple(n._id if n is not None else 0 for n, _ in node.next_functions),
+                tuple(v.tensor._id for v in _saved_tensors(node)),
+            )
+        )
+    return result
+
+
+def check_inplace_allowed(target: Tensor) -> None:
+    """An in-place write may not change a leaf that requires grad (or a view of one)."""
+    base = target._base
+    if target._grad_fn is None and target._requires_grad and base is None:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    if base is not None and base._grad_fn is None and base._requires_grad:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+        )
+
+
+def _save_before(derivative, bound, target) -> dict:
+    saved = {}
+    for name in derivative.save:
+        if name == "result":
+            continue
+        value = bound.get(name)
+        if isinstance(value, Tensor):
+            if value is target:
+                # The in-place kernel is about to overwrite it: keep the original values.
+                value = value.clone() if target is not None else value
+            saved[name] = SavedTensor(value)
+        elif isinstance(value, list) and value and isinstance(value[0], Tensor):
+            saved[name] = [SavedTensor(v) for v in value]
+        elif name.endswith("_sym_sizes"):
+            saved[name] = bound[name[: -len("_sym_sizes")]]._size
+        else:
+            saved[name] = value
+    return saved
+
+
+def _save_after(derivative, saved, result, node) -> None:
+    if "result" in derivative.save:
+        first = result[0] if isinstance(result, tuple | list) else result
+        saved["result"] = SavedTensor(first, node, is_output=True)
+    for v in saved.values():
+        if isinstance(v, SavedTensor):
+            v.node = node
+
+
+def _saved_tensors(node):
+    for v in getattr(node, "_saved", {}).values():
+        if isinstance(v, SavedTensor):
+            yield v
+        elif isinstance(v, list):
+            yield from (s for s in v if isinstance(s, SavedTensor))
+
+
+def _set_history(node, op, derivative, result, target) -> list:
+    """Make ``node`` the ``grad_fn`` of the differentiable outputs; return them."""
+    if target is not None:
+        if target._base is not None:
+            rebase_view_history(target, node)
+        else:
+            target._grad_fn = node
+            target._output_nr = 0
+            target._requires_grad = True
+        return [target]
+    results = list(result) if isinstance(result, tuple | list) else [result]
+    chosen = getattr(derivative, "differentiable_outputs", None)
+    outputs = []
+    for i, out in enumerate(results):
+        if not isinstance(out, Tensor) or (chosen is not None and i not in chosen):
+            continue
+        if out._dtype.category < 2:  # integer outputs never require grad
+            continue
+        out._grad_fn = node
+        out._output_nr = i
+        out._requires_grad = True
+        if op.variant is VIEW:
+            out.__dict__["_view_version"] = out._version_counter.value
+        outputs.append(out)
+    return outputs
+
+
+def install() -> None:
+    set_autograd_handler(autograd_kernel)

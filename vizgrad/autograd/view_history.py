@@ -1,0 +1,131 @@
+"""Views and in-place writes under autograd: ``CopySlices`` and regenerated view history.
+
+A view shares memory with its base. When an in-place op writes through a view, the
+*base's* values change too, so the base needs new history: PyTorch gives it a
+``CopySlices`` node, which runs the in-place op's backward on the viewed slice of the
+base's gradient and passes the rest through. The view then reads its history from
+the base again, as an ``AsStridedBackward0`` of it.
+
+Other views of the same base notice the write through the shared version counter:
+the next time their ``grad_fn`` is asked for, it is regenerated the same way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .formula import Derivative, FormulaNode
+from .graph import Node, gradient_edge
+
+__all__ = ["CopySlices", "rebase_view_history", "refresh_view_grad_fn", "as_strided_backward"]
+
+
+def as_strided_backward(grad, input_geometry, view_geometry):
+    """Gradient of ``input.as_strided(*view_geometry)`` w.r.t. ``input``.
+
+    Each element of the view read one storage position; its gradient is added back
+    there (positions read twice, by overlapping views, get both gradients).
+    """
+    import vizgrad as vg
+
+    in_size, in_stride, in_offset = input_geometry
+    size, stride, offset = view_geometry
+    positions = np.full(size, offset, dtype=np.int64)
+    for dim, (n, st) in enumerate(zip(size, stride, strict=True)):
+        shape = [1] * len(size)
+        shape[dim] = n
+        positions = positions + (np.arange(n, dtype=np.int64) * st).reshape(shape)
+    extent = max(_extent(in_size, in_stride, in_offset), int(positions.max(initial=0)) + 1)
+    flat = vg.zeros(extent, dtype=grad.dtype)
+    flat = flat.index_add(0, vg.from_numpy(positions.reshape(-1).copy()), grad.reshape(-1))
+    return flat.as_strided(in_size, in_stride, in_offset)
+
+
+def _extent(size, stride, offset) -> int:
+    if 0 in size:
+        return offset
+    return offset + 1 + sum((n - 1) * s for n, s in zip(size, stride, strict=True))
+
+
+def _geometry(t) -> tuple:
+    return (t._size, t._stride, t._offset)
+
+
+_AS_STRIDED = Derivative(
+    "AsStridedBackward0",
+    save=("self_geometry", "size", "stride", "storage_offset"),
+    grads={
+        "self": lambda grad, s: as_strided_backward(
+            grad, s.self_geometry, (s.size, s.stride, s.storage_offset)
+        )
+    },
+)
+
+
+def _as_strided_node(base, view) -> Node:
+    """``AsStridedBackward0`` from the base to this view's geometry."""
+    saved = {
+        "self_geometry": _geometry(base),
+        "size": view._size,
+        "stride": view._stride,
+        "storage_offset": view._offset,
+    }
+    return FormulaNode(_AS_STRIDED, ["self"], [gradient_edge(base)],
+                       [(base._size, base._dtype)], saved)  # fmt: skip
+
+
+class CopySlices(Node):
+    """The base's new history after an in-place op on one of its views."""
+
+    def __init__(self, base, view, fn: Node):
+        super().__init__([gradient_edge(base), *fn.next_functions[1:]])
+        self.fn = fn
+        self._base_geometry = _geometry(base)
+        self._base_dtype = base._dtype
+        self._view_geometry = (view._size, view._stride, view._offset - base._offset)
+
+    def apply(self, grad_outputs: tuple) -> tuple:
+        import vizgrad as vg
+
+        grad = grad_outputs[0]
+        size, stride, _ = self._base_geometry
+        result = vg.empty_strided(size, stride, dtype=grad.dtype)
+        result.copy_(grad)
+        grad_slice = result.as_strided(*self._view_geometry)
+        fn_grads = self.fn.apply((grad_slice.clone(),))
+        if fn_grads[0] is None:
+            grad_slice.zero_()
+        else:
+            grad_slice.copy_(fn_grads[0])
+        return (result, *fn_grads[1:])
+
+    def _release(self) -> None:
+        self.fn._release()
+
+
+def rebase_view_history(view, node: Node) -> None:
+    """After ``node`` wrote ``view`` in place: CopySlices on the base, AsStrided on the view."""
+    base = view._base
+    copy_slices = CopySlices(base, view, node)
+    base._grad_fn = copy_slices
+    base._output_nr = 0
+    base._requires_grad = True
+    base.__dict__.pop("_grad_accumulator", None)
+    view._grad_fn = _as_strided_node(base, view)
+    view._output_nr = 0
+    view._requires_grad = True
+    view.__dict__["_view_version"] = view._version_counter.value
+
+
+def refresh_view_grad_fn(view) -> None:
+    """Regenerate a view's ``grad_fn`` if its base was written in place since it was made."""
+    recorded = view.__dict__.get("_view_version")
+    if recorded is None or recorded == view._version_counter.value:
+        return
+    base = view._base
+    view.__dict__["_view_version"] = view._version_counter.value
+    if base is None or not base._requires_grad:
+        return
+    view._grad_fn = _as_strided_node(base, view)
+    view._output_nr = 0
+    view._requires_grad = True
