@@ -119,6 +119,8 @@ def _right_shift_kernel(out, a, b):
     bits = a.dtype.itemsize * 8
     in_range = _shift_in_range(b, bits)
     shifted = np.right_shift(a, np.where(in_range, b, bits - 1).astype(a.dtype))
+    if a.dtype.kind == "u":  # no sign to keep: everything is shifted out
+        shifted = np.where(in_range, shifted, 0)
     np.copyto(out, shifted, casting="unsafe")
 
 
@@ -222,8 +224,18 @@ def where(condition, input=None, other=None, *, out=None):
         from .indexing import nonzero  # written beside this module; imported when needed
 
         return nonzero(condition, as_tuple=True)
+    sources = (input, other)
+    if any(not isinstance(x, Tensor) and not _is_python_number(x) for x in sources):
+        kinds = ", ".join(type(x).__name__ for x in (condition, *sources))
+        raise TypeError(
+            f"where() received an invalid combination of arguments - got ({kinds}), but "
+            "expected one of:\n * (Tensor condition)\n * (Tensor condition, Tensor input, "
+            "Tensor other, *, Tensor out = None)\n * (Tensor condition, Number self, Tensor "
+            "other)\n * (Tensor condition, Tensor input, Number other)\n * (Tensor "
+            "condition, Number self, Number other)"
+        )
     for position, (name, value) in enumerate((("input", input), ("other", other)), start=2):
-        if out is not None or not _is_python_number(value):
+        if out is not None:  # only the all-tensor overload has an out= form
             check_tensor("where", value, name, position)
     if out is None:
         return _where(condition, input, other)
