@@ -215,3 +215,40 @@ def test_clamp_errors():
     assert_same(
         vg.clamp(vg.tensor(nan), float("nan")), torch.clamp(torch.tensor(nan), float("nan"))
     )
+
+
+# --- softmax and log_softmax ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dim", [0, 1, -1])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int64", "bool", "complex64"])
+def test_softmax(name, layout, dim, dtype):
+    v, t = make_pair((3, 4, 5), dtype, layout, 11, low=-50, high=50)
+    same_outcome(lambda: getattr(vg, name)(v, dim), lambda: getattr(torch, name)(t, dim),
+                 **tolerance(dtype))  # fmt: skip
+    same_outcome(lambda: getattr(v, name)(dim), lambda: getattr(t, name)(dim), **tolerance(dtype))
+    same_outcome(lambda: getattr(vg, name)(v, dim, dtype=vg.float64),
+                 lambda: getattr(torch, name)(t, dim, dtype=torch.float64))  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_softmax_edge_cases(name):
+    big = [[1000.0, 0.0, -1000.0], [float("-inf"), 0.0, 1.0]]
+    v, t = vg.tensor(big), torch.tensor(big)
+    same_outcome(lambda: getattr(vg, name)(v, 1), lambda: getattr(torch, name)(t, 1))
+    v0, t0 = vg.tensor(3.0), torch.tensor(3.0)
+    same_outcome(lambda: getattr(vg, name)(v0, 0), lambda: getattr(torch, name)(t0, 0))
+    vi, ti = vg.tensor(3), torch.tensor(3)
+    same_outcome(lambda: getattr(vg, name)(vi, 0), lambda: getattr(torch, name)(ti, 0))
+    ve, te = vg.zeros(0, 3), torch.zeros(0, 3)
+    same_outcome(lambda: getattr(vg, name)(ve, 1), lambda: getattr(torch, name)(te, 1))
+    assert_same_error(lambda: getattr(vg, name)(v, 2), lambda: getattr(torch, name)(t, 2))
+    assert_same_error(lambda: getattr(vg, name)(v), lambda: getattr(torch, name)(t))
+    assert_same_error(lambda: getattr(vg, name)(v, 0, dtype=vg.int64),
+                      lambda: getattr(torch, name)(t, 0, dtype=torch.int64))  # fmt: skip
+    v_out, t_out = vg.zeros(0), torch.zeros(0)
+    same_outcome(lambda: getattr(vg, name)(v, 1, out=v_out),
+                 lambda: getattr(torch, name)(t, 1, out=t_out))  # fmt: skip
+    assert v_out._version == t_out._version

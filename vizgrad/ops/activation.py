@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import dtype as DType
-from ..shape import wrap_dim
+from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
-from .iterator import FLOATING_TYPES, output_strides
+from .iterator import FLOATING_TYPES
 from .registry import bind_method, check_tensor, declare_with_out
 
 __all__ = ["softmax", "log_softmax"]
@@ -31,9 +31,9 @@ def _softmax_family_kernel(kernel: str, log: bool):
     def compute(input: Tensor, dim: int) -> Tensor:
         if input._dtype.numpy.name not in FLOATING_TYPES:
             _not_implemented(kernel, input, dim)
-        # The result is laid out like the input (``empty_like``).
-        result = Tensor._empty_strided(input._size, output_strides(input._size, [input]),
-                                       input._dtype)  # fmt: skip
+        # host_softmax works on ``input.contiguous()``: the result is contiguous too.
+        size = input._size
+        result = Tensor._empty_strided(size, contiguous_strides(size), input._dtype)
         if input.numel() == 0:
             return result
         x = input._array.reshape(1) if input.dim() == 0 else input._array
