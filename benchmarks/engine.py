@@ -87,8 +87,10 @@ def _small_add_fns():
     a, b = vg.ones(4, 4), vg.ones(4, 4)
     na, nb = np.ones((4, 4), np.float32), np.ones((4, 4), np.float32)
     ta, tb = (torch.ones(4, 4), torch.ones(4, 4)) if torch else (None, None)
-    return (lambda: vg.add(a, b)), (lambda: np.add(na, nb)), (
-        (lambda: torch.add(ta, tb)) if torch else None
+    return (
+        (lambda: vg.add(a, b)),
+        (lambda: np.add(na, nb)),
+        ((lambda: torch.add(ta, tb)) if torch else None),
     )
 
 

@@ -33,9 +33,9 @@ def random_array(shape, dtype_name: str, rng: np.random.Generator, low=-5, high=
     if dtype_name.startswith("int"):
         return rng.integers(low, high, size=shape).astype(dtype_name)
     if dtype_name.startswith("complex"):
-        return (rng.uniform(low, high, size=shape) + 1j * rng.uniform(low, high, size=shape)).astype(
-            dtype_name
-        )
+        return (
+            rng.uniform(low, high, size=shape) + 1j * rng.uniform(low, high, size=shape)
+        ).astype(dtype_name)
     return rng.uniform(low, high, size=shape).astype(dtype_name)
 
 
@@ -109,7 +109,9 @@ def assert_same(v, t, *, check_stride=True, check_offset=False, rtol=None, atol=
     assert v.dtype.name == str(t.dtype).split(".")[-1], f"dtype {v.dtype} != {t.dtype}"
     assert tuple(v.shape) == tuple(t.shape), f"shape {tuple(v.shape)} != {tuple(t.shape)}"
     if check_stride:
-        assert v.stride() == t.stride(), f"stride {v.stride()} != {t.stride()} (shape {tuple(t.shape)})"
+        assert v.stride() == t.stride(), (
+            f"stride {v.stride()} != {t.stride()} (shape {tuple(t.shape)})"
+        )
         assert v.is_contiguous() == t.is_contiguous()
     if check_offset:
         assert v.storage_offset() == t.storage_offset()
@@ -141,7 +143,9 @@ def assert_same_error(vg_call, torch_call, *, match_message=True):
     # torch raises its own subclasses (torch.AcceleratorError…); compare the builtin base.
     while torch_class.__module__ != "builtins":
         torch_class = torch_class.__mro__[1]
-    assert isinstance(vg_error, torch_class), f"{type(vg_error).__name__} is not {torch_class.__name__}: {vg_error}"
+    assert isinstance(vg_error, torch_class), (
+        f"{type(vg_error).__name__} is not {torch_class.__name__}: {vg_error}"
+    )
     if match_message:
         t_msg = str(torch_error).split("\n")[0].replace("torch.", "vizgrad.")
         assert _core(t_msg) in str(vg_error) or _core(str(vg_error)) in t_msg, (

@@ -5,7 +5,7 @@ The engine emits events (``vizgrad.events``) that the views in ``vizgrad.widgets
 draw; it never imports Jupyter itself.
 """
 
-from . import autograd, events
+from . import autograd, events, return_types
 from .autograd import (
     enable_grad,
     inference_mode,
@@ -14,8 +14,8 @@ from .autograd import (
     no_grad,
     set_grad_enabled,
 )
-from . import return_types
 from .device import device, layout, strided
+from .dtypes import ALIASES as _ALIASES
 from .dtypes import (
     bool,
     complex64,
@@ -34,32 +34,31 @@ from .dtypes import (
     set_default_dtype,
     uint8,
 )
-from .dtypes import ALIASES as _ALIASES
-from .ops.arithmetic import *  # noqa: F403
-from .ops.unary import *  # noqa: F403
-from .ops.comparison import *  # noqa: F403
-from .ops.logical import *  # noqa: F403
+from .ops import python_operators as _python_operators  # binds a + b, a @ b… onto Tensor
 from .ops.activation import *  # noqa: F403
-from .ops.reductions import *  # noqa: F403
-from .ops.sorting import *  # noqa: F403
-from .ops.scan import *  # noqa: F403
-from .ops.linalg import *  # noqa: F403
-from .ops.creation import *  # noqa: F403
-from .ops.ranges import *  # noqa: F403
-from .ops.random import *  # noqa: F403
-from .ops.views import *  # noqa: F403
+from .ops.arithmetic import *  # noqa: F403
+from .ops.comparison import *  # noqa: F403
 from .ops.copy import *  # noqa: F403
+from .ops.creation import *  # noqa: F403
+from .ops.fill import *  # noqa: F403
 from .ops.indexing import *  # noqa: F403
 from .ops.joining import *  # noqa: F403
+from .ops.linalg import *  # noqa: F403
+from .ops.logical import *  # noqa: F403
+from .ops.random import *  # noqa: F403
+from .ops.ranges import *  # noqa: F403
+from .ops.reductions import *  # noqa: F403
 from .ops.resize import *  # noqa: F403
-from .ops.fill import *  # noqa: F403
-from .promotion import can_cast, promote_types, result_type
+from .ops.scan import *  # noqa: F403
+from .ops.sorting import *  # noqa: F403
+from .ops.unary import *  # noqa: F403
+from .ops.views import *  # noqa: F403
 from .printing import get_printoptions, printoptions, set_printoptions
+from .promotion import can_cast, promote_types, result_type
 from .shape import Size, broadcast_shapes
 from .storage import Storage
 from .tensor import Tensor
 from .trace import dispatch_trace
-from .ops import python_operators as _python_operators  # binds a + b, a @ b… onto Tensor
 
 globals().update(_ALIASES)  # vizgrad.float, vizgrad.long, vizgrad.double…
 

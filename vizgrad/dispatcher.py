@@ -187,8 +187,9 @@ def _make_views(op: Operator, source, result) -> None:
         view._version_counter = source._version_counter
         if events.bus.active:
             events.bus.emit(
-                events.ViewCreated(view._id, base._id, source._id, op.name, view._size,
-                                   view._stride, view._offset)  # fmt: skip
+                events.ViewCreated(
+                    view._id, base._id, source._id, op.name, view._size, view._stride, view._offset
+                )  # fmt: skip
             )
 
 
@@ -196,8 +197,9 @@ def _record_write(op: Operator, tensor) -> None:
     tensor._version_counter.value += 1
     if events.bus.active:
         events.bus.emit(
-            events.InplaceWrite(tensor._id, tensor._storage._id, op.qualname,
-                                tensor._version_counter.value)  # fmt: skip
+            events.InplaceWrite(
+                tensor._id, tensor._storage._id, op.qualname, tensor._version_counter.value
+            )  # fmt: skip
         )
 
 

@@ -130,11 +130,11 @@ def set_default_dtype(d: dtype) -> None:
     """Set the dtype Python floats become; only floating dtypes are allowed, as in PyTorch."""
     global _default_dtype
     if not isinstance(d, dtype):
-        raise TypeError(f"set_default_dtype(): argument 'd' must be vizgrad.dtype, not {type(d).__name__}")
-    if d not in (float16, float32, float64):
         raise TypeError(
-            f"only floating-point types are supported as the default type, got {d}"
+            f"set_default_dtype(): argument 'd' must be vizgrad.dtype, not {type(d).__name__}"
         )
+    if d not in (float16, float32, float64):
+        raise TypeError(f"only floating-point types are supported as the default type, got {d}")
     _default_dtype = d
 
 
@@ -178,7 +178,9 @@ class iinfo:  # noqa: N801 - the PyTorch name
 
     def __init__(self, type: dtype):  # noqa: A002 - PyTorch's name
         if type.category > INTEGRAL:
-            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'float16'")
+            raise TypeError(
+                "torch.iinfo() requires an integer input type. Use torch.finfo to handle 'float16'"
+            )
         info = np.iinfo(type.numpy) if type is not bool else None
         self.dtype = type.name
         self.bits = type.itemsize * 8

@@ -28,7 +28,7 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
         if high.category == COMPLEX and low is dt.float64:
             return dt.complex128  # complex64 + float64 keeps double precision
         return high
-    if c1 == FLOATING or c1 == COMPLEX:
+    if c1 in (FLOATING, COMPLEX):
         return type1 if type1.itemsize >= type2.itemsize else type2
     # Both integral. Unsigned uint8 meets a signed type: the signed type must hold 255.
     if type1 is dt.uint8 or type2 is dt.uint8:

@@ -335,9 +335,7 @@ class Tensor:
 
     def __index__(self) -> int:
         if self._dtype.category != 1 or self.numel() != 1:
-            raise TypeError(
-                "only integer tensors of a single element can be converted to an index"
-            )
+            raise TypeError("only integer tensors of a single element can be converted to an index")
         return operator.index(self.item())
 
     def tolist(self):
@@ -367,4 +365,3 @@ class Tensor:
         if self.dim() == 0:
             return self.item().__format__(spec)
         return repr(self)
-

@@ -48,9 +48,7 @@ class DispatchTraceLog:
 
     def lines(self) -> list[str]:
         """The trace in PyTorch's own wording (``TORCH_SHOW_DISPATCH_TRACE``)."""
-        return [
-            f"{' ' * (s.depth + 1)}[{s.action}] op=[{s.op}], key=[{s.key}]" for s in self.steps
-        ]
+        return [f"{' ' * (s.depth + 1)}[{s.action}] op=[{s.op}], key=[{s.key}]" for s in self.steps]
 
     def __str__(self) -> str:
         return "\n".join(self.lines())

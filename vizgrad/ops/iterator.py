@@ -353,7 +353,7 @@ def dispatch_dtypes(kernel_name: str, supported):
                 from ..dtypes import from_numpy_dtype
 
                 name = from_numpy_dtype(np_dtype).scalar_name
-                raise NotImplementedError(f'"{kernel_name}" not implemented for \'{name}\'')
+                raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{name}'")
             return kernel(out, *inputs, **options)
 
         dispatched.__name__ = kernel.__name__

@@ -159,7 +159,9 @@ def pointwise(
 
     functional_op = declare(schema, FUNCTIONAL, functional_kernel, derivative)
     # In-place variants share the formula (and the node name) of the functional op.
-    inplace_op = declare(_inplace_schema(schema), INPLACE, inplace_kernel, derivative) if inplace else None
+    inplace_op = (
+        declare(_inplace_schema(schema), INPLACE, inplace_kernel, derivative) if inplace else None
+    )
     out_op = declare(_out_schema(schema), OUT, out_kernel) if out else None
 
     def function(*operands, out=None, **opts):
