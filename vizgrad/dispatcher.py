@@ -18,6 +18,7 @@ Each step emits an ``OpDispatched`` event, which is what ``dispatch_trace`` prin
 from __future__ import annotations
 
 from . import events
+from .tensor import Tensor
 
 __all__ = [
     "COMPOSITE",
@@ -204,5 +205,5 @@ def _record_write(op: Operator, tensor) -> None:
 
 
 def _emit_step(op: Operator, key: str, action: str, args: tuple) -> None:
-    inputs = tuple(a._id for a in args if hasattr(a, "_storage"))
+    inputs = tuple([a._id for a in args if isinstance(a, Tensor)])
     events.bus.emit(events.OpDispatched(op.qualname, key, action, _state.depth, op.variant, inputs))

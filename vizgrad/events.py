@@ -19,7 +19,6 @@ Schema version history:
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import json
 from collections import deque
 from dataclasses import dataclass, field
@@ -275,12 +274,12 @@ def _tuplify(value):
 class EventBus:
     """Hands each emitted event to every subscriber, in subscription order."""
 
-    __slots__ = ("active", "_subscribers", "_seq")
+    __slots__ = ("active", "_subscribers", "next_seq")
 
     def __init__(self):
         self.active = False  # read by every emitter: False means "build nothing"
         self._subscribers: list = []
-        self._seq = itertools.count(1)
+        self.next_seq = 1
 
     def subscribe(self, callback) -> None:
         self._subscribers.append(callback)
@@ -291,7 +290,8 @@ class EventBus:
         self.active = bool(self._subscribers)
 
     def emit(self, event: Event) -> None:
-        event.seq = next(self._seq)
+        event.seq = self.next_seq
+        self.next_seq += 1
         for callback in self._subscribers:
             callback(event)
 
@@ -312,23 +312,36 @@ class Recorder:
     def __init__(self, max_events: int = 1_000_000):
         self.max_events = max_events
         self._events: deque = deque(maxlen=max_events)
-        self.dropped = 0
+        self._dropped_before = 0  # from a loaded recording
+        self._first_seq = None
         self._recording = False
 
     def __call__(self, event: Event) -> None:
-        if len(self._events) == self.max_events:
-            self.dropped += 1
         self._events.append(event)
+
+    @property
+    def dropped(self) -> int:
+        """How many events the bounded buffer let go (the oldest first)."""
+        if not self._events or self._first_seq is None:
+            return self._dropped_before
+        received = self._events[-1].seq - self._first_seq + 1
+        return self._dropped_before + received - len(self._events)
+
+    @dropped.setter
+    def dropped(self, value: int) -> None:
+        self._dropped_before = value
 
     def start(self) -> Recorder:
         if not self._recording:
-            bus.subscribe(self)
+            # The deque's own append is the subscriber: recording costs one call per event.
+            bus.subscribe(self._events.append)
+            self._first_seq = bus.next_seq
             self._recording = True
         return self
 
     def stop(self) -> None:
         if self._recording:
-            bus.unsubscribe(self)
+            bus.unsubscribe(self._events.append)
             self._recording = False
 
     def __enter__(self) -> Recorder:

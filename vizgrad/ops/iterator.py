@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from .. import events
-from ..dtypes import FLOATING, get_default_dtype
+from ..dtypes import FLOATING, get_default_dtype, scalar_dtype
 from ..promotion import check_can_cast, result_type
 from ..shape import (
     broadcast_shapes,
@@ -144,20 +144,22 @@ class TensorIterator:
         return self.output
 
     def _emit_kernel_chosen(self, operands) -> None:
-        kinds = []
+        dtypes, kinds = [], []
         for x in operands:
             if isinstance(x, Tensor):
-                kinds.append(f"{x._dtype.name} {'tensor' if x._size else 'zero-dim tensor'}")
+                dtypes.append(x._dtype.name)
+                kinds.append(x._dtype.name + (" tensor" if x._size else " zero-dim tensor"))
             else:
-                kinds.append(f"Python {type(x).__name__}")
-        reason = f"{' and '.join(kinds)} promote to {self.common_dtype.name}"
+                dtypes.append(scalar_dtype(x).name)
+                kinds.append("Python " + type(x).__name__)
+        reason = " and ".join(kinds) + " promote to " + self.common_dtype.name
         if self.compute_dtype is not self.common_dtype:
-            reason += f"; computed in {self.compute_dtype.name}"
+            reason += "; computed in " + self.compute_dtype.name
         events.bus.emit(
             events.KernelChosen(
                 self.op_name,
                 self.compute_dtype.name,
-                tuple(k.split(" ")[0] for k in kinds),
+                tuple(dtypes),
                 self.shape,
                 self.output._id,
                 self.output._stride,
