@@ -17,7 +17,7 @@ node. If that tensor is a view, the base's history is rebased too, through a
 from __future__ import annotations
 
 from .. import events
-from ..dispatcher import INPLACE, OUT, VIEW, set_autograd_handler
+from ..dispatcher import INPLACE, NON_DIFFERENTIABLE_VIEW, OUT, VIEW, set_autograd_handler
 from ..tensor import Tensor
 from .anomaly import anomaly_state, capture_forward_trace
 from .formula import NON_DIFFERENTIABLE, FormulaNode, NotImplementedNode
@@ -74,7 +74,7 @@ def autograd_kernel(op, args, kwargs, redispatch):
             "differentiation, but one of the arguments requires grad."
         )
     derivative = op.derivative
-    if derivative is NON_DIFFERENTIABLE:
+    if derivative is NON_DIFFERENTIABLE or op.variant is NON_DIFFERENTIABLE_VIEW:
         return redispatch(op, args, kwargs)
     target = args[0] if op.variant is INPLACE else None
     if target is not None:

@@ -16,6 +16,7 @@ import numbers
 
 import numpy as np
 
+from ..autograd.formula import Derivative
 from ..dispatcher import FUNCTIONAL, OUT
 from ..dtypes import BOOL, COMPLEX, FLOATING, INTEGRAL
 from ..promotion import result_type
@@ -115,11 +116,22 @@ def _check_sub(input, other, alpha=1):
     _check_alpha(input, other, alpha)
 
 
+def _times_alpha(grad, saved):
+    return grad if saved.alpha == 1 else grad * saved.alpha
+
+
 add = pointwise(
     "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
     _add_kernel,
     options={"alpha": 1},
     check=_check_alpha,
+    # d(self + alpha*other) = grad for self, alpha*grad for other. Broadcast inputs get
+    # the gradient summed back to their shape by the engine.
+    derivative=Derivative(
+        "AddBackward0",
+        save=("alpha",),
+        grads={"self": lambda grad, saved: grad, "other": _times_alpha},
+    ),
     doc="``torch.add``: ``input + alpha * other``, broadcast and promoted.",
 )
 
@@ -128,6 +140,14 @@ sub = pointwise(
     _sub_kernel,
     options={"alpha": 1},
     check=_check_sub,
+    derivative=Derivative(
+        "SubBackward0",
+        save=("alpha",),
+        grads={
+            "self": lambda grad, saved: grad,
+            "other": lambda grad, saved: -_times_alpha(grad, saved),
+        },
+    ),
     doc="``torch.sub``: ``input - alpha * other``, broadcast and promoted.",
 )
 subtract = sub
@@ -137,6 +157,15 @@ bind_method("subtract_", Tensor.sub_)
 mul = pointwise(
     "mul.Tensor(Tensor self, Tensor other) -> Tensor",
     lambda out, a, b: np.multiply(a, b, out=out),
+    # The product rule: each factor's gradient is grad times the other factor.
+    derivative=Derivative(
+        "MulBackward0",
+        save=("self", "other"),
+        grads={
+            "self": lambda grad, saved: grad * saved.other,
+            "other": lambda grad, saved: grad * saved.self,
+        },
+    ),
     doc="``torch.mul``: elementwise product, broadcast and promoted.",
 )
 multiply = mul
@@ -225,6 +254,15 @@ _true_divide = pointwise(
     _true_divide_kernel,
     promote_integer_inputs_to_float=True,
     method=False,
+    # d(a/b)/da = 1/b; d(a/b)/db = -a/b**2.
+    derivative=Derivative(
+        "DivBackward0",
+        save=("self", "other"),
+        grads={
+            "self": lambda grad, saved: grad / saved.other,
+            "other": lambda grad, saved: -grad * saved.self / (saved.other * saved.other),
+        },
+    ),
 )
 _divide_rounding = pointwise(
     "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
