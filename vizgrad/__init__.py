@@ -6,14 +6,6 @@ draw; it never imports Jupyter itself.
 """
 
 from . import autograd, events, return_types
-from .autograd import (
-    enable_grad,
-    inference_mode,
-    is_grad_enabled,
-    is_inference_mode_enabled,
-    no_grad,
-    set_grad_enabled,
-)
 from .device import device, layout, strided
 from .dtypes import ALIASES as _ALIASES
 from .dtypes import (
@@ -33,6 +25,14 @@ from .dtypes import (
     int64,
     set_default_dtype,
     uint8,
+)
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
 )
 from .ops import python_operators as _python_operators  # binds a + b, a @ b… onto Tensor
 from .ops.activation import *  # noqa: F403

@@ -18,6 +18,7 @@ Each step emits an ``OpDispatched`` event, which is what ``dispatch_trace`` prin
 from __future__ import annotations
 
 from . import events
+from .grad_mode import state as grad_state
 from .tensor import Tensor
 
 __all__ = [
@@ -146,6 +147,8 @@ def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict, action="r
     """The keys under autograd: ADInplaceOrView (unless it falls through), then CPU."""
     if op.variant is FUNCTIONAL:
         return _backend(op, args, kwargs, action)
+    if op.variant is INPLACE or op.variant is OUT:
+        _check_inference_write(args[0] if op.variant is INPLACE else kwargs["out"])
     if events.bus.active:
         _emit_step(op, INPLACE_OR_VIEW_KEY, action, args)
     _state.depth += 1
@@ -194,7 +197,19 @@ def _make_views(op: Operator, source, result) -> None:
             )
 
 
+def _check_inference_write(target) -> None:
+    for t in target if isinstance(target, tuple | list) else (target,):
+        if t._inference and not grad_state.inference:
+            raise RuntimeError(
+                "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+                "make a clone to get a normal tensor before doing inplace update.See "
+                "https://github.com/pytorch/rfcs/pull/17 for more details."
+            )
+
+
 def _record_write(op: Operator, tensor) -> None:
+    if tensor._inference:
+        return  # inference tensors keep no version counter
     tensor._version_counter.value += 1
     if events.bus.active:
         events.bus.emit(

@@ -21,6 +21,7 @@ from . import events
 from .device import device as Device
 from .device import strided
 from .dtypes import dtype as DType
+from .grad_mode import state as _grad_state
 from .shape import Size, contiguous_strides, is_contiguous, numel_of, wrap_dim
 from .storage import Storage
 
@@ -70,6 +71,7 @@ class Tensor:
         "_dtype",
         "_array",  # NumPy view of the storage with this metadata, what kernels read
         "_contiguous",  # is_contiguous(), computed once per metadata change
+        "_inference",  # made in inference mode: no version counter, no autograd
         "_id",
         "_version_counter",
         "_base",
@@ -96,6 +98,7 @@ class Tensor:
         self._dtype = storage.dtype
         self._array = array if array is not None else strided_array(storage, size, stride, offset)
         self._contiguous = is_contiguous(size, stride) if contiguous is None else contiguous
+        self._inference = _grad_state.inference
         self._id = next(_tensor_ids)
         self._version_counter = VersionCounter()
         self._base = None
@@ -141,7 +144,9 @@ class Tensor:
 
     def _alias(self, size, stride, offset: int) -> Tensor:
         """A new tensor over this tensor's storage: the body of every view op."""
-        return Tensor(self._storage, size, stride, offset)
+        view = Tensor(self._storage, size, stride, offset)
+        view._inference = self._inference  # a view is an inference tensor iff its base is
+        return view
 
     def _set_metadata(self, size, stride, offset: int) -> None:
         """Change how this tensor reads its storage (``as_strided_``, ``t_``, …)."""
@@ -236,7 +241,13 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter.value
+
+    def is_inference(self) -> bool:
+        """Made inside ``inference_mode``: no version counter, never part of a graph."""
+        return self._inference
 
     def _is_view(self) -> bool:
         return self._base is not None
@@ -268,6 +279,11 @@ class Tensor:
             )
         if requires_grad and self._dtype.category < 2:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._inference and not _grad_state.inference:
+            raise RuntimeError(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not "
+                "allowed."
+            )
         self._requires_grad = bool(requires_grad)
         return self
 

@@ -160,6 +160,13 @@ class SavedTensor:
     __slots__ = ("tensor", "version", "grad_fn_name", "output_nr", "node")
 
     def __init__(self, tensor, node=None, is_output: bool = False):
+        if tensor._inference:
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors created "
+                "in inference mode in computation tracked by autograd. To work around this, you "
+                "can make a clone to get a normal tensor and use it in autograd, or use "
+                "`vizgrad.no_grad()` instead of `vizgrad.inference_mode()`."
+            )
         self.tensor = tensor
         self.version = tensor._version_counter.value
         self.node = node
