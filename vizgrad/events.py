@@ -170,13 +170,14 @@ class NodeCreated(Event):
 
     kind: ClassVar[str] = "node_created"
     id_fields: ClassVar[dict[str, str]] = {"node": "node", "outputs": "tensor", "next_nodes": "node",
-                                           "saved": "tensor"}  # fmt: skip
+                                           "saved": "tensor", "variable": "tensor"}  # fmt: skip
     node: int
     name: str
     sequence_nr: int
     outputs: tuple
     next_nodes: tuple  # node ids (0 where an input needs no gradient)
     saved: tuple = ()
+    variable: int = 0  # for AccumulateGrad: the leaf it accumulates into
 
 
 @dataclass(slots=True)

@@ -228,7 +228,12 @@ class Tensor:
         return self._dtype.is_signed
 
     def data_ptr(self) -> int:
-        """Address of this tensor's first element: the storage's plus the offset in bytes."""
+        """Address of this tensor's first element: the storage's plus the offset in bytes.
+
+        An empty tensor has no first element; PyTorch reports 0.
+        """
+        if 0 in self._size:
+            return 0
         return self._storage.data_ptr() + self._offset * self._dtype.itemsize
 
     def untyped_storage(self) -> Storage:
