@@ -120,6 +120,10 @@ class AccumulateGrad(Node):
         super().__init__((), MAX_SEQUENCE_NR)
         self.variable = variable
 
+    def name(self) -> str:
+        # PyTorch names its C++-only nodes by their qualified C++ name.
+        return "vizgrad::autograd::AccumulateGrad"
+
     def apply(self, grad_outputs: tuple) -> tuple:
         from .accumulate import accumulate_into_leaf
 
@@ -135,12 +139,22 @@ def gradient_edge(tensor) -> tuple:
     """
     if tensor is None or not tensor.requires_grad:
         return (None, 0)
+    if "_view_version" in tensor.__dict__:
+        # A view whose base was written in place since: its history comes from the base now.
+        from .view_history import refresh_view_grad_fn
+
+        refresh_view_grad_fn(tensor)
     if tensor._grad_fn is not None:
         return (tensor._grad_fn, tensor._output_nr)
     accumulator = tensor.__dict__.get("_grad_accumulator")
     if accumulator is None:
         accumulator = AccumulateGrad(tensor)
         tensor.__dict__["_grad_accumulator"] = accumulator
+        if events.bus.active:
+            events.bus.emit(
+                events.NodeCreated(accumulator._id, accumulator.name(), accumulator._sequence_nr,
+                                   (), (), (), tensor._id)  # fmt: skip
+            )
     return (accumulator, 0)
 
 

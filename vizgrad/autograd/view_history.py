@@ -84,6 +84,9 @@ class CopySlices(Node):
         self._base_dtype = base._dtype
         self._view_geometry = (view._size, view._stride, view._offset - base._offset)
 
+    def name(self) -> str:
+        return "vizgrad::autograd::CopySlices"
+
     def apply(self, grad_outputs: tuple) -> tuple:
         import vizgrad as vg
 
