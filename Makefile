@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test bench lint format system-packages venv
+.PHONY: lab test bench lint format system-packages browser-packages venv
 
 venv:
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,11 +22,23 @@ system-packages:
 	    echo "notice: graphviz 'dot' not found (install it with your package manager); the DAG view will use its fallback layout"; \
 	  fi; }
 
+# The browser tests (tests/browser/) drive Debian's Chromium through Playwright; it is
+# needed by `make test` only. Where it cannot be installed the browser tests say so and
+# skip on a developer machine (in CI, with CI=true, they fail instead).
+browser-packages:
+	@test -x /usr/bin/chromium || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
+	      || echo "notice: could not install chromium; the browser tests will be skipped"; \
+	  else \
+	    echo "notice: /usr/bin/chromium not found (install the chromium package); the browser tests will be skipped"; \
+	  fi; }
+
 lab: venv system-packages
 	$(BIN)/python -m pip install --quiet -e ".[jupyter]"
 	$(BIN)/jupyter lab notebooks/00-start-here.ipynb
 
-test: venv system-packages
+test: venv system-packages browser-packages
 	$(BIN)/python -m pip install --quiet -e ".[jupyter,dev,oracle]"
 	$(BIN)/python -m pytest
 
