@@ -142,6 +142,8 @@ def _save_before(derivative, bound, target) -> dict:
             saved[name] = [SavedTensor(v) for v in value]
         elif name.endswith("_sym_sizes"):
             saved[name] = bound[name[: -len("_sym_sizes")]]._size
+        elif name.endswith("_sym_numel"):
+            saved[name] = bound[name[: -len("_sym_numel")]].numel()
         else:
             saved[name] = value
     return saved
@@ -151,9 +153,24 @@ def _save_after(derivative, saved, result, node) -> None:
     if "result" in derivative.save:
         first = result[0] if isinstance(result, tuple | list) else result
         saved["result"] = SavedTensor(first, node, is_output=True)
+    for name in derivative.save:
+        # Other outputs are saved by their name in the schema (``max.dim``'s ``indices``,
+        # ``aminmax``'s ``min``) or by position (``std_mean``'s ``result0``).
+        output = _named_output(result, name) if saved.get(name) is None else None
+        if output is not None:
+            saved[name] = SavedTensor(output, node, is_output=True)
     for v in saved.values():
         if isinstance(v, SavedTensor):
             v.node = node
+
+
+def _named_output(result, name: str):
+    fields = getattr(result, "_fields", ())
+    if name in fields:
+        return getattr(result, name)
+    if isinstance(result, tuple) and name.startswith("result") and name[6:].isdigit():
+        return result[int(name[6:])]
+    return None
 
 
 def _saved_tensors(node):

@@ -28,11 +28,15 @@ import numpy as np
 
 from .. import dtypes as dt
 from .. import return_types
+from ..autograd.formula import COMPOSITE, NON_DIFFERENTIABLE, Derivative
 from ..dispatcher import FUNCTIONAL, OUT
 from ..dtypes import dtype as DType
 from ..promotion import check_can_cast
 from ..shape import contiguous_strides, wrap_dim, wrap_dims
 from ..tensor import Tensor
+from .creation import ones, zeros
+from .joining import cat
+from .logical import where
 from .registry import bind_method, check_tensor, declare, write_to_out
 
 __all__ = [
@@ -127,6 +131,18 @@ def reduction_dims(dim, ndim: int, *, empty_means_all: bool = True) -> tuple[int
     return (wrap_dim(dim, ndim),)
 
 
+def given_dims(dim, ndim: int) -> tuple[int, ...] | None:
+    """``dim`` as an operator receives it: ints wrapped into a tuple, but ``None`` and an
+    empty list kept as they are (both mean every dimension, resolved by ``reduction_dims``
+    in the kernel and the formula). Keeping the caller's form lets ``grad_fn._saved_dim``
+    show what PyTorch's shows."""
+    if dim is None:
+        return None
+    if isinstance(dim, tuple | list):
+        return tuple(wrap_dims([operator.index(d) for d in dim], ndim))
+    return (wrap_dim(dim, ndim),)
+
+
 def numpy_axes(t: Tensor, dims: tuple[int, ...]) -> tuple[int, ...]:
     """NumPy's ``axis=``: a zero-dim tensor's "dim 0" is no axis at all to NumPy."""
     return dims if t._size else ()
@@ -203,25 +219,11 @@ def wrap_result(array, dtype: DType) -> Tensor:
 
 def reduce_with(np_reduce, t: Tensor, dims, keepdim: bool, result_dtype: DType) -> Tensor:
     """Run one NumPy reduction (``np.sum``, ``np.prod``…) over ``dims`` of ``t``."""
+    dims = reduction_dims(dims, t.dim())
     acc = accumulate_dtype(result_dtype).numpy
     with np.errstate(all="ignore"):
         result = np_reduce(input_as(t, acc), axis=numpy_axes(t, dims), dtype=acc, keepdims=keepdim)
     return wrap_result(result, result_dtype)
-
-
-def declare_pair(schema: str, out_schema: str, kernel, write_out=None):
-    """Declare a functional overload and its ``out=`` overload around one kernel.
-
-    ``write_out(result, out)`` checks and fills the ``out=`` tensor(s); by default it
-    is the registry's ``write_to_out`` (cast check, resize, copy).
-    """
-    write_out = write_out or write_to_out
-    functional_op = declare(schema, FUNCTIONAL, kernel)
-
-    def out_kernel(*args, out, **kwargs):
-        return write_out(kernel(*args, **kwargs), out)
-
-    return functional_op, declare(out_schema, OUT, out_kernel)
 
 
 def call(functional_op, out_op, args: tuple, out, **kwargs):
@@ -235,7 +237,7 @@ def parse_dims(fn_name: str, input, dim, keepdim, signatures, **kwargs):
     """Validate ``dim``/``keepdim`` of a sum-like reduction; return the wrapped dims."""
     if not (dim is None or is_int(dim) or is_int_sequence(dim)) or not isinstance(keepdim, bool):
         raise invalid_arguments(fn_name, (input, dim), {"keepdim": keepdim, **kwargs}, signatures)
-    return reduction_dims(dim, input.dim())
+    return given_dims(dim, input.dim())
 
 
 def bind_methods(*functions) -> None:
@@ -247,6 +249,112 @@ def bind_methods(*functions) -> None:
 
         method.__doc__ = function.__doc__
         bind_method(function.__name__, method)
+
+
+# --- backward of a reduction (PyTorch's FunctionsManual.cpp) -----------------------------
+#
+# A reduction's gradient flows from each output element back to the input elements that
+# were folded into it. Every formula below is written with vizgrad operators, so that with
+# ``create_graph=True`` the backward is itself recorded and can be differentiated again.
+
+
+def unsqueeze_reduced(grad: Tensor, dims, ndim: int, keepdim: bool) -> Tensor:
+    """``unsqueeze_multiple``: put back the reduced dims (size 1) that ``keepdim=False``
+    dropped, so the gradient broadcasts against the input again."""
+    if keepdim or ndim == 0:
+        return grad
+    for d in sorted(reduction_dims(dims, ndim)):
+        grad = grad.unsqueeze(d)
+    return grad
+
+
+def sum_backward(grad: Tensor, sizes, dims, keepdim: bool) -> Tensor:
+    """Every input element added into an output element gets that element's gradient:
+    the gradient is *expanded* (a stride-0 view, nothing copied) back to the input."""
+    return unsqueeze_reduced(grad, dims, len(sizes), keepdim).expand(sizes)
+
+
+def reduced_count(sizes, dims) -> int:
+    """How many input elements each output element of a reduction over ``dims`` folds."""
+    return math.prod(sizes[d] for d in reduction_dims(dims, len(sizes))) if sizes else 1
+
+
+def mean_backward(grad: Tensor, sizes, dims, keepdim: bool) -> Tensor:
+    """A mean is a sum divided by the count: its gradient is the sum's, divided too."""
+    return sum_backward(grad, sizes, dims, keepdim) / reduced_count(sizes, dims)
+
+
+def evenly_distribute_backward(grad: Tensor, input: Tensor, value: Tensor) -> Tensor:
+    """Full ``max``/``min``/``median``: the gradient goes to the elements equal to the
+    answer, split evenly when several are (ties), as PyTorch's formula does. A nan
+    answer came from the nans, so they share the gradient."""
+    mask = input.isnan() if value.isnan().item() else input == value
+    return mask * (grad / mask.sum())
+
+
+def scale_grad_by_count(grad: Tensor, mask: Tensor, dims) -> Tensor:
+    """``amax``/``amin``: each reduced slice's gradient is shared by its tied extremes."""
+    return (grad / mask.sum(dims, keepdim=True)) * mask
+
+
+def extreme_backward(grad: Tensor, input: Tensor, result: Tensor, dims, keepdim: bool):
+    """The backward of ``amax``/``amin`` over ``dims``: the elements that equal the result
+    of their slice share its gradient."""
+    dims = reduction_dims(dims, input.dim())
+    grad = unsqueeze_reduced(grad, dims, input.dim(), keepdim)
+    result = unsqueeze_reduced(result, dims, input.dim(), keepdim)
+    return scale_grad_by_count(grad, result == input, dims)
+
+
+def value_selecting_reduction_backward(grad: Tensor, dim: int, indices: Tensor, sizes,
+                                       keepdim: bool) -> Tensor:  # fmt: skip
+    """``max(dim)``, ``sort``, ``topk``, ``median(dim)``…: each output value was *picked*
+    from one input position, recorded in ``indices``; its gradient goes back there and
+    every other position gets zero (a ``scatter`` into zeros)."""
+    if not keepdim and sizes:
+        grad, indices = grad.unsqueeze(dim), indices.unsqueeze(dim)
+    return zeros(sizes, dtype=grad.dtype).scatter(dim, indices, grad)
+
+
+def _selected_values_backward(keepdim: bool | None = None):
+    """The formula of a ``(values, indices)`` op: ``keepdim=None`` reads the call's own
+    ``keepdim``; ``sort`` and ``topk`` keep every dim (``True``)."""
+
+    def formula(grad, saved):
+        keep = saved.keepdim if keepdim is None else keepdim
+        return value_selecting_reduction_backward(grad, saved.dim, saved.indices,
+                                                  saved.self_sym_sizes, keep)  # fmt: skip
+
+    return formula
+
+
+def selecting_derivative(name: str, *, keepdim: bool | None = None) -> Derivative:
+    """The derivative of an op returning ``(values, indices)``: only values carry grads."""
+    save = ("self_sym_sizes", "dim", "indices") + (("keepdim",) if keepdim is None else ())
+    return Derivative(name, save=save, differentiable_outputs=(0,),
+                      grads={"self": _selected_values_backward(keepdim)})  # fmt: skip
+
+
+def evenly_distributed_derivative(name: str) -> Derivative:
+    """Full ``max``/``min``/``median``/``nanmedian``: one value, shared by its ties."""
+    return Derivative(name, save=("self", "result"), grads={
+        "self": lambda grad, saved: evenly_distribute_backward(grad, saved.self, saved.result)})  # fmt: skip
+
+
+def declare_pair(schema: str, out_schema: str, kernel, write_out=None, derivative=None):
+    """Declare a functional overload and its ``out=`` overload around one kernel.
+
+    ``write_out(result, out)`` checks and fills the ``out=`` tensor(s); by default it
+    is the registry's ``write_to_out`` (cast check, resize, copy). ``derivative`` is the
+    functional overload's (``out=`` overloads are never differentiable).
+    """
+    write_out = write_out or write_to_out
+    functional_op = declare(schema, FUNCTIONAL, kernel, derivative)
+
+    def out_kernel(*args, out, **kwargs):
+        return write_out(kernel(*args, **kwargs), out)
+
+    return functional_op, declare(out_schema, OUT, out_kernel)
 
 
 # --- sum, mean, prod and their nan-ignoring forms ---------------------------------------
@@ -271,6 +379,7 @@ def _prod_kernel(self: Tensor, dim, keepdim=False, *, dtype=None) -> Tensor:
 
 def _mean_kernel(self: Tensor, dim, keepdim=False, *, dtype=None) -> Tensor:
     """The sum divided by how many elements went into it (0/0 is nan for empty input)."""
+    dim = reduction_dims(dim, self.dim())
     result_dtype = dtype or self._dtype
     acc = accumulate_dtype(result_dtype).numpy
     with np.errstate(all="ignore"):
@@ -280,46 +389,152 @@ def _mean_kernel(self: Tensor, dim, keepdim=False, *, dtype=None) -> Tensor:
     return wrap_result(result, result_dtype)
 
 
-def _nanmean_kernel(self: Tensor, dim, keepdim=False, *, dtype=None) -> Tensor:
-    """The sum of the non-nan elements divided by their count."""
-    result_dtype = dtype or self._dtype
-    acc = accumulate_dtype(result_dtype).numpy
-    axes = numpy_axes(self, dim)
-    array = input_as(self, acc)
-    with np.errstate(all="ignore"):
-        total = np.nansum(array, axis=axes, dtype=acc, keepdims=keepdim)
-        count = np.sum(~np.isnan(array), axis=axes, keepdims=keepdim)
-        result = np.true_divide(total, count, dtype=acc)
-    return wrap_result(result, result_dtype)
+def _sum_all_kernel(self: Tensor, *, dtype=None) -> Tensor:
+    return _sum_kernel(self, None, dtype=dtype)
+
+
+def _mean_all_kernel(self: Tensor, *, dtype=None) -> Tensor:
+    return _mean_kernel(self, None, dtype=dtype)
+
+
+def _prod_all_kernel(self: Tensor, *, dtype=None) -> Tensor:
+    return _prod_kernel(self, None, dtype=dtype)
+
+
+def _nanmean_composite(self: Tensor, dim, keepdim=False, *, dtype=None) -> Tensor:
+    """``nanmean`` is built from other operators (CompositeImplicitAutograd), as in
+    PyTorch: the ``nansum`` divided by how many elements are not nan. Its backward is
+    theirs: a ``DivBackward0`` node, then a ``NansumBackward0``."""
+    not_nan = self.isnan().logical_not().sum(dim, keepdim)
+    return nansum(self, dim, keepdim, dtype=dtype).div(not_nan)
+
+
+def _nanmean_out_composite(self: Tensor, dim, keepdim=False, *, dtype=None, out) -> Tensor:
+    not_nan = self.isnan().logical_not().sum(dim, keepdim)
+    return nansum(self, dim, keepdim, dtype=dtype, out=out).div_(not_nan)
+
+
+def prod_safe_zeros_backward(grad: Tensor, input: Tensor, dim: int) -> Tensor:
+    """The gradient of a product for each element is the product of all the *others*:
+    the product of those before it times the product of those after it (two exclusive
+    running products). No division, so it is right where elements are zero."""
+    if input.numel() == 0:
+        return grad.expand(input.shape)
+    n = input.shape[dim]
+    one = ones([1 if d == dim else s for d, s in enumerate(input.shape)], dtype=grad.dtype)
+    before = cat([one, input.narrow(dim, 0, n - 1)], dim).cumprod(dim)
+    after = cat([one, input.narrow(dim, 1, n - 1).flip(dim)], dim).cumprod(dim).flip(dim)
+    return grad * (before * after)
+
+
+def prod_backward(grad: Tensor, input: Tensor, result: Tensor, dim=None, keepdim=False):
+    """``prod_backward``: ``d(x0 * x1 * ...)/dx_i`` is the product of the other elements,
+    which is ``result / x_i`` as long as no element is zero. With a zero, that division
+    is 0/0: the safe (division-free) formula runs instead."""
+    if input.dim() == 0:
+        return grad
+    has_zero = (input == 0).any().item()
+    if dim is None:  # the full product: the flattened input is one slice
+        if not has_zero:
+            return grad * (result / input)
+        return prod_safe_zeros_backward(grad, input.reshape(-1), 0).reshape(input.shape)
+    grad = unsqueeze_reduced(grad, (dim,), input.dim(), keepdim)
+    if not has_zero:
+        return grad * (unsqueeze_reduced(result, (dim,), input.dim(), keepdim) / input)
+    return prod_safe_zeros_backward(grad, input, dim)
 
 
 _SUM_SCHEMA = "(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)"
+_FULL_SCHEMA = "(Tensor self, *, ScalarType? dtype=None) -> Tensor"
+# ``x.sum()`` and ``x.sum(dim)`` are two overloads, with two nodes: SumBackward0/1.
+_sum_all_op = declare(f"sum{_FULL_SCHEMA}", FUNCTIONAL, _sum_all_kernel, Derivative(
+    "SumBackward0", save=("self_sym_sizes",),
+    grads={"self": lambda grad, saved: grad.expand(saved.self_sym_sizes)},
+))  # fmt: skip
 _sum_op, _sum_out_op = declare_pair(
     f"sum.dim_IntList{_SUM_SCHEMA} -> Tensor",
     f"sum.IntList_out{_SUM_SCHEMA[:-1]}, Tensor(a!) out) -> Tensor(a!)",
     _sum_kernel,
+    derivative=Derivative(
+        "SumBackward1",
+        save=("self_sym_sizes", "dim", "keepdim"),
+        grads={
+            "self": lambda grad, saved: sum_backward(
+                grad, saved.self_sym_sizes, saved.dim, saved.keepdim
+            )
+        },
+    ),  # fmt: skip
 )
 _nansum_op, _nansum_out_op = declare_pair(
     f"nansum{_SUM_SCHEMA} -> Tensor",
     f"nansum.out{_SUM_SCHEMA[:-1]}, Tensor(a!) out) -> Tensor(a!)",
     _nansum_kernel,
+    # A nan added nothing, so it gets no gradient.
+    derivative=Derivative(
+        "NansumBackward0",
+        save=("self", "dim", "keepdim"),
+        grads={
+            "self": lambda grad, saved: (
+                sum_backward(grad, saved.self.shape, saved.dim, saved.keepdim)
+                * saved.self.isnan().logical_not()
+            )
+        },
+    ),  # fmt: skip
 )
+_mean_all_op = declare(f"mean{_FULL_SCHEMA}", FUNCTIONAL, _mean_all_kernel, Derivative(
+    "MeanBackward0", save=("self_sym_sizes", "self_sym_numel"),
+    grads={"self": lambda grad, saved: grad.expand(saved.self_sym_sizes) / saved.self_sym_numel},
+))  # fmt: skip
 _mean_op, _mean_out_op = declare_pair(
     f"mean.dim{_SUM_SCHEMA} -> Tensor",
     f"mean.out{_SUM_SCHEMA[:-1]}, Tensor(a!) out) -> Tensor(a!)",
     _mean_kernel,
+    derivative=Derivative(
+        "MeanBackward1",
+        save=("self_sym_sizes", "self_sym_numel", "dim", "keepdim"),
+        grads={
+            "self": lambda grad, saved: mean_backward(
+                grad, saved.self_sym_sizes, saved.dim, saved.keepdim
+            )
+        },
+    ),  # fmt: skip
 )
-_nanmean_op, _nanmean_out_op = declare_pair(
-    f"nanmean{_SUM_SCHEMA} -> Tensor",
-    f"nanmean.out{_SUM_SCHEMA[:-1]}, Tensor(a!) out) -> Tensor(a!)",
-    _nanmean_kernel,
-)
+_nanmean_op = declare(f"nanmean{_SUM_SCHEMA} -> Tensor", FUNCTIONAL, _nanmean_composite,
+                      COMPOSITE)  # fmt: skip
+_nanmean_out_op = declare(f"nanmean.out{_SUM_SCHEMA[:-1]}, Tensor(a!) out) -> Tensor(a!)", OUT,
+                          _nanmean_out_composite, COMPOSITE)  # fmt: skip
+_prod_all_op = declare(f"prod{_FULL_SCHEMA}", FUNCTIONAL, _prod_all_kernel, Derivative(
+    "ProdBackward0", save=("self", "result"),
+    grads={"self": lambda grad, saved: prod_backward(grad, saved.self, saved.result)},
+))  # fmt: skip
 _PROD_SCHEMA = "(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None)"
 _prod_op, _prod_out_op = declare_pair(
     f"prod.dim_int{_PROD_SCHEMA} -> Tensor",
     f"prod.int_out{_PROD_SCHEMA[:-1]}, Tensor(a!) out) -> Tensor(a!)",
     _prod_kernel,
+    derivative=Derivative(
+        "ProdBackward1",
+        save=("self", "result", "dim", "keepdim"),
+        grads={
+            "self": lambda grad, saved: prod_backward(
+                grad, saved.self, saved.result, saved.dim, saved.keepdim
+            )
+        },
+    ),  # fmt: skip
 )
+
+
+class _Omitted:
+    """The default of ``dim`` in ``sum``, ``mean`` and ``prod``. PyTorch's argument parser
+    tells an omitted ``dim`` from ``dim=None``: ``x.sum()`` calls the full-reduction
+    overload ``sum`` (node ``SumBackward0``), ``x.sum(dim=None)`` calls
+    ``sum.dim_IntList`` (node ``SumBackward1``), although both add up every element."""
+
+    def __repr__(self) -> str:
+        return "<omitted>"
+
+
+OMITTED = _Omitted()
 
 _SUM_SIGNATURES = [
     "*, vizgrad.dtype dtype = None",
@@ -351,31 +566,46 @@ def _sum_like_result_dtype(fn_name, input, dtype, out, *, float_only=False) -> D
 
 
 def _sum_like(fn_name, ops, input, dim, keepdim, dtype, out, *, float_only=False):
+    """``sum``-like reductions: ``ops`` is ``(full_op, dim_op, dim_out_op)``; the full
+    overload, when there is one, is what a call without ``dim`` selects."""
+    full_op, dim_op, dim_out_op = ops
     check_tensor(fn_name, input, "input", 1)
     check_dtype_argument(fn_name, dtype)
+    if dim is OMITTED:
+        if full_op is None:
+            dim = None
+        elif keepdim is not False or out is not None:
+            # Only the overload with ``dim`` takes ``keepdim`` and ``out``.
+            given = {"keepdim": keepdim} if keepdim is not False else {"out": out}
+            raise invalid_arguments(fn_name, (input,), given, _SUM_SIGNATURES)
+        else:
+            _sum_like_result_dtype(fn_name, input, dtype, None, float_only=float_only)
+            return full_op(input, dtype=dtype)
     dims = parse_dims(fn_name, input, dim, keepdim, _SUM_SIGNATURES)
     dtype = _sum_like_result_dtype(fn_name, input, dtype, out, float_only=float_only)
-    return call(*ops, (input, dims, keepdim), out, dtype=dtype)
+    return call(dim_op, dim_out_op, (input, dims, keepdim), out, dtype=dtype)
 
 
-def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
+def sum(input, dim=OMITTED, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     """``torch.sum``: add up the elements over ``dim`` (all of them by default).
 
     Integers and bools sum to int64; ``dtype=`` casts the input before adding.
     """
-    return _sum_like("sum", (_sum_op, _sum_out_op), input, dim, keepdim, dtype, out)
+    ops = (_sum_all_op, _sum_op, _sum_out_op)
+    return _sum_like("sum", ops, input, dim, keepdim, dtype, out)
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """``torch.nansum``: ``sum`` that treats nan as zero."""
-    return _sum_like("nansum", (_nansum_op, _nansum_out_op), input, dim, keepdim, dtype, out)
+    ops = (None, _nansum_op, _nansum_out_op)
+    return _sum_like("nansum", ops, input, dim, keepdim, dtype, out)
 
 
-def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+def mean(input, dim=OMITTED, keepdim=False, *, dtype=None, out=None):
     """``torch.mean``: the average over ``dim``; only floating and complex inputs (or
     an integer input with a floating ``dtype=``)."""
-    return _sum_like("mean", (_mean_op, _mean_out_op), input, dim, keepdim, dtype, out,
-                     float_only=True)  # fmt: skip
+    ops = (_mean_all_op, _mean_op, _mean_out_op)
+    return _sum_like("mean", ops, input, dim, keepdim, dtype, out, float_only=True)
 
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -386,23 +616,27 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
             "nanmean(): expected input to have floating point or complex dtype but got "
             f"{input._dtype.scalar_name}"
         )
-    ops = (_nanmean_op, _nanmean_out_op)
+    ops = (None, _nanmean_op, _nanmean_out_op)
     return _sum_like("nanmean", ops, input, dim, keepdim, dtype, out, float_only=True)
 
 
-def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
+def prod(input, dim=OMITTED, keepdim=False, *, dtype=None, out=None):
     """``torch.prod``: multiply the elements over one ``dim`` (or all of them)."""
     check_tensor("prod", input, "input", 1)
     check_dtype_argument("prod", dtype)
-    if not (dim is None or is_int(dim)) or not isinstance(keepdim, bool):
+    full_call = dim is OMITTED and keepdim is False and out is None
+    if not (full_call or is_int(dim)) or not isinstance(keepdim, bool):
         signatures = [
             "*, vizgrad.dtype dtype = None",
             "int dim, bool keepdim = False, *, vizgrad.dtype dtype = None",
         ]
-        raise invalid_arguments("prod", (input, dim), {"keepdim": keepdim}, signatures)
-    dims = reduction_dims(dim, input.dim())
+        given = (input,) if dim is OMITTED else (input, dim)
+        raise invalid_arguments("prod", given, {"keepdim": keepdim}, signatures)
+    if full_call:
+        return _prod_all_op(input, dtype=dtype)
     dtype = _sum_like_result_dtype("prod", input, dtype, out)
-    return call(_prod_op, _prod_out_op, (input, dims, keepdim), out, dtype=dtype)
+    return call(_prod_op, _prod_out_op, (input, wrap_dim(dim, input.dim()), keepdim), out,
+                dtype=dtype)  # fmt: skip
 
 
 # --- max, min and where they are -------------------------------------------------------
@@ -434,12 +668,14 @@ def check_not_complex(kernel_name: str, input: Tensor) -> None:
 
 
 def _amax_kernel(self: Tensor, dim, keepdim=False) -> Tensor:
+    dim = reduction_dims(dim, self.dim())
     with np.errstate(all="ignore"):
         result = np.max(self._array, axis=numpy_axes(self, dim), keepdims=keepdim)
     return wrap_result(result, self._dtype)
 
 
 def _amin_kernel(self: Tensor, dim, keepdim=False) -> Tensor:
+    dim = reduction_dims(dim, self.dim())
     with np.errstate(all="ignore"):
         result = np.min(self._array, axis=numpy_axes(self, dim), keepdims=keepdim)
     return wrap_result(result, self._dtype)
@@ -524,15 +760,33 @@ def _full_min_kernel(self: Tensor) -> Tensor:
     return _amin_kernel(self, tuple(range(self.dim())))
 
 
+def _extreme_derivative(name: str) -> Derivative:
+    """``amax``/``amin``: the gradient goes to the elements equal to their slice's result."""
+    return Derivative(name, save=("self", "result", "dim", "keepdim"), grads={
+        "self": lambda grad, saved: extreme_backward(grad, saved.self, saved.result, saved.dim,
+                                                     saved.keepdim)})  # fmt: skip
+
+
+def _aminmax_backward(grads, saved) -> Tensor:
+    """Both results send their gradient back: the min's to the minima, the max's to the
+    maxima (an output that was not used brings zeros)."""
+    grad_min, grad_max = grads
+    dims = None if saved.dim is None else (saved.dim,)
+    return (extreme_backward(grad_min, saved.self, saved.min, dims, saved.keepdim)
+            + extreme_backward(grad_max, saved.self, saved.max, dims, saved.keepdim))  # fmt: skip
+
+
 _max_op, _max_out_op = declare_pair(
     "max(Tensor self) -> Tensor",
     "max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     _full_max_kernel,
+    derivative=evenly_distributed_derivative("MaxBackward1"),
 )
 _min_op, _min_out_op = declare_pair(
     "min(Tensor self) -> Tensor",
     "min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     _full_min_kernel,
+    derivative=evenly_distributed_derivative("MinBackward1"),
 )
 _max_dim_op, _max_dim_out_op = declare_pair(
     "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
@@ -540,6 +794,7 @@ _max_dim_op, _max_dim_out_op = declare_pair(
     "Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)",
     _max_dim_kernel,
     write_pair_out(return_types.max_out),
+    selecting_derivative("MaxBackward0"),
 )
 _min_dim_op, _min_dim_out_op = declare_pair(
     "min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
@@ -547,30 +802,35 @@ _min_dim_op, _min_dim_out_op = declare_pair(
     "Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     _min_dim_kernel,
     write_pair_out(return_types.min_out),
+    selecting_derivative("MinBackward0"),
 )
 _amax_op, _amax_out_op = declare_pair(
     "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
     "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     _amax_kernel,
     _write_amax_out,
+    _extreme_derivative("AmaxBackward0"),
 )
 _amin_op, _amin_out_op = declare_pair(
     "amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
     "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     _amin_kernel,
     _write_amax_out,
+    _extreme_derivative("AminBackward0"),
 )
 _argmax_op, _argmax_out_op = declare_pair(
     "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
     "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     _argmax_kernel,
     write_same_dtype_out,
+    NON_DIFFERENTIABLE,  # an index is an integer: nothing to differentiate
 )
 _argmin_op, _argmin_out_op = declare_pair(
     "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
     "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     _argmin_kernel,
     write_same_dtype_out,
+    NON_DIFFERENTIABLE,
 )
 _aminmax_op, _aminmax_out_op = declare_pair(
     "aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)",
@@ -578,6 +838,12 @@ _aminmax_op, _aminmax_out_op = declare_pair(
     "Tensor(b!) max) -> (Tensor(a!) min, Tensor(b!) max)",
     _aminmax_kernel,
     write_pair_out(return_types.aminmax_out),
+    Derivative(
+        "AminmaxBackward0",
+        save=("self", "dim", "keepdim", "min", "max"),
+        grads={"self": _aminmax_backward},
+        multi_output=True,
+    ),
 )
 
 
@@ -633,7 +899,8 @@ def _amax_or_amin(fn_name, ops, input, dim, keepdim, out):
     check_not_complex(fn_name, input)
     signature = "Tensor input, tuple of ints dim = (), bool keepdim = False, *, Tensor out = None"
     dims = parse_dims(fn_name, input, () if dim is None else dim, keepdim, [signature])
-    check_reducible(fn_name, input, dims, full=len(dims) == input.dim())
+    every_dim = reduction_dims(dims, input.dim())
+    check_reducible(fn_name, input, every_dim, full=len(every_dim) == input.dim())
     return call(*ops, (input, dims, keepdim), out)
 
 
@@ -701,6 +968,7 @@ def _var_kernel(self: Tensor, dim, *, correction=1, keepdim=False, take_sqrt=Fal
     A divisor of zero or less gives inf or nan, with PyTorch's warning. ``result_dtype``
     is the ``out=`` tensor's dtype, which PyTorch computes in.
     """
+    dim = reduction_dims(dim, self.dim())
     result_dtype = result_dtype or self._dtype.to_real()
     acc = accumulate_dtype(result_dtype).numpy
     np_reduce = np.std if take_sqrt else np.var
@@ -751,21 +1019,72 @@ def _std_mean_kernel(self: Tensor, dim, *, correction=1, keepdim=False):
     return deviation, _mean_kernel(self, dim, keepdim)
 
 
+def var_backward(grad: Tensor, self: Tensor, dim, correction, keepdim: bool) -> Tensor:
+    """``var_backward``: ``d/dx_i  sum_j (x_j - mean)^2 / (N - correction)`` is
+    ``2 (x_i - mean) / (N - correction)`` (the mean's own dependence on ``x_i`` cancels,
+    because the deviations sum to zero)."""
+    correction = 1 if correction is None else correction
+    if self.dim() == 0 or dim is None:
+        degrees_of_freedom = self.numel() - correction
+        if degrees_of_freedom <= 0:
+            # 2 / 0 is infinite: PyTorch answers nan where x equals the mean (inf * 0),
+            # inf elsewhere.
+            return grad * where(self == self.mean(), math.nan, math.inf)
+        return (2.0 / degrees_of_freedom) * grad * (self - self.mean())
+    dims = reduction_dims(dim, self.dim())
+    grad = unsqueeze_reduced(grad, dims, self.dim(), keepdim)
+    degrees_of_freedom = reduced_count(self.shape, dims) - correction
+    scale = 2.0 / degrees_of_freedom if degrees_of_freedom != 0 else math.inf
+    return scale * grad * (self - self.mean(dims, keepdim=True))
+
+
+def std_backward(result: Tensor, grad: Tensor, self: Tensor, dim, correction, keepdim):
+    """``std = sqrt(var)``, so ``d std = d var / (2 std)``; a zero std gives zero, not
+    0/0, as PyTorch's ``std_backward`` masks it."""
+    grad_var = (grad / (result * 2)).masked_fill(result == 0, 0)
+    return var_backward(grad_var, self, dim, correction, keepdim)
+
+
+def _var_mean_backward(grads, saved) -> Tensor:
+    """``var_mean``: the gradients of both results, added (an unused one brings zeros)."""
+    grad_var, grad_mean = grads
+    from_var = var_backward(grad_var, saved.self, saved.dim, saved.correction, saved.keepdim)
+    return from_var + mean_backward(grad_mean, saved.self.shape, saved.dim, saved.keepdim)
+
+
+def _std_mean_backward(grads, saved) -> Tensor:
+    grad_std, grad_mean = grads
+    from_std = std_backward(saved.result0, grad_std, saved.self, saved.dim, saved.correction,
+                            saved.keepdim)  # fmt: skip
+    return from_std + mean_backward(grad_mean, saved.self.shape, saved.dim, saved.keepdim)
+
+
+_VAR_SAVES = ("self", "dim", "correction", "keepdim")
 _VAR_SCHEMA = "(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False"
-_var_op = declare(f"var.correction{_VAR_SCHEMA}) -> Tensor", FUNCTIONAL, _var_kernel)
+_var_op = declare(f"var.correction{_VAR_SCHEMA}) -> Tensor", FUNCTIONAL, _var_kernel, Derivative(
+    "VarBackward0", save=_VAR_SAVES, grads={
+        "self": lambda grad, saved: var_backward(grad, saved.self, saved.dim, saved.correction,
+                                                 saved.keepdim)}))  # fmt: skip
 _var_out_op = declare(
     f"var.correction_out{_VAR_SCHEMA}, Tensor(a!) out) -> Tensor(a!)", OUT,
     computed_in_out_dtype(_var_kernel, lambda t: t._dtype.to_real()),
 )  # fmt: skip
-_std_op = declare(f"std.correction{_VAR_SCHEMA}) -> Tensor", FUNCTIONAL, _std_kernel)
+_std_op = declare(f"std.correction{_VAR_SCHEMA}) -> Tensor", FUNCTIONAL, _std_kernel, Derivative(
+    "StdBackward0", save=(*_VAR_SAVES, "result"), grads={
+        "self": lambda grad, saved: std_backward(saved.result, grad, saved.self, saved.dim,
+                                                 saved.correction, saved.keepdim)}))  # fmt: skip
 _std_out_op = declare(
     f"std.correction_out{_VAR_SCHEMA}, Tensor(a!) out) -> Tensor(a!)", OUT,
     computed_in_out_dtype(_std_kernel, lambda t: t._dtype.to_real()),
 )  # fmt: skip
 _var_mean_op = declare(f"var_mean.correction{_VAR_SCHEMA}) -> (Tensor, Tensor)", FUNCTIONAL,
-                       _var_mean_kernel)  # fmt: skip
+                       _var_mean_kernel, Derivative(
+    "VarMeanBackward0", save=_VAR_SAVES, grads={"self": _var_mean_backward},
+    multi_output=True))  # fmt: skip
 _std_mean_op = declare(f"std_mean.correction{_VAR_SCHEMA}) -> (Tensor, Tensor)", FUNCTIONAL,
-                       _std_mean_kernel)  # fmt: skip
+                       _std_mean_kernel, Derivative(
+    "StdMeanBackward0", save=(*_VAR_SAVES, "result0"), grads={"self": _std_mean_backward},
+    multi_output=True))  # fmt: skip
 
 
 def _parse_var_arguments(fn_name, input, dim, unbiased, keepdim, correction):
@@ -826,6 +1145,7 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 def _vector_norm_kernel(self: Tensor, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     """``linalg.vector_norm``: ``(sum |x|^p)^(1/p)``, with the limits p = inf (largest
     ``|x|``), -inf (smallest) and 0 (how many are non-zero)."""
+    dim = reduction_dims(dim, self.dim())
     result_dtype = (dtype or self._dtype).to_real()
     compute = accumulate_dtype(dtype or self._dtype).numpy
     axes = numpy_axes(self, dim)
@@ -858,6 +1178,31 @@ def _nuclear_norm_kernel(self: Tensor, dim, keepdim=False, *, dtype=None) -> Ten
     return wrap_result(result, result_dtype)
 
 
+def norm_backward(grad: Tensor, self: Tensor, ord, norm: Tensor, dim, keepdim: bool):
+    """``linalg_vector_norm_backward``: the gradient of ``(sum |x|^p)^(1/p)``, which is
+    ``sgn(x) |x|^(p-1) / norm^(p-1)``, with the limits PyTorch takes: p = 1 is ``sgn``,
+    p = 2 is ``x / norm``, p = inf shares the gradient among the largest ``|x|`` (as
+    ``amax``), p = 0 counts and has no gradient. A zero norm gives zero, not 0/0."""
+    dims = reduction_dims(dim, self.dim())
+    grad = unsqueeze_reduced(grad, dims, self.dim(), keepdim)
+    norm = unsqueeze_reduced(norm, dims, self.dim(), keepdim)
+    if ord == 0:
+        return None  # no gradient at all: ``x.grad`` stays None, as in PyTorch
+    if ord == 1:
+        return self.sgn() * grad
+    if ord == 2:
+        return grad * (self / norm).masked_fill(norm == 0, 0)
+    if math.isinf(ord):
+        magnitude = self.abs()
+        mask = (magnitude == norm).logical_or(magnitude.isnan())
+        return self.sgn() * scale_grad_by_count(grad, mask, dims)
+    if ord < 1:
+        scaled = self.sgn() * self.abs().pow(ord - 1).masked_fill(self == 0, 0)
+        return scaled * grad * norm.pow(1 - ord)
+    scaled = self.sgn() * self.abs().pow(ord - 1) if ord < 2 else self * self.abs().pow(ord - 2)
+    return scaled * (grad / norm.pow(ord - 1)).masked_fill(norm == 0, 0)
+
+
 _NORM_SCHEMA = "(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, " \
                "ScalarType? dtype=None"  # fmt: skip
 _vector_norm_op, _vector_norm_out_op = declare_pair(
@@ -865,6 +1210,15 @@ _vector_norm_op, _vector_norm_out_op = declare_pair(
     f"linalg_vector_norm.out{_NORM_SCHEMA}, Tensor(a!) out) -> Tensor(a!)",
     _vector_norm_kernel,
     write_same_dtype_out,
+    Derivative(
+        "LinalgVectorNormBackward0",
+        save=("self", "ord", "dim", "keepdim", "result"),
+        grads={
+            "self": lambda grad, saved: norm_backward(
+                grad, saved.self, saved.ord, saved.result, saved.dim, saved.keepdim
+            )
+        },
+    ),
 )
 _NUC_SCHEMA = "(Tensor self, int[2] dim, bool keepdim=False, *, ScalarType? dtype=None"
 _nuclear_norm_op, _nuclear_norm_out_op = declare_pair(
@@ -872,6 +1226,8 @@ _nuclear_norm_op, _nuclear_norm_out_op = declare_pair(
     f"nuclear_norm.dim_out{_NUC_SCHEMA}, Tensor(a!) out) -> Tensor(a!)",
     _nuclear_norm_kernel,
     write_same_dtype_out,
+    # No derivative yet: PyTorch builds the nuclear norm from ``linalg_svdvals`` (its
+    # graph is SumBackward1 -> LinalgSvdBackward0), and vizgrad has no SVD operator.
 )
 
 
@@ -903,7 +1259,8 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         return call(_nuclear_norm_op, _nuclear_norm_out_op, (input, dims, keepdim), out,
                     dtype=dtype)  # fmt: skip
     ord = 2 if p == "fro" else p
-    dims = reduction_dims(dim, input.dim())
+    given = given_dims(dim, input.dim())
+    dims = reduction_dims(given, input.dim())
     # Norms built from a max or a negative power have no value for no elements.
     empty_reduction = input.numel() == 0 and (
         not dims or builtins.any(input._size[d] == 0 for d in dims)
@@ -914,7 +1271,7 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
             f"linalg.vector_norm cannot compute the {name} norm on an empty tensor because "
             "the operation does not have an identity"
         )
-    return call(_vector_norm_op, _vector_norm_out_op, (input, ord, dims, keepdim), out,
+    return call(_vector_norm_op, _vector_norm_out_op, (input, ord, given, keepdim), out,
                 dtype=dtype)  # fmt: skip
 
 
@@ -929,6 +1286,7 @@ def _logsumexp_kernel(self: Tensor, dim, keepdim=False, *, result_dtype=None) ->
     ``inf - inf`` never makes a nan. The sum runs in ``result_dtype`` (an ``out=``
     tensor's), the exponentials in the input's float type, as PyTorch does.
     """
+    dim = reduction_dims(dim, self.dim())
     input_dtype = _logsumexp_input_dtype(self)
     result_dtype = result_dtype or input_dtype
     compute = accumulate_dtype(input_dtype).numpy
@@ -956,8 +1314,20 @@ def _check_logsumexp_out(out: Tensor) -> None:
         )
 
 
+def logsumexp_backward(grad: Tensor, self: Tensor, result: Tensor, dim, keepdim: bool):
+    """``d/dx_i log(sum_j exp(x_j)) = exp(x_i) / sum_j exp(x_j) = exp(x_i - result)``:
+    the softmax of the slice."""
+    grad = unsqueeze_reduced(grad, dim, self.dim(), keepdim)
+    result = unsqueeze_reduced(result, dim, self.dim(), keepdim)
+    return grad * (self - result).exp()
+
+
 _LOGSUMEXP_SCHEMA = "(Tensor self, int[1] dim, bool keepdim=False"
-_logsumexp_op = declare(f"logsumexp{_LOGSUMEXP_SCHEMA}) -> Tensor", FUNCTIONAL, _logsumexp_kernel)
+_logsumexp_op = declare(
+    f"logsumexp{_LOGSUMEXP_SCHEMA}) -> Tensor", FUNCTIONAL, _logsumexp_kernel, Derivative(
+        "LogsumexpBackward0", save=("self", "result", "dim", "keepdim"), grads={
+            "self": lambda grad, saved: logsumexp_backward(grad, saved.self, saved.result,
+                                                           saved.dim, saved.keepdim)}))  # fmt: skip
 _logsumexp_out_op = declare(
     f"logsumexp.out{_LOGSUMEXP_SCHEMA}, *, Tensor(a!) out) -> Tensor(a!)", OUT,
     computed_in_out_dtype(_logsumexp_kernel, _logsumexp_input_dtype, _check_logsumexp_out),
@@ -1002,6 +1372,7 @@ _all_op, _all_out_op = declare_pair(
     "-> Tensor(a!)",
     _logical_kernel(np.all),
     _write_logical_out("all"),
+    NON_DIFFERENTIABLE,  # a bool answer
 )
 _any_op, _any_out_op = declare_pair(
     "any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor",
@@ -1009,6 +1380,7 @@ _any_op, _any_out_op = declare_pair(
     "-> Tensor(a!)",
     _logical_kernel(np.any),
     _write_logical_out("any"),
+    NON_DIFFERENTIABLE,
 )
 
 
@@ -1041,6 +1413,7 @@ _count_nonzero_op = declare(
     "count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor",
     FUNCTIONAL,
     _count_nonzero_kernel,
+    NON_DIFFERENTIABLE,  # a count
 )
 
 

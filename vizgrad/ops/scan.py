@@ -11,9 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as dt
+from ..autograd.formula import Derivative
 from ..dispatcher import INPLACE
 from ..shape import wrap_dim
 from ..tensor import Tensor
+from .logical import where
 from .reductions import (
     CPP_TYPE_NAMES,
     accumulate_dtype,
@@ -60,25 +62,82 @@ def _inplace_kernel(np_scan):
     return kernel
 
 
+# --- backward -------------------------------------------------------------------------
+
+
+def reversed_cumsum(t: Tensor, dim: int) -> Tensor:
+    """Running sums from the end: element ``i`` is the sum of elements ``i..n-1``."""
+    return t.flip(dim).cumsum(dim).flip(dim)
+
+
+def _is_trivial_scan(t: Tensor, dim: int) -> bool:
+    """One element per slice: the scan is the identity, and so is its backward."""
+    return t.numel() <= 1 or t.shape[dim] == 1
+
+
+def cumsum_backward(grad: Tensor, dim: int) -> Tensor:
+    """Input ``i`` was added into outputs ``i, i+1, ...``: its gradient is the sum of
+    their gradients, a cumulative sum run backwards."""
+    if _is_trivial_scan(grad, dim):
+        return grad
+    return reversed_cumsum(grad, dim)
+
+
+def cumprod_backward(grad: Tensor, input: Tensor, dim: int, output: Tensor) -> Tensor:
+    """``cumprod_backward``: output ``k`` is ``x_0 ... x_k``, so for ``i <= k``,
+    ``d out_k / d x_i`` is ``out_k / x_i`` and the gradient of ``x_i`` is
+    ``sum_{k >= i} grad_k out_k / x_i``.
+
+    Dividing by ``x_i`` fails where it is zero, so the formula splits each slice at its
+    first zero ``z``:
+
+    * before ``z``: the division is safe (outputs from ``z`` on are zero and add nothing);
+    * at ``z``: ``d out_k / d x_z`` is the product of the *other* factors, which is the
+      cumulative product of the input with ``x_z`` replaced by 1;
+    * after ``z``: every output depending on them already holds the factor 0: gradient 0.
+    """
+    if _is_trivial_scan(input, dim):
+        return grad
+    zeros_so_far = (input == 0).cumsum(dim)
+    before_first_zero = zeros_so_far == 0
+    if before_first_zero.all().item():  # no zeros: the plain formula
+        return reversed_cumsum(grad * output, dim) / input
+    first_zero = (input == 0).logical_and(zeros_so_far == 1)
+    safe_input = where(before_first_zero, input, 1)
+    before = where(before_first_zero, reversed_cumsum(grad * output, dim) / safe_input, 0)
+    others = where(first_zero, 1, input).cumprod(dim)
+    at_zero = where(first_zero, reversed_cumsum(grad * others, dim), 0)
+    return before + at_zero
+
+
+_CUMSUM_DERIVATIVE = Derivative("CumsumBackward0", save=("dim",), grads={
+    "self": lambda grad, saved: cumsum_backward(grad, saved.dim)})  # fmt: skip
+_CUMPROD_DERIVATIVE = Derivative("CumprodBackward0", save=("self", "dim", "result"), grads={
+    "self": lambda grad, saved: cumprod_backward(grad, saved.self, saved.dim, saved.result)})  # fmt: skip
+
 _cumsum_op, _cumsum_out_op = declare_pair(
     "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
     "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
     _cumsum_kernel,
+    derivative=_CUMSUM_DERIVATIVE,
 )
 _cumprod_op, _cumprod_out_op = declare_pair(
     "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
     "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
     _cumprod_kernel,
+    derivative=_CUMPROD_DERIVATIVE,
 )
 _cumsum_inplace_op = declare(
     "cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
     INPLACE,
     _inplace_kernel(np.cumsum),
+    _CUMSUM_DERIVATIVE,
 )
 _cumprod_inplace_op = declare(
     "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
     INPLACE,
     _inplace_kernel(np.cumprod),
+    _CUMPROD_DERIVATIVE,
 )
 
 

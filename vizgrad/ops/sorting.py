@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import dtypes as dt
 from .. import return_types
+from ..autograd.formula import Derivative
 from ..dispatcher import FUNCTIONAL
 from ..shape import is_contiguous, is_non_overlapping_and_dense, wrap_dim
 from ..tensor import Tensor
@@ -23,6 +24,8 @@ from .reductions import (
     check_out_tensors,
     check_reducible,
     declare_pair,
+    evenly_distributed_derivative,
+    selecting_derivative,
     wrap_result,
     write_pair_out,
     write_to_out,
@@ -88,13 +91,28 @@ def _sort_kernel(self: Tensor, dim: int = -1, descending: bool = False, *, stabl
                               _in_input_layout(order, self, dt.int64)))  # fmt: skip
 
 
+def _unstable_sort_kernel(self: Tensor, dim: int = -1, descending: bool = False):
+    return _sort_kernel(self, dim, descending)
+
+
+# ``sort(t)`` and ``sort(t, stable=...)`` are two overloads (SortBackward0 and 1). The
+# values were picked from ``indices``: their gradient is scattered back there.
 _sort_op, _sort_out_op = declare_pair(
+    "sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)",
+    "sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, "
+    "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
+    _unstable_sort_kernel,
+    write_pair_out(return_types.sort_out),
+    selecting_derivative("SortBackward0", keepdim=True),
+)
+_stable_sort_op, _stable_sort_out_op = declare_pair(
     "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) "
     "-> (Tensor values, Tensor indices)",
     "sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, "
     "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     _sort_kernel,
     write_pair_out(return_types.sort_out),
+    selecting_derivative("SortBackward1", keepdim=True),
 )
 
 
@@ -104,7 +122,16 @@ def _prepare_dim(fn_name: str, input: Tensor, dim, position: int = 2) -> int:
     return wrap_dim(dim, input.dim())
 
 
-def sort(input, dim=-1, descending=False, *, stable=False, out=None):
+def _sort(input, dim: int, descending: bool, stable, out=None):
+    """``stable=None`` means it was not given: PyTorch then calls the ``sort`` overload,
+    and ``sort.stable`` when it was (even ``stable=False``)."""
+    if stable is None:
+        return call(_sort_op, _sort_out_op, (input, dim, descending), out)
+    return call(_stable_sort_op, _stable_sort_out_op, (input,), out, stable=stable, dim=dim,
+                descending=descending)  # fmt: skip
+
+
+def sort(input, dim=-1, descending=False, *, stable=None, out=None):
     """``torch.sort``: ``(values, indices)`` sorted along ``dim``.
 
     The CPU sort is always stable here (ties keep their order), which is one of the
@@ -114,15 +141,14 @@ def sort(input, dim=-1, descending=False, *, stable=False, out=None):
     _check_sortable(" Sort", input)
     if out is not None:
         check_out_tensors("sort", out, 2)
-    return call(_sort_op, _sort_out_op, (input,), out, stable=stable, dim=dim,
-                descending=descending)  # fmt: skip
+    return _sort(input, dim, descending, stable, out)
 
 
-def argsort(input, dim=-1, descending=False, *, stable=False, out=None):
+def argsort(input, dim=-1, descending=False, *, stable=None, out=None):
     """``torch.argsort``: only the indices of ``sort``."""
     dim = _prepare_dim("argsort", input, dim)
     _check_sortable(" Sort", input)
-    indices = _sort_op(input, stable=stable, dim=dim, descending=descending).indices
+    indices = _sort(input, dim, descending, stable).indices
     return indices if out is None else write_to_out(indices, out)
 
 
@@ -130,7 +156,7 @@ def msort(input, *, out=None):
     """``torch.msort``: the values of ``sort`` along dim 0."""
     check_tensor("msort", input, "input", 1)
     _check_sortable(" Sort", input)
-    values = _sort_op(input, stable=False, dim=0, descending=False).values
+    values = _sort(input, 0, False, None).values
     return values if out is None else write_to_out(values, out)
 
 
@@ -286,6 +312,7 @@ _topk_op, _topk_out_op = declare_pair(
     "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     _topk_kernel,
     write_pair_out(return_types.topk_out),
+    selecting_derivative("TopkBackward0", keepdim=True),
 )
 _kthvalue_op, _kthvalue_out_op = declare_pair(
     "kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) "
@@ -294,6 +321,7 @@ _kthvalue_op, _kthvalue_out_op = declare_pair(
     "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     _kthvalue_kernel,
     _write_checked_pair(return_types.kthvalue_out, _check_kthvalue_out),
+    selecting_derivative("KthvalueBackward0"),
 )
 _median_dim_op, _median_dim_out_op = declare_pair(
     "median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
@@ -301,6 +329,7 @@ _median_dim_op, _median_dim_out_op = declare_pair(
     "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     _median_dim_kernel(return_types.median, ignore_nan=False),
     _write_checked_pair(return_types.median_out, _check_median_out),
+    selecting_derivative("MedianBackward1"),
 )
 _nanmedian_dim_op, _nanmedian_dim_out_op = declare_pair(
     "nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
@@ -308,15 +337,19 @@ _nanmedian_dim_op, _nanmedian_dim_out_op = declare_pair(
     "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     _median_dim_kernel(return_types.nanmedian, ignore_nan=True),
     _write_checked_pair(return_types.nanmedian_out, _check_median_out),
+    selecting_derivative("NanmedianBackward1"),
 )
-_median_op = declare("median(Tensor self) -> Tensor", FUNCTIONAL, _median_all_kernel(False))
-_nanmedian_op = declare("nanmedian(Tensor self) -> Tensor", FUNCTIONAL, _median_all_kernel(True))
+_median_op = declare("median(Tensor self) -> Tensor", FUNCTIONAL, _median_all_kernel(False),
+                     evenly_distributed_derivative("MedianBackward0"))  # fmt: skip
+_nanmedian_op = declare("nanmedian(Tensor self) -> Tensor", FUNCTIONAL, _median_all_kernel(True),
+                        evenly_distributed_derivative("NanmedianBackward0"))  # fmt: skip
 _mode_op, _mode_out_op = declare_pair(
     "mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)",
     "mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, "
     "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     _mode_kernel,
     _write_checked_pair(return_types.mode_out, _check_mode_out),
+    selecting_derivative("ModeBackward0"),
 )
 
 
@@ -455,17 +488,30 @@ def _unique_consecutive_kernel(self: Tensor, return_inverse=False, return_counts
             wrap_result(counts, dt.int64))  # fmt: skip
 
 
+def _not_implemented_derivative(node_name: str, op_name: str) -> Derivative:
+    """PyTorch records a node for ``unique`` (its values require grad) whose backward is
+    ``not_implemented``: the error comes at ``backward()``, not at the call."""
+
+    def formula(grad, saved):
+        raise NotImplementedError(f"the derivative for '{op_name}' is not implemented.")
+
+    return Derivative(node_name, grads={"self": formula}, differentiable_outputs=(0,))
+
+
 _unique_op = declare(
     "_unique2(Tensor self, bool sorted=True, bool return_inverse=False, "
     "bool return_counts=False) -> (Tensor, Tensor, Tensor)", FUNCTIONAL, _unique_kernel,
+    _not_implemented_derivative("Unique2Backward0", "_unique2"),
 )  # fmt: skip
 _unique_dim_op = declare(
     "unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, "
     "bool return_counts=False) -> (Tensor, Tensor, Tensor)", FUNCTIONAL, _unique_dim_kernel,
+    _not_implemented_derivative("UniqueDimBackward0", "unique_dim"),
 )  # fmt: skip
 _unique_consecutive_op = declare(
     "unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, "
     "int? dim=None) -> (Tensor, Tensor, Tensor)", FUNCTIONAL, _unique_consecutive_kernel,
+    _not_implemented_derivative("UniqueConsecutiveBackward0", "unique_consecutive"),
 )  # fmt: skip
 
 
