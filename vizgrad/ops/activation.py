@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..autograd.formula import Derivative
 from ..dtypes import dtype as DType
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
@@ -49,13 +50,29 @@ def _softmax_family_kernel(kernel: str, log: bool):
     return compute
 
 
+def _softmax_grad(grad, saved):
+    """``_softmax_backward_data``: with ``s = softmax(x)``, ``ds_i/dx_j = s_i (δij - s_j)``,
+    so the vector-Jacobian product is ``s * (grad - sum(grad * s))`` along ``dim``."""
+    s = saved.result
+    return s * (grad - (grad * s).sum(saved.dim, keepdim=True))
+
+
+def _log_softmax_grad(grad, saved):
+    """``_log_softmax_backward_data``: ``d log s_i/dx_j = δij - s_j``, so the product is
+    ``grad - softmax * sum(grad)``, with ``softmax = exp(result)``."""
+    return grad - saved.result.exp() * grad.sum(saved.dim, keepdim=True)
+
+
+# Both derivatives are written with the output, which the forward has anyway.
 _softmax, _softmax_out = declare_with_out(
     "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
     _softmax_family_kernel("softmax", log=False),
+    Derivative("SoftmaxBackward0", save=("dim", "result"), grads={"self": _softmax_grad}),
 )
 _log_softmax, _log_softmax_out = declare_with_out(
     "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
     _softmax_family_kernel("log_softmax", log=True),
+    Derivative("LogSoftmaxBackward0", save=("dim", "result"), grads={"self": _log_softmax_grad}),
 )
 
 
@@ -69,8 +86,9 @@ def _call(fn_name: str, functional, out_op, input, dim, dtype, out):
         )
     dim = wrap_dim(dim, input.dim())
     if dtype is not None and dtype is not input._dtype:
-        # ``dtype=`` converts the input first: softmax of int64 with dtype=float64 works.
-        input = Tensor._from_array(input._array.astype(dtype.numpy), dtype)
+        # ``dtype=`` converts the input first (a recorded ``_to_copy``, so gradients
+        # flow back through the cast): softmax of int64 with dtype=float64 works.
+        input = input.to(dtype)
     if out is None:
         return functional(input, dim)
     return out_op(input, dim, out=out)

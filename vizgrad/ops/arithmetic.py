@@ -12,6 +12,7 @@ Kernels that PyTorch compiles only for some dtypes are wrapped in
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -120,6 +121,22 @@ def _times_alpha(grad, saved):
     return grad if saved.alpha == 1 else grad * saved.alpha
 
 
+def _where(condition, input, other):
+    """``torch.where`` for the formulas below (looked up when a backward runs, because
+    ``logical.py``, where it lives, imports this module)."""
+    from .logical import where
+
+    return where(condition, input, other)
+
+
+def _zeros_like(grad, saved):
+    """The gradient of a step function (``floor``, ``div(..., rounding_mode='floor')``):
+    zero almost everywhere, and PyTorch takes it to be zero everywhere."""
+    from .creation import zeros_like
+
+    return zeros_like(grad)
+
+
 add = pointwise(
     "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
     _add_kernel,
@@ -177,6 +194,8 @@ def _rsub_kernel(out, a, b, alpha=1):
     _sub_kernel(out, b, a, alpha)
 
 
+# d(other - alpha*self) = -alpha*grad for self, grad for other.
+_RSUB_SELF_GRAD = {"self": lambda grad, saved: -_times_alpha(grad, saved)}
 _rsub = pointwise(
     "rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
     _rsub_kernel,
@@ -185,7 +204,24 @@ _rsub = pointwise(
     inplace=False,
     out=False,
     method=False,
+    derivative=Derivative(
+        "RsubBackward0",
+        save=("alpha",),
+        grads={**_RSUB_SELF_GRAD, "other": lambda grad, saved: grad},
+    ),
     doc="``torch.rsub``: ``other - alpha * input`` (subtraction with the operands reversed).",
+)
+# ``2 - t`` reaches the Scalar overload (its own node, RsubBackward1). PyTorch's schema
+# takes ``alpha`` by position too; ``pointwise`` wants options keyword-only.
+_rsub_scalar = pointwise(
+    "rsub.Scalar(Tensor self, Scalar other, *, Scalar alpha=1) -> Tensor",
+    _rsub_kernel,
+    options={"alpha": 1},
+    check=_check_sub,
+    inplace=False,
+    out=False,
+    method=False,
+    derivative=Derivative("RsubBackward1", save=("alpha",), grads=_RSUB_SELF_GRAD),
 )
 
 
@@ -199,7 +235,8 @@ def rsub(input, other, *, alpha=1, **unexpected) -> Tensor:
             "but expected one of:\n * (Tensor input, Tensor other, *, Number alpha = 1)\n"
             " * (Tensor input, Number other, Number alpha = 1)"
         )
-    return _rsub(input, other, alpha=alpha)
+    overload = _rsub_scalar if _is_python_number(other) else _rsub
+    return overload(input, other, alpha=alpha)
 
 
 # --- division ------------------------------------------------------------------------
@@ -270,6 +307,12 @@ _divide_rounding = pointwise(
     options={"rounding_mode": None},
     check=_check_rounding_mode,
     method=False,
+    # A rounded quotient is a step function of both operands: zero gradients.
+    derivative=Derivative(
+        "DivBackward2",
+        save=("self", "other", "rounding_mode"),
+        grads={"self": _zeros_like, "other": _zeros_like},
+    ),
 )
 
 
@@ -332,22 +375,64 @@ def _fmod_kernel(out, a, b):
         np.fmod(a, b, out=out)  # the sign of the dividend, as C's ``fmod``
 
 
-_remainder = pointwise(
-    "remainder.Tensor(Tensor self, Tensor other) -> Tensor",
-    _remainder_kernel,
-    doc="``torch.remainder``: the modulus with the sign of the divisor (Python's ``%``).",
-)
-fmod = pointwise(
-    "fmod.Tensor(Tensor self, Tensor other) -> Tensor",
-    _fmod_kernel,
-    doc="``torch.fmod``: the C remainder, with the sign of the dividend.",
-)
+def _remainder_family(fn_name: str, kernel, rounding_mode: str, doc: str):
+    """``op.Tensor`` and ``op.Scalar`` (``t % 2``: its own overload and node).
+
+    ``a - b * q`` with ``q = div(a, b, rounding_mode)`` piecewise constant: the gradient
+    is ``grad`` for ``a`` and ``-grad * q`` for ``b``.
+    """
+    self_grad = {"self": lambda grad, saved: grad}
+    name = fn_name.capitalize()
+    tensor_version = pointwise(
+        f"{fn_name}.Tensor(Tensor self, Tensor other) -> Tensor",
+        kernel,
+        method=False,
+        derivative=Derivative(
+            f"{name}Backward1",
+            save=("self", "other"),
+            grads={
+                **self_grad,
+                "other": lambda grad, saved: (
+                    -grad * div(saved.self, saved.other, rounding_mode=rounding_mode)
+                ),
+            },
+        ),
+        doc=doc,
+    )
+    scalar_version = pointwise(
+        f"{fn_name}.Scalar(Tensor self, Scalar other) -> Tensor",
+        kernel,
+        method=False,
+        derivative=Derivative(f"{name}Backward0", grads=self_grad),
+    )
+
+    def pick(other):
+        return scalar_version if _is_python_number(other) else tensor_version
+
+    bind_method(fn_name, lambda self, other: pick(other)(self, other))
+    bind_method(fn_name + "_", lambda self, other: pick(other).inplace(self, other))
+    return pick
+
+
+_remainder_overload = _remainder_family(
+    "remainder", _remainder_kernel, "floor",
+    "``torch.remainder``: the modulus with the sign of the divisor (Python's ``%``).",
+)  # fmt: skip
+_fmod_overload = _remainder_family(
+    "fmod", _fmod_kernel, "trunc",
+    "``torch.fmod``: the C remainder, with the sign of the dividend.",
+)  # fmt: skip
+
+
+def fmod(input, other, *, out=None) -> Tensor:
+    """``torch.fmod``: the C remainder, with the sign of the dividend."""
+    return _fmod_overload(other)(input, other, out=out)
 
 
 # --- overloads whose first operand is a Python number ------------------------------
 
 
-def scalar_self_overload(schema: str, kernel, **iterator_options):
+def scalar_self_overload(schema: str, kernel, derivative=None, **iterator_options):
     """Declare ``op.Scalar(Scalar self, Tensor other)`` and its ``out=`` twin.
 
     ``pow(2, t)`` and ``remainder(5, t)`` take a Python number first; the same
@@ -363,7 +448,7 @@ def scalar_self_overload(schema: str, kernel, **iterator_options):
         return it.run(kernel)
 
     out_schema = schema.replace("(", "_out(", 1).replace(") ->", ", *, Tensor(a!) out) ->")
-    functional_op = declare(schema, FUNCTIONAL, functional_kernel)
+    functional_op = declare(schema, FUNCTIONAL, functional_kernel, derivative)
     out_op = declare(out_schema, OUT, out_kernel)
 
     def call(self, other, out=None):
@@ -376,6 +461,7 @@ def scalar_self_overload(schema: str, kernel, **iterator_options):
     return call
 
 
+# PyTorch gives this overload no derivative: ``(5 % t).backward()`` raises.
 _remainder_scalar_self = scalar_self_overload(
     "remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", _remainder_kernel
 )
@@ -385,7 +471,7 @@ def remainder(input, other, *, out=None) -> Tensor:
     """``torch.remainder``: also accepts a Python number as ``input`` (what ``5 % t`` calls)."""
     if isinstance(input, numbers.Number) and not isinstance(input, Tensor):
         return _remainder_scalar_self(input, other, out=out)
-    return _remainder(input, other, out=out)
+    return _remainder_overload(other)(input, other, out=out)
 
 
 # --- pow -----------------------------------------------------------------------------
@@ -450,10 +536,61 @@ def _pow_tensor_scalar_kernel(out, base, exponent):
         _pow_kernel(out, base, exponent)
 
 
+# --- pow's derivatives (``pow_backward``, ``pow_backward_self``, ``pow_backward_exponent``)
+# d(x ** p)/dx = p * x ** (p - 1);  d(b ** y)/dy = b ** y * log(b).
+
+
+def _pow_scalar_exponent_grad(grad, saved):
+    exponent = saved.exponent
+    if exponent == 0:  # x ** 0 is the constant 1, whatever x (even 0 ** 0)
+        from .creation import zeros_like
+
+        return zeros_like(saved.self)
+    exponent = complex(exponent) if isinstance(exponent, complex) else float(exponent)
+    return grad * (exponent * saved.self.pow(exponent - 1))
+
+
+def _pow_tensor_self_grad(grad, saved):
+    exponent = saved.exponent
+    # Where the exponent is 0 the result is constantly 1: no gradient, even at x = 0
+    # (where exponent * x ** -1 would be 0 * inf = nan).
+    return _where(exponent == 0, 0.0, grad * (exponent * saved.self.pow(exponent - 1)))
+
+
+def _pow_tensor_exponent_grad(grad, saved):
+    base, result = saved.self, saved.result
+    if base._dtype is not result._dtype:  # an integer base: take its log in the result's dtype
+        base = base.to(result._dtype)
+    # 0 ** y is 0 for every y > 0 (and 1 at y = 0): PyTorch calls the slope 0 there
+    # rather than 0 * log(0) = nan.
+    at_zero = (base == 0).logical_and(saved.exponent >= 0)
+    return grad * _where(at_zero, 0.0, result * base.log())
+
+
+def _log_of_number(value) -> float:
+    """``Scalar.log()``: log(0) is -inf and the log of a negative number is nan."""
+    if value > 0:
+        return math.log(value)
+    return -math.inf if value == 0 else math.nan
+
+
+def _pow_scalar_base_grad(grad, saved):
+    base, exponent, result = saved.self, saved.exponent, saved.result
+    slope = result * _log_of_number(base)
+    if base == 0:  # 0 ** y: flat for y >= 0, as for a tensor base
+        slope = _where(exponent >= 0, 0.0, slope)
+    return grad * slope
+
+
 _pow = pointwise(
     "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
     _pow_kernel,
     method=False,
+    derivative=Derivative(
+        "PowBackward1",
+        save=("self", "exponent", "result"),
+        grads={"self": _pow_tensor_self_grad, "exponent": _pow_tensor_exponent_grad},
+    ),
     doc="``torch.pow``: ``input ** exponent``, broadcast and promoted.",
 )
 _pow_tensor_scalar = pointwise(
@@ -461,6 +598,9 @@ _pow_tensor_scalar = pointwise(
     _pow_tensor_scalar_kernel,
     check=_check_pow_scalar,
     method=False,
+    derivative=Derivative(
+        "PowBackward0", save=("self", "exponent"), grads={"self": _pow_scalar_exponent_grad}
+    ),
 )
 
 
@@ -478,8 +618,16 @@ def _pow_scalar_kernel(self, exponent, out=None):
     return TensorIterator("pow", (self, exponent), out=out).run(_pow_kernel)
 
 
-_pow_scalar = declare("pow.Scalar(Scalar self, Tensor exponent) -> Tensor", FUNCTIONAL,
-                      _pow_scalar_kernel)  # fmt: skip
+_pow_scalar = declare(
+    "pow.Scalar(Scalar self, Tensor exponent) -> Tensor",
+    FUNCTIONAL,
+    _pow_scalar_kernel,
+    Derivative(
+        "PowBackward2",
+        save=("self", "exponent", "result"),
+        grads={"exponent": _pow_scalar_base_grad},
+    ),
+)
 _pow_scalar_out = declare(
     "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)",
     OUT,
@@ -519,11 +667,26 @@ def _atan2_kernel(out, a, b):
     np.arctan2(a, b, out=out)
 
 
+def _atan2_grads(sign: int):
+    # d atan2(y, x) = (x dy - y dx) / (x**2 + y**2): self is y, other is x.
+    def grad_of(grad, saved):
+        y, x = saved.self, saved.other
+        numerator = x if sign > 0 else -y
+        return grad * numerator * (y * y + x * x).reciprocal()
+
+    return grad_of
+
+
 atan2 = pointwise(
     "atan2(Tensor self, Tensor other) -> Tensor",
     _atan2_kernel,
     promote_integer_inputs_to_float=True,
     check=lambda input, other: check_tensor("atan2", other, "other", 2),
+    derivative=Derivative(
+        "Atan2Backward0",
+        save=("self", "other"),
+        grads={"self": _atan2_grads(+1), "other": _atan2_grads(-1)},
+    ),
     doc="``torch.atan2``: the angle of the point ``(other, input)``, quadrant-aware.",
 )
 
@@ -547,20 +710,65 @@ def _tensor_only_and_real(fn_name: str):
     return check
 
 
-def _extremum(fn_name: str, numpy_function, doc: str):
+def _extremum(fn_name: str, numpy_function, doc: str, grads):
     return pointwise(
         f"{fn_name}(Tensor self, Tensor other) -> Tensor",
         lambda out, a, b: numpy_function(a, b, out=out),
         inplace=False,
         check=_tensor_only_and_real(fn_name),
+        derivative=Derivative(
+            f"{fn_name.capitalize()}Backward0", save=("self", "other"), grads=grads
+        ),  # fmt: skip
         doc=doc,
     )
 
 
-maximum = _extremum("maximum", np.maximum, "``torch.maximum``: the larger element; NaN wins.")
-minimum = _extremum("minimum", np.minimum, "``torch.minimum``: the smaller element; NaN wins.")
-fmax = _extremum("fmax", np.fmax, "``torch.fmax``: the larger element; NaN loses to a number.")
-fmin = _extremum("fmin", np.fmin, "``torch.fmin``: the smaller element; NaN loses to a number.")
+def _selected_grads(loses_self, loses_other):
+    """The gradient goes to the selected operand; a tie splits it in half.
+
+    ``loses_self(self, other)`` is where ``self`` was not selected.
+    """
+
+    def grad_for(loses):
+        def grad_of(grad, saved):
+            a, b = saved.self, saved.other
+            shared = _where(a == b, grad / 2, grad)
+            return _where(loses(a, b), 0.0, shared)
+
+        return grad_of
+
+    return {"self": grad_for(loses_self), "other": grad_for(loses_other)}
+
+
+def _nan_avoiding_grads(self_selected):
+    """fmax/fmin pick the number over a NaN: all the gradient goes to the one picked
+    (``self`` on ties), nothing is split."""
+
+    def picked(a, b):
+        return self_selected(a, b).logical_or(b.isnan())
+
+    return {
+        "self": lambda grad, saved: _where(picked(saved.self, saved.other), grad, 0.0),
+        "other": lambda grad, saved: _where(picked(saved.self, saved.other), 0.0, grad),
+    }
+
+
+maximum = _extremum(
+    "maximum", np.maximum, "``torch.maximum``: the larger element; NaN wins.",
+    _selected_grads(lambda a, b: a < b, lambda a, b: a > b),
+)  # fmt: skip
+minimum = _extremum(
+    "minimum", np.minimum, "``torch.minimum``: the smaller element; NaN wins.",
+    _selected_grads(lambda a, b: a > b, lambda a, b: a < b),
+)  # fmt: skip
+fmax = _extremum(
+    "fmax", np.fmax, "``torch.fmax``: the larger element; NaN loses to a number.",
+    _nan_avoiding_grads(lambda a, b: a >= b),
+)  # fmt: skip
+fmin = _extremum(
+    "fmin", np.fmin, "``torch.fmin``: the smaller element; NaN loses to a number.",
+    _nan_avoiding_grads(lambda a, b: a <= b),
+)  # fmt: skip
 
 
 # --- lerp, addcmul, addcdiv ----------------------------------------------------------
@@ -604,17 +812,28 @@ def _lerp_kernel(out, start, end, weight):
 _lerp_scalar = dispatch_dtypes("lerp_kernel_scalar", FLOATING_TYPES | COMPLEX_TYPES)
 _lerp_tensor = dispatch_dtypes("lerp_kernel_tensor", FLOATING_TYPES | COMPLEX_TYPES)
 
+# lerp = self + weight * (end - self): linear in self and end, and in weight.
+_LERP_GRADS = {
+    "self": lambda grad, saved: grad * (1 - saved.weight),
+    "end": lambda grad, saved: grad * saved.weight,
+}
 _lerp = pointwise(
     "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor",
     _lerp_tensor(_lerp_kernel),
     check=_check_lerp,
     method=False,
+    derivative=Derivative(
+        "LerpBackward1",
+        save=("self", "end", "weight"),
+        grads={**_LERP_GRADS, "weight": lambda grad, saved: grad * (saved.end - saved.self)},
+    ),
 )
 _lerp_scalar_weight = pointwise(
     "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor",
     _lerp_scalar(_lerp_kernel),
     check=_check_lerp,
     method=False,
+    derivative=Derivative("LerpBackward0", save=("weight",), grads=_LERP_GRADS),
 )
 
 
@@ -681,6 +900,15 @@ addcmul = pointwise(
     _addcmul_kernel,
     options={"value": 1},
     check=_check_pointwise_triple("addcmul"),
+    derivative=Derivative(
+        "AddcmulBackward0",
+        save=("tensor1", "tensor2", "value"),
+        grads={
+            "self": lambda grad, saved: grad,
+            "tensor1": lambda grad, saved: grad * (saved.tensor2 * saved.value),
+            "tensor2": lambda grad, saved: grad * (saved.tensor1 * saved.value),
+        },
+    ),
     doc="``torch.addcmul``: ``input + value * tensor1 * tensor2``.",
 )
 addcdiv = pointwise(
@@ -688,5 +916,16 @@ addcdiv = pointwise(
     _addcdiv_kernel,
     options={"value": 1},
     check=_check_pointwise_triple("addcdiv"),
+    derivative=Derivative(
+        "AddcdivBackward0",
+        save=("tensor1", "tensor2", "value"),
+        grads={
+            "self": lambda grad, saved: grad,
+            "tensor1": lambda grad, saved: grad * (saved.value / saved.tensor2),
+            "tensor2": lambda grad, saved: (
+                -grad * (saved.value * saved.tensor1 / (saved.tensor2 * saved.tensor2))
+            ),
+        },
+    ),
     doc="``torch.addcdiv``: ``input + value * tensor1 / tensor2``.",
 )

@@ -7,8 +7,11 @@ A comparison promotes its operands to a common dtype, compares there, and writes
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
+from ..autograd.formula import NON_DIFFERENTIABLE, Derivative
 from ..dispatcher import FUNCTIONAL
 from ..dtypes import bool as bool_dtype
 from ..tensor import Tensor
@@ -22,7 +25,20 @@ __all__ = [
 ]  # fmt: skip
 
 
+def _zero_gradient(grad, saved):
+    # The engine sums it to each input's shape and casts it to its dtype.
+    from .creation import zeros_like
+
+    return zeros_like(grad)
+
+
 def _comparison(name: str, numpy_function, doc: str, *, ordered: bool):
+    """``name.Tensor`` and ``name.Scalar`` (``t < 2``), and the function picking one.
+
+    A bool result never requires grad. The in-place forms are another matter: ``lt_``
+    writes 0/1 into a float tensor that may require grad, so PyTorch records a node
+    for them (``LtBackward1``; ``LtBackward0`` with a number), with zero gradients.
+    """
     # Complex numbers have no order: lt/le/gt/ge exist for real dtypes only.
     supported = (ALL_TYPES if ordered else ALL_TYPES_AND_COMPLEX) | {"bool"}
 
@@ -30,12 +46,35 @@ def _comparison(name: str, numpy_function, doc: str, *, ordered: bool):
     def kernel(out, a, b):
         numpy_function(a, b, out=out)
 
-    return pointwise(
-        f"{name}.Tensor(Tensor self, Tensor other) -> Tensor",
-        kernel,
-        result_dtype=bool_dtype,
-        doc=f"``torch.{name}``: ``input {doc} other`` elementwise, as a bool tensor.",
-    )
+    full_doc = f"``torch.{name}``: ``input {doc} other`` elementwise, as a bool tensor."
+    node = f"{name.capitalize()}Backward"
+    overloads = {}
+    for overload, other_type, number in (("Tensor", "Tensor", 1), ("Scalar", "Scalar", 0)):
+        function = pointwise(
+            f"{name}.{overload}(Tensor self, {other_type} other) -> Tensor",
+            kernel,
+            result_dtype=bool_dtype,
+            method=False,
+            derivative=NON_DIFFERENTIABLE,
+            doc=full_doc,
+        )
+        grads = {"self": _zero_gradient, "other": _zero_gradient}
+        # derivatives.yaml has an entry of its own for the in-place overload.
+        function.overloads["inplace"].derivative = Derivative(f"{node}{number}", grads=grads)
+        overloads[overload] = function
+
+    def pick(other):
+        is_number = isinstance(other, numbers.Number) and not isinstance(other, Tensor)
+        return overloads["Scalar" if is_number else "Tensor"]
+
+    def compare(input, other, *, out=None) -> Tensor:
+        return pick(other)(input, other, out=out)
+
+    compare.__name__ = compare.__qualname__ = name
+    compare.__doc__ = full_doc
+    bind_method(name, lambda self, other: pick(other)(self, other))
+    bind_method(name + "_", lambda self, other: pick(other).inplace(self, other))
+    return compare
 
 
 eq = _comparison("eq", np.equal, "==", ordered=False)
@@ -92,6 +131,7 @@ _isclose = pointwise(
     out=False,
     method=False,
     check=_check_isclose,
+    derivative=NON_DIFFERENTIABLE,
 )
 
 
@@ -119,7 +159,8 @@ def _equal_kernel(self: Tensor, other: Tensor) -> bool:
     return bool(np.array_equal(self._array, other._array))
 
 
-_equal = declare("equal(Tensor self, Tensor other) -> bool", FUNCTIONAL, _equal_kernel)
+_equal = declare("equal(Tensor self, Tensor other) -> bool", FUNCTIONAL, _equal_kernel,
+                 NON_DIFFERENTIABLE)  # fmt: skip
 
 
 def equal(input, other) -> bool:

@@ -12,6 +12,7 @@ import numbers
 
 import numpy as np
 
+from ..autograd.formula import Derivative
 from ..dispatcher import FUNCTIONAL, INPLACE
 from ..tensor import Tensor
 from .registry import bind_method, check_tensor, declare
@@ -47,12 +48,41 @@ def _zero_kernel(self: Tensor) -> Tensor:
     return self
 
 
+# --- derivatives: the old values are forgotten (gradient 0); a tensor ``value`` went
+# into every element, so it collects the sum of their gradients.
+
+
+def _forgotten(grad, saved):
+    from .creation import zeros_like
+
+    return zeros_like(grad)
+
+
+def _fill_derivative(node_name: str, value_is_tensor: bool) -> Derivative:
+    grads = {"self": _forgotten}
+    if value_is_tensor:
+        grads["value"] = lambda grad, saved: grad.sum()
+    return Derivative(node_name, grads=grads)
+
+
 _fill_scalar = declare(
-    "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", INPLACE, _fill_kernel
+    "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)",
+    INPLACE,
+    _fill_kernel,
+    _fill_derivative("FillBackward2", value_is_tensor=False),
 )
-_fill_tensor = declare("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", INPLACE,
-                       lambda self, value: _fill_kernel(self, value.item()))  # fmt: skip
-_zero = declare("zero_(Tensor(a!) self) -> Tensor(a!)", INPLACE, _zero_kernel)
+_fill_tensor = declare(
+    "fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)",
+    INPLACE,
+    lambda self, value: _fill_kernel(self, value.item()),
+    _fill_derivative("FillBackward3", value_is_tensor=True),
+)
+_zero = declare(
+    "zero_(Tensor(a!) self) -> Tensor(a!)",
+    INPLACE,
+    _zero_kernel,
+    Derivative("ZeroBackward0", grads={"self": _forgotten}),
+)
 
 
 def _fill_functional_kernel(self: Tensor, value) -> Tensor:
@@ -68,8 +98,18 @@ def _dense_strides(t: Tensor):
     return output_strides(t._size, [t])
 
 
-_fill_functional = declare("fill.Scalar(Tensor self, Scalar value) -> Tensor", FUNCTIONAL,
-                           _fill_functional_kernel)  # fmt: skip
+_fill_functional = declare(
+    "fill.Scalar(Tensor self, Scalar value) -> Tensor",
+    FUNCTIONAL,
+    _fill_functional_kernel,
+    _fill_derivative("FillBackward0", value_is_tensor=False),
+)
+_fill_functional_tensor = declare(
+    "fill.Tensor(Tensor self, Tensor value) -> Tensor",
+    FUNCTIONAL,
+    lambda self, value: _fill_functional_kernel(self, value.item()),
+    _fill_derivative("FillBackward1", value_is_tensor=True),
+)
 
 
 def fill_(self: Tensor, value) -> Tensor:
@@ -89,7 +129,10 @@ def zero_(self: Tensor) -> Tensor:
 def fill(input: Tensor, value) -> Tensor:
     """``torch.fill``: a new tensor like ``input`` full of ``value``."""
     check_tensor("fill", input, "input", 1)
-    return _fill_functional(input, _scalar_value("fill", value))
+    scalar = _scalar_value("fill", value)
+    if isinstance(value, Tensor):
+        return _fill_functional_tensor(input, value)
+    return _fill_functional(input, scalar)
 
 
 bind_method("fill_", fill_)

@@ -12,6 +12,7 @@ import numbers
 
 import numpy as np
 
+from ..autograd.formula import NON_DIFFERENTIABLE, Derivative
 from ..dispatcher import FUNCTIONAL, OUT
 from ..dtypes import bool as bool_dtype
 from ..promotion import result_type
@@ -49,6 +50,9 @@ def _logical(name: str, numpy_function):
         lambda out, a, b: numpy_function(a, b, out=out),
         result_dtype=bool_dtype,
         check=_other_must_be_tensor(name),
+        # Truth values have no gradient; in place (``x.logical_and_(y)``) PyTorch records
+        # nothing either: ``x`` keeps its history.
+        derivative=NON_DIFFERENTIABLE,
         doc=f"``torch.{name}``: non-zero is true; the result is bool (in place: 0/1 in "
         "the input's dtype).",
     )
@@ -61,6 +65,7 @@ logical_not = pointwise(
     "logical_not(Tensor self) -> Tensor",
     lambda out, x: np.logical_not(x, out=out),
     result_dtype=bool_dtype,
+    derivative=NON_DIFFERENTIABLE,
     doc="``torch.logical_not``: true where the input is zero.",
 )
 
@@ -77,10 +82,11 @@ def _bitwise(name: str, kernel_name: str, numpy_function):
         f"{name}.Tensor(Tensor self, Tensor other) -> Tensor",
         kernel,
         method=False,
+        derivative=NON_DIFFERENTIABLE,  # bits of integers: nothing to differentiate
         doc=f"``torch.{name}``: on the bits of integers (and bools).",
     )
     scalar_self_version = scalar_self_overload(
-        f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", kernel
+        f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", kernel, NON_DIFFERENTIABLE
     )
 
     def function(input, other, *, out=None) -> Tensor:
@@ -129,10 +135,11 @@ def _shift(name: str, kernel):
         f"{name}.Tensor(Tensor self, Tensor other) -> Tensor",
         kernel,
         method=False,
+        derivative=NON_DIFFERENTIABLE,
         doc=f"``torch.{name}``: shift the bits of integers; out-of-range shifts saturate.",
     )
     scalar_self_version = scalar_self_overload(
-        f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", kernel
+        f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", kernel, NON_DIFFERENTIABLE
     )
 
     def function(input, other, *, out=None) -> Tensor:
@@ -166,6 +173,7 @@ def _check_exact_out_dtype(input, out) -> None:
 _bitwise_not = pointwise(
     "bitwise_not(Tensor self) -> Tensor",
     _bitwise_not_kernel,
+    derivative=NON_DIFFERENTIABLE,
     doc="``torch.bitwise_not``: flip every bit (``~``); logical not for bools.",
 )
 
@@ -204,7 +212,19 @@ def _iterate_where(condition, input, other, out=None):
 
 
 _where = declare(
-    "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", FUNCTIONAL, _iterate_where
+    "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor",
+    FUNCTIONAL,
+    _iterate_where,
+    # Each element comes from one source: the gradient goes back to that source only.
+    # (The bool condition has no gradient.)
+    Derivative(
+        "WhereBackward0",
+        save=("condition",),
+        grads={
+            "self": lambda grad, saved: where(saved.condition, grad, 0.0),
+            "other": lambda grad, saved: where(saved.condition, 0.0, grad),
+        },
+    ),
 )
 _where_out = declare(
     "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",

@@ -19,12 +19,14 @@ import numbers
 
 import numpy as np
 
+from ..autograd.formula import NON_DIFFERENTIABLE, Derivative
 from ..dispatcher import FUNCTIONAL, INPLACE, OUT
 from ..dtypes import BOOL, COMPLEX
 from ..dtypes import bool as bool_dtype
 from ..promotion import can_cast, result_type
 from ..tensor import Tensor
 from .arithmetic import CPP_TYPE_NAMES, check_scalar_fits, pow
+from .creation import zeros_like
 from .iterator import (
     ALL_TYPES,
     ALL_TYPES_AND_COMPLEX,
@@ -33,6 +35,7 @@ from .iterator import (
     TensorIterator,
     dispatch_dtypes,
 )
+from .logical import where
 from .registry import _inplace_schema, _out_schema, bind_method, check_tensor, declare, pointwise
 
 __all__ = [
@@ -65,6 +68,33 @@ def _alias_methods(alias: str, name: str) -> None:
         __all__.append(alias + "_")
     if hasattr(Tensor, name + "_"):
         bind_method(alias + "_", getattr(Tensor, name + "_"))
+
+
+# --- derivative formulas (``derivatives.yaml``) ---------------------------------------
+# A unary formula reads either its input (``self``) or its output (``result``), which
+# PyTorch saves when the derivative is cheaper in terms of it: d exp(x) = exp(x).
+
+
+def _from_self(node_name: str, slope):
+    """``grad`` times a slope computed from the input: ``slope(grad, self)``."""
+    return Derivative(node_name, save=("self",),
+                      grads={"self": lambda grad, saved: slope(grad, saved.self)})  # fmt: skip
+
+
+def _from_result(node_name: str, slope):
+    """``grad`` times a slope computed from the output: ``slope(grad, result)``."""
+    return Derivative(node_name, save=("result",),
+                      grads={"self": lambda grad, saved: slope(grad, saved.result)})  # fmt: skip
+
+
+def _zero_gradient(node_name: str):
+    """Step functions (``floor``, ``sign``…) are flat almost everywhere: gradient 0."""
+    return Derivative(node_name, grads={"self": lambda grad, saved: zeros_like(grad)})
+
+
+_LN2 = math.log(2.0)
+_LN10 = math.log(10.0)
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
 # --- floating functions --------------------------------------------------------------
@@ -137,7 +167,7 @@ def exact_out_dtype(function, result_dtype_of):
     return checked
 
 
-def _floating_function(name: str, numpy_function, doc: str, kernel_name=None,
+def _floating_function(name: str, numpy_function, doc: str, derivative, kernel_name=None,
                        supported=_FLOATING_AND_COMPLEX):  # fmt: skip
     def compute(out, x):
         with np.errstate(all="ignore"):  # log(0) = -inf and sqrt(-1) = nan are answers
@@ -148,33 +178,129 @@ def _floating_function(name: str, numpy_function, doc: str, kernel_name=None,
         f"{name}(Tensor self) -> Tensor",
         kernel,
         promote_integer_inputs_to_float=True,
+        derivative=derivative,
         doc=f"``torch.{name}``: {doc}; integer inputs compute in the default float dtype.",
     )
     _export_inplace_function(name)
     return function
 
 
-exp = _floating_function("exp", np.exp, "``e ** x``")
-exp2 = _floating_function("exp2", np.exp2, "``2 ** x``")
-expm1 = _floating_function("expm1", np.expm1, "``e ** x - 1``, exact near 0")
-log = _floating_function("log", np.log, "the natural logarithm")
-log2 = _floating_function("log2", np.log2, "the base-2 logarithm")
-log10 = _floating_function("log10", np.log10, "the base-10 logarithm")
-log1p = _floating_function("log1p", np.log1p, "``log(1 + x)``, exact near 0")
-sqrt = _floating_function("sqrt", np.sqrt, "the square root")
-rsqrt = _floating_function("rsqrt", _rsqrt, "``1 / sqrt(x)``")
-reciprocal = _floating_function("reciprocal", np.reciprocal, "``1 / x``")
-sin = _floating_function("sin", np.sin, "the sine")
-cos = _floating_function("cos", np.cos, "the cosine")
-tan = _floating_function("tan", np.tan, "the tangent")
-asin = _floating_function("asin", np.arcsin, "the inverse sine")
-acos = _floating_function("acos", np.arccos, "the inverse cosine")
-atan = _floating_function("atan", np.arctan, "the inverse tangent")
-sinh = _floating_function("sinh", np.sinh, "the hyperbolic sine")
-cosh = _floating_function("cosh", np.cosh, "the hyperbolic cosine")
-tanh = _floating_function("tanh", np.tanh, "the hyperbolic tangent")
-sigmoid = _floating_function("sigmoid", _sigmoid, "the logistic function ``1 / (1 + e ** -x)``")
-erf = _floating_function("erf", _erf, "the Gauss error function", supported=FLOATING_TYPES)
+exp = _floating_function(
+    "exp", np.exp, "``e ** x``", _from_result("ExpBackward0", lambda grad, y: grad * y)
+)
+exp2 = _floating_function(
+    "exp2", np.exp2, "``2 ** x``", _from_result("Exp2Backward0", lambda grad, y: grad * y * _LN2)
+)
+expm1 = _floating_function(
+    "expm1",
+    np.expm1,
+    "``e ** x - 1``, exact near 0",
+    _from_result("Expm1Backward0", lambda grad, y: grad * (y + 1)),
+)
+log = _floating_function(
+    "log", np.log, "the natural logarithm", _from_self("LogBackward0", lambda grad, x: grad / x)
+)
+log2 = _floating_function(
+    "log2",
+    np.log2,
+    "the base-2 logarithm",
+    _from_self("Log2Backward0", lambda grad, x: grad / (x * _LN2)),
+)
+log10 = _floating_function(
+    "log10",
+    np.log10,
+    "the base-10 logarithm",
+    _from_self("Log10Backward0", lambda grad, x: grad / (x * _LN10)),
+)
+log1p = _floating_function(
+    "log1p",
+    np.log1p,
+    "``log(1 + x)``, exact near 0",
+    _from_self("Log1PBackward0", lambda grad, x: grad / (x + 1)),
+)
+sqrt = _floating_function(
+    "sqrt",
+    np.sqrt,
+    "the square root",
+    _from_result("SqrtBackward0", lambda grad, y: grad / (2 * y)),
+)
+# d x**-1/2 = -1/2 x**-3/2 = -1/2 rsqrt(x)**3
+rsqrt = _floating_function(
+    "rsqrt",
+    _rsqrt,
+    "``1 / sqrt(x)``",
+    _from_result("RsqrtBackward0", lambda grad, y: -0.5 * grad * y.pow(3)),
+)
+reciprocal = _floating_function(
+    "reciprocal",
+    np.reciprocal,
+    "``1 / x``",
+    _from_result("ReciprocalBackward0", lambda grad, y: -grad * (y * y)),
+)
+sin = _floating_function(
+    "sin", np.sin, "the sine", _from_self("SinBackward0", lambda grad, x: grad * x.cos())
+)
+cos = _floating_function(
+    "cos", np.cos, "the cosine", _from_self("CosBackward0", lambda grad, x: grad * -x.sin())
+)
+# d tan(x) = 1 + tan(x)**2
+tan = _floating_function(
+    "tan",
+    np.tan,
+    "the tangent",
+    _from_result("TanBackward0", lambda grad, y: grad * (1 + y.pow(2))),
+)
+# d asin(x) = 1 / sqrt(1 - x**2); d acos(x) is its negative.
+asin = _floating_function(
+    "asin",
+    np.arcsin,
+    "the inverse sine",
+    _from_self("AsinBackward0", lambda grad, x: grad * (-x * x + 1).rsqrt()),
+)
+acos = _floating_function(
+    "acos",
+    np.arccos,
+    "the inverse cosine",
+    _from_self("AcosBackward0", lambda grad, x: grad * -((-x * x + 1).rsqrt())),
+)
+atan = _floating_function(
+    "atan",
+    np.arctan,
+    "the inverse tangent",
+    _from_self("AtanBackward0", lambda grad, x: grad / (x * x + 1)),
+)
+sinh = _floating_function(
+    "sinh",
+    np.sinh,
+    "the hyperbolic sine",
+    _from_self("SinhBackward0", lambda grad, x: grad * x.cosh()),
+)
+cosh = _floating_function(
+    "cosh",
+    np.cosh,
+    "the hyperbolic cosine",
+    _from_self("CoshBackward0", lambda grad, x: grad * x.sinh()),
+)
+# ``tanh_backward``: 1 - tanh(x)**2
+tanh = _floating_function(
+    "tanh",
+    np.tanh,
+    "the hyperbolic tangent",
+    _from_result("TanhBackward0", lambda grad, y: grad * (1 - y * y)),
+)
+# ``sigmoid_backward``: s(x) * (1 - s(x))
+sigmoid = _floating_function(
+    "sigmoid",
+    _sigmoid,
+    "the logistic function ``1 / (1 + e ** -x)``",
+    _from_result("SigmoidBackward0", lambda grad, y: grad * (1 - y) * y),
+)
+# d erf(x) = 2 / sqrt(pi) * exp(-x**2)
+erf = _floating_function(
+    "erf", _erf, "the Gauss error function",
+    _from_self("ErfBackward0", lambda grad, x: _TWO_OVER_SQRT_PI * (-(x.pow(2))).exp() * grad),
+    supported=FLOATING_TYPES,
+)  # fmt: skip
 arcsin, arccos, arctan = asin, acos, atan
 for _alias, _name in (("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan")):
     _alias_methods(_alias, _name)
@@ -183,17 +309,22 @@ for _alias, _name in (("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan")
 # --- dtype-keeping functions ---------------------------------------------------------
 
 
-def _declare_iterated(schema: str, iterate, *, inplace=True, out=True):
+def _declare_iterated(schema: str, iterate, *, inplace=True, out=True, derivative=None):
     """Functional, in-place and ``out=`` overloads whose TensorIterator set-up depends on
     the call (``abs`` of a complex tensor is real; ``clamp`` skips a missing bound).
 
     ``iterate(operands, out_tensor, is_inplace, **options)`` builds and runs the iterator.
     """
-    functional = declare(schema, FUNCTIONAL, lambda *args, **kw: iterate(args, None, False, **kw))
+    functional = declare(
+        schema, FUNCTIONAL, lambda *args, **kw: iterate(args, None, False, **kw), derivative
+    )
     inplace_op = out_op = None
     if inplace:
         inplace_op = declare(
-            _inplace_schema(schema), INPLACE, lambda *args, **kw: iterate(args, args[0], True, **kw)
+            _inplace_schema(schema),
+            INPLACE,
+            lambda *args, **kw: iterate(args, args[0], True, **kw),
+            derivative,
         )
     if out:
         # ``clamp.Tensor`` writes through ``clamp.Tensor_out``, beside ``clamp.out``.
@@ -223,7 +354,10 @@ def _iterate_abs(operands, out, inplace):
 
 
 _abs_functional, _abs_inplace, _abs_out = _declare_iterated(
-    "abs(Tensor self) -> Tensor", _iterate_abs
+    "abs(Tensor self) -> Tensor",
+    _iterate_abs,
+    # |x| has slope sign(x) (0 at x = 0, a choice: the kink has no slope).
+    derivative=_from_self("AbsBackward0", lambda grad, x: grad * x.sgn()),
 )
 
 
@@ -257,7 +391,7 @@ def _reject_complex(message: str):
     return check
 
 
-def _dtype_keeping(name: str, compute, doc: str, *, check=None, kernel_name=None,
+def _dtype_keeping(name: str, compute, doc: str, derivative, *, check=None, kernel_name=None,
                    supported=ALL_TYPES_AND_COMPLEX, options=None, out=True):  # fmt: skip
     kernel = dispatch_dtypes(kernel_name or f"{name}_cpu", supported)(compute)
     function = pointwise(
@@ -266,6 +400,7 @@ def _dtype_keeping(name: str, compute, doc: str, *, check=None, kernel_name=None
         check=check,
         options=options,
         out=out,
+        derivative=derivative,
         doc=f"``torch.{name}``: {doc}; the result keeps the input's dtype.",
     )
     _export_inplace_function(name)
@@ -276,6 +411,7 @@ neg = _dtype_keeping(
     "neg",
     lambda out, x: np.negative(x, out=out),
     "``-x`` (unsigned integers wrap around)",
+    Derivative("NegBackward0", grads={"self": lambda grad, saved: -grad}),
     check=_reject_bool(
         "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
         "invert a mask, use the `~` or `logical_not()` operator instead."
@@ -304,6 +440,7 @@ sign = _dtype_keeping(
     "sign",
     _sign_kernel,
     "-1, 0 or 1 (0 for NaN)",
+    _zero_gradient("SignBackward0"),
     supported=ALL_TYPES_AND_COMPLEX | {"bool"},
     check=_reject_complex(
         "Unlike NumPy, vizgrad.sign is not intended to support complex numbers. Please use "
@@ -314,6 +451,13 @@ sgn = _dtype_keeping(
     "sgn",
     _sgn_kernel,
     "the sign; ``z / |z|`` for a complex ``z``",
+    # ``sgn_backward``: a real sign is a step function (zero gradient); PyTorch saves
+    # ``self`` and ``result`` for the complex case, ``z / |z|``.
+    Derivative(
+        "SgnBackward0",
+        save=("self", "result"),
+        grads={"self": lambda grad, saved: zeros_like(grad)},
+    ),
     supported=ALL_TYPES_AND_COMPLEX | {"bool"},
 )
 
@@ -327,7 +471,15 @@ def _check_relu(input):
     _reject_complex("clamp is not supported for complex types")(input)
 
 
-relu = _dtype_keeping("relu", _relu_kernel, "``max(x, 0)``", check=_check_relu, out=False)
+# ``threshold_backward(grad, result, 0)``: the gradient passes where the output is positive.
+relu = _dtype_keeping(
+    "relu",
+    _relu_kernel,
+    "``max(x, 0)``",
+    _from_result("ReluBackward0", lambda grad, y: where(y <= 0, 0.0, grad)),
+    check=_check_relu,
+    out=False,
+)
 
 
 def _rounding(name: str, numpy_function, doc: str):
@@ -341,6 +493,7 @@ def _rounding(name: str, numpy_function, doc: str):
         name,
         compute,
         doc,
+        _zero_gradient(f"{name.capitalize()}Backward0"),
         check=_reject_complex(f"{name} is not supported for complex inputs"),
         kernel_name=f"{name}_vml_cpu",
         supported=ALL_TYPES,
@@ -363,6 +516,8 @@ frac = exact_out_dtype(
     pointwise(
         "frac(Tensor self) -> Tensor",
         _frac_kernel,
+        # x - trunc(x): trunc is flat, so the slope is 1.
+        derivative=Derivative("FracBackward0", grads={"self": lambda grad, saved: grad}),
         doc="``torch.frac``: ``x - trunc(x)``, the fractional part with the sign of ``x``.",
     ),
     lambda dtype: dtype,
@@ -370,10 +525,8 @@ frac = exact_out_dtype(
 _export_inplace_function("frac")
 
 
-def _round_kernel(out, x, decimals=None):
-    if decimals is None:
-        _round_half_even(out, x)
-    elif decimals == 0:
+def _round_decimals_kernel(out, x, decimals):
+    if decimals == 0:
         dispatch_dtypes("round_vml_cpu", FLOATING_TYPES)(_round_half_even)(out, x)
     else:
         dispatch_dtypes("round_cpu", FLOATING_TYPES)(_round_to_decimals)(out, x, decimals)
@@ -398,11 +551,20 @@ def _round_to_decimals(out, x, decimals):
             np.multiply(np.rint(x / scale), scale, out=out)
 
 
+# Two overloads, two nodes: ``round(x)`` is RoundBackward0, ``round(x, decimals=1)``
+# RoundBackward1 (both flat almost everywhere).
 _round = pointwise(
-    "round.decimals(Tensor self, *, int decimals) -> Tensor",
-    _round_kernel,
-    options={"decimals": None},
+    "round(Tensor self) -> Tensor",
+    _round_half_even,
     method=False,
+    derivative=_zero_gradient("RoundBackward0"),
+)
+_round_decimals = pointwise(
+    "round.decimals(Tensor self, *, int decimals) -> Tensor",
+    _round_decimals_kernel,
+    options={"decimals": 0},
+    method=False,
+    derivative=_zero_gradient("RoundBackward1"),
 )
 
 
@@ -412,7 +574,7 @@ def round(input, *, decimals=None, out=None) -> Tensor:  # noqa: A001 - PyTorch'
     if isinstance(out, Tensor):
         require_out_dtype(out, input._dtype)
     if decimals is not None:
-        return _round(input, decimals=decimals, out=out)
+        return _round_decimals(input, decimals=decimals, out=out)
     return _round(input, out=out)
 
 
@@ -420,7 +582,9 @@ bind_method("round", lambda self, *, decimals=None: round(self, decimals=decimal
 bind_method(
     "round_",
     lambda self, *, decimals=None: (
-        _round.inplace(self) if decimals is None else _round.inplace(self, decimals=decimals)
+        _round.inplace(self)
+        if decimals is None
+        else _round_decimals.inplace(self, decimals=decimals)
     ),
 )
 _export_inplace_function("round")
@@ -501,12 +665,67 @@ def _check_scalar_clamp_output(self, bounds, out, inplace) -> None:
         require_out_dtype(out, result)
 
 
+# --- clamp's derivatives (``clamp_backward``, ``clamp_backward_min_max``) ---------------
+# The output follows ``self`` where it lies inside the bounds and follows a bound where
+# that bound was applied. A bound that is None, or that the overload does not have
+# (``clamp_min`` has no ``max``), clamps nothing.
+
+
+def _bounds(saved):
+    return getattr(saved, "min", None), getattr(saved, "max", None)
+
+
+def _clamp_self_grad(grad, saved):
+    lower, upper = _bounds(saved)
+    inside = None
+    if lower is not None:
+        inside = saved.self >= lower
+    if upper is not None:
+        below_upper = saved.self <= upper
+        inside = below_upper if inside is None else inside.logical_and(below_upper)
+    return grad if inside is None else where(inside, grad, 0.0)
+
+
+def _clamp_min_grad(grad, saved):
+    # ``min`` wins where self is below it, unless ``max`` overrides it (min > max).
+    lower, upper = _bounds(saved)
+    applied = saved.self < lower
+    if upper is not None:
+        applied = applied.logical_and(lower < upper)
+    return where(applied, grad, 0.0)
+
+
+def _clamp_max_grad(grad, saved):
+    # ``max`` wins where self is above it, and everywhere when min > max.
+    lower, upper = _bounds(saved)
+    applied = saved.self > upper
+    if lower is not None:
+        applied = applied.logical_or(upper < lower)
+    return where(applied, grad, 0.0)
+
+
+def _clamp_derivative(fn_name: str, scalar: bool) -> Derivative:
+    """ClampBackward1 (number bounds), ClampBackward0 (tensor bounds), ClampMinBackward0…"""
+    bounds = {"clamp": ("min", "max"), "clamp_min": ("min",), "clamp_max": ("max",)}[fn_name]
+    grads = {"self": _clamp_self_grad}
+    if not scalar:  # tensor bounds receive the gradient where they were applied
+        bound_grads = {"min": _clamp_min_grad, "max": _clamp_max_grad}
+        grads.update({name: bound_grads[name] for name in bounds})
+    if fn_name == "clamp":
+        node_name = "ClampBackward1" if scalar else "ClampBackward0"
+    else:  # clamp_min: ClampMinBackward0 for a number, ClampMinBackward1 for a tensor
+        camel = "".join(part.capitalize() for part in fn_name.split("_"))
+        node_name = f"{camel}Backward{0 if scalar else 1}"
+    return Derivative(node_name, save=("self", *bounds), grads=grads)
+
+
 def _clamp_overloads(fn_name: str, params: str, scalar: bool):
     overload = "" if scalar else ".Tensor"
     schema = f"{fn_name}{overload}(Tensor self, {params}) -> Tensor"
     iterate = _clamp_iterator(fn_name, scalar)
+    derivative = _clamp_derivative(fn_name, scalar)
     if fn_name == "clamp":
-        return _declare_iterated(schema, iterate)
+        return _declare_iterated(schema, iterate, derivative=derivative)
     # clamp_min/clamp_max have one bound; reuse clamp's iterate with the other missing.
     if fn_name == "clamp_min":
         adapt = lambda operands, out, inplace: iterate((*operands, None), out, inplace)  # noqa: E731
@@ -514,7 +733,7 @@ def _clamp_overloads(fn_name: str, params: str, scalar: bool):
         adapt = lambda operands, out, inplace: iterate(  # noqa: E731
             (operands[0], None, operands[1]), out, inplace
         )
-    return _declare_iterated(schema, adapt)
+    return _declare_iterated(schema, adapt, derivative=derivative)
 
 
 _CLAMP_OPS = {
@@ -603,6 +822,7 @@ def _value_test(name: str, compute, doc: str, *, complex_message=None, out=False
         inplace=False,
         out=out,
         check=check,
+        derivative=NON_DIFFERENTIABLE,  # a bool answer has no gradient
         doc=f"``torch.{name}``: {doc}, elementwise, as a bool tensor.",
     )
     if not out:
