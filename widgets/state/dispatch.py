@@ -1,0 +1,340 @@
+"""DispatchState: the event stream folded into a tree of operator calls.
+
+PyTorch runs every operator call through a chain of *dispatch keys*: ``AutogradCPU``
+(record a ``grad_fn`` node, save tensors for backward), ``ADInplaceOrView`` (make a
+view share its base, or bump the version counter of what an in-place / ``out=`` op
+wrote; a *fall-through* for functional ops), then the backend (``CPU``), whose kernel
+makes a second, dtype dispatch (``AT_DISPATCH``). Calls nest: a composite op
+(``reshape``) is made of other calls, and a kernel may call ops itself (``resize_``).
+
+The engine reports each step as an event (``OpDispatched``, ``KernelChosen``,
+``ViewCreated``, ``InplaceWrite``, ``NodeCreated``, ``TensorCreated``). This module
+rebuilds the call tree from that flat stream, the way a debugger rebuilds a call stack
+from entry events:
+
+* an ``OpDispatched`` with action ``"call"`` opens a new call; its parent is the
+  innermost call still open *above* its depth;
+* a ``"redispatch"`` is the next key of an open call;
+* the other events belong to an open call: the kernel's dtype choice to the call of
+  that operator, a node to the innermost call that went through the autograd key.
+
+A call is never changed once a later call at its depth or above has started, so
+``copy()`` shares every closed call and copies only the open ones: snapshots for a
+timeline cost a list copy, not a tree copy.
+
+Pure: no widget library is imported here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vizgrad import events
+
+__all__ = ["DispatchStep", "OperatorCall", "DispatchState", "VARIANT_LABELS"]
+
+AUTOGRAD_KEY = "AutogradCPU"
+INPLACE_OR_VIEW_KEY = "ADInplaceOrView"
+
+# How each overload variant is named where a learner reads it.
+VARIANT_LABELS = {
+    "functional": "functional",
+    "inplace": "in-place",
+    "out": "out=",
+    "view": "view",
+    "non_differentiable_view": "view (not seen by autograd)",
+}
+
+
+@dataclass(slots=True)
+class DispatchStep:
+    """One dispatch key visited by one call (one ``OpDispatched`` event)."""
+
+    key: str
+    action: str  # "call" (entering the dispatcher) or "redispatch" (the next key)
+    depth: int  # nesting, as the text trace indents it
+    seq: int
+
+    def to_json(self) -> dict:
+        return {"key": self.key, "action": self.action, "depth": self.depth, "seq": self.seq}
+
+    @classmethod
+    def from_json(cls, d: dict) -> DispatchStep:
+        return cls(d["key"], d["action"], d["depth"], d["seq"])
+
+
+@dataclass(slots=True)
+class OperatorCall:
+    """One operator call: its dispatch steps, what each decided, and the calls inside it."""
+
+    index: int  # position in ``DispatchState.calls``: the call's stable id
+    op: str  # "aten::mul.Tensor"
+    variant: str  # "functional", "inplace", "out", "view"
+    depth: int  # depth of its first step
+    seq: int  # seq of its first step
+    inputs: tuple  # tensor ids passed in
+    parent: int = -1  # index of the enclosing call, -1 at top level
+    during: str = ""  # the backward node running when it was called ("" in forward)
+    steps: list = field(default_factory=list)  # DispatchStep, in order
+    children: list = field(default_factory=list)  # indices of nested calls, in order
+    kernel: dict | None = None  # the dtype kernel (KernelChosen as a dict)
+    views: list = field(default_factory=list)  # ViewCreated as dicts
+    writes: list = field(default_factory=list)  # InplaceWrite as dicts
+    nodes: list = field(default_factory=list)  # NodeCreated as dicts
+    created: list = field(default_factory=list)  # TensorCreated as dicts
+
+    @property
+    def name(self) -> str:
+        """The operator's base name: ``aten::add_.Tensor`` -> ``add_``."""
+        return self.op.split("::", 1)[-1].split(".", 1)[0]
+
+    @property
+    def keys(self) -> list[str]:
+        return [s.key for s in self.steps]
+
+    def went_through_autograd(self) -> bool:
+        return bool(self.steps) and self.steps[0].key == AUTOGRAD_KEY
+
+    def copy(self) -> OperatorCall:
+        return OperatorCall(
+            self.index, self.op, self.variant, self.depth, self.seq, self.inputs, self.parent,
+            self.during, list(self.steps), list(self.children), self.kernel, list(self.views),
+            list(self.writes), list(self.nodes), list(self.created),
+        )  # fmt: skip
+
+    def to_json(self) -> dict:
+        return {
+            "index": self.index,
+            "op": self.op,
+            "variant": self.variant,
+            "depth": self.depth,
+            "seq": self.seq,
+            "inputs": list(self.inputs),
+            "parent": self.parent,
+            "during": self.during,
+            "steps": [s.to_json() for s in self.steps],
+            "children": list(self.children),
+            "kernel": self.kernel,
+            "views": self.views,
+            "writes": self.writes,
+            "nodes": self.nodes,
+            "created": self.created,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict) -> OperatorCall:
+        return cls(
+            d["index"], d["op"], d["variant"], d["depth"], d["seq"], tuple(d["inputs"]),
+            d["parent"], d.get("during", ""), [DispatchStep.from_json(s) for s in d["steps"]],
+            list(d["children"]), _lists_to_tuples(d["kernel"]),
+            [_lists_to_tuples(v) for v in d["views"]], [dict(w) for w in d["writes"]],
+            [_lists_to_tuples(n) for n in d["nodes"]], [_lists_to_tuples(c) for c in d["created"]],
+        )  # fmt: skip
+
+
+def _lists_to_tuples(d: dict | None) -> dict | None:
+    """JSON turns tuples into lists; shapes and strides are tuples in the live state."""
+    if d is None:
+        return None
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
+
+
+def _event_fields(event: events.Event, *names: str) -> dict:
+    return {name: getattr(event, name) for name in names}
+
+
+class DispatchState:
+    """Every operator call seen so far, as a tree (``roots`` -> ``children``).
+
+    ``apply(event)`` folds one event in; events other than the dispatcher's and the
+    autograd node events are ignored, so a whole recording can be fed in.
+    """
+
+    def __init__(self):
+        self.calls: list[OperatorCall] = []
+        self.roots: list[int] = []  # top-level calls, in order
+        self._open: list[int] = []  # calls that may still receive events, outermost first
+        self._during = ""  # the backward node now running, if any
+        self.last_call = -1  # the call the last folded event belonged to
+        self.events_seen = 0
+        # Open calls this state holds in common with a snapshot: copied before a write.
+        self._shared: set[int] = set()
+
+    # --- folding ----------------------------------------------------------------------
+
+    def apply(self, event: events.Event) -> None:
+        self.events_seen += 1
+        handler = _HANDLERS.get(type(event))
+        if handler is not None:
+            handler(self, event)
+
+    def _on_dispatched(self, e: events.OpDispatched) -> None:
+        if e.action == "call":
+            self._close_calls_at_or_below(e.depth)
+            self._open_call(e)
+            return
+        # A redispatch is the next key of an open call, one level deeper than its entry.
+        self._close_calls_at_or_below(e.depth)
+        while self._open and self.calls[self._open[-1]].op != e.op:
+            self._open.pop()  # defensive: never attach a step to another operator
+        if not self._open:
+            self._open_call(e)  # a trace that starts mid-call (events dropped before it)
+            return
+        call = self._writable(self._open[-1])
+        call.steps.append(DispatchStep(e.key, e.action, e.depth, e.seq))
+        self.last_call = call.index
+
+    def _open_call(self, e: events.OpDispatched) -> None:
+        parent = self._open[-1] if self._open else -1
+        index = len(self.calls)
+        call = OperatorCall(index, e.op, e.variant, e.depth, e.seq, tuple(e.inputs), parent,
+                            self._during)  # fmt: skip
+        call.steps.append(DispatchStep(e.key, e.action, e.depth, e.seq))
+        self.calls.append(call)
+        if parent < 0:
+            self.roots.append(index)
+        else:
+            self._writable(parent).children.append(index)
+        self._open.append(index)
+        self.last_call = index
+
+    def _close_calls_at_or_below(self, depth: int) -> None:
+        """Calls entered at ``depth`` or deeper have returned once a step at ``depth`` runs."""
+        while self._open and self.calls[self._open[-1]].depth >= depth:
+            self._open.pop()
+
+    def _writable(self, index: int) -> OperatorCall:
+        """The open call ``index``, copied first if a snapshot still shares it."""
+        call = self.calls[index]
+        if index in self._shared:
+            call = call.copy()
+            self.calls[index] = call
+            self._shared.discard(index)
+        return call
+
+    def _owner(self, op_name: str | None = None, *, autograd: bool = False) -> int:
+        """The open call an event belongs to: the innermost one of that operator, or that
+        went through the autograd key; the innermost open call when none matches."""
+        for index in reversed(self._open):
+            call = self.calls[index]
+            if op_name is not None and (call.name == op_name or call.op == op_name):
+                return index
+            if autograd and call.went_through_autograd():
+                return index
+        return self._open[-1] if self._open else -1
+
+    def _attach(self, index: int, attribute: str, value) -> None:
+        if index < 0:
+            return  # an event outside any call (e.g. a tensor made by ``vizgrad.tensor``)
+        call = self._writable(index)
+        if attribute == "kernel":
+            call.kernel = value
+        else:
+            getattr(call, attribute).append(value)
+        self.last_call = index
+
+    def _on_kernel(self, e: events.KernelChosen) -> None:
+        value = _event_fields(e, "op", "dtype", "input_dtypes", "shape", "output",
+                              "output_stride", "reason")  # fmt: skip
+        self._attach(self._owner(e.op), "kernel", value)
+
+    def _on_view(self, e: events.ViewCreated) -> None:
+        value = _event_fields(e, "tensor", "base", "source", "op", "shape", "stride", "offset")
+        self._attach(self._owner(e.op), "views", value)
+
+    def _on_write(self, e: events.InplaceWrite) -> None:
+        value = _event_fields(e, "tensor", "storage", "op", "version")
+        self._attach(self._owner(e.op), "writes", value)
+
+    def _on_node(self, e: events.NodeCreated) -> None:
+        # Only the autograd key records nodes, and calls made inside a kernel skip it.
+        value = _event_fields(e, "node", "name", "outputs", "next_nodes", "saved", "variable")
+        self._attach(self._owner(autograd=True), "nodes", value)
+
+    def _on_tensor(self, e: events.TensorCreated) -> None:
+        value = _event_fields(e, "tensor", "storage", "shape", "stride", "offset", "dtype")
+        self._attach(self._open[-1] if self._open else -1, "created", value)
+
+    def _on_node_started(self, e: events.NodeStarted) -> None:
+        self._open.clear()  # the engine calls a node's formula from outside any call
+        self._during = e.name
+
+    def _on_node_finished(self, e: events.NodeFinished) -> None:
+        self._open.clear()
+        self._during = ""
+
+    # --- reading ----------------------------------------------------------------------
+
+    def walk(self, indices=None):
+        """``(call, level)`` for every call, depth first, in call order."""
+        stack = [(i, 0) for i in reversed(self.roots if indices is None else indices)]
+        while stack:
+            index, level = stack.pop()
+            call = self.calls[index]
+            yield call, level
+            stack.extend((child, level + 1) for child in reversed(call.children))
+
+    def current_call(self) -> OperatorCall | None:
+        """The call the most recent event belonged to (what a timeline highlights)."""
+        return self.calls[self.last_call] if self.last_call >= 0 else None
+
+    def operator_names(self) -> list[str]:
+        """Every operator called, once each, sorted (for a filter's suggestions)."""
+        return sorted({call.op for call in self.calls})
+
+    # --- snapshots and plain data ---------------------------------------------------------
+
+    def copy(self) -> DispatchState:
+        """A snapshot: closed calls are shared (never changed again), open ones copied
+        lazily by whichever state writes them next."""
+        other = DispatchState.__new__(DispatchState)
+        other.calls = list(self.calls)
+        other.roots = list(self.roots)
+        other._open = list(self._open)
+        other._during = self._during
+        other.last_call = self.last_call
+        other.events_seen = self.events_seen
+        other._shared = set(self._open)
+        # Both states now hold the same open call objects: each copies before writing.
+        self._shared.update(self._open)
+        return other
+
+    def to_json(self) -> dict:
+        return {
+            "calls": [call.to_json() for call in self.calls],
+            "roots": list(self.roots),
+            "open": list(self._open),
+            "during": self._during,
+            "last_call": self.last_call,
+            "events_seen": self.events_seen,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> DispatchState:
+        state = cls()
+        state.calls = [OperatorCall.from_json(d) for d in data["calls"]]
+        state.roots = list(data["roots"])
+        state._open = list(data.get("open", []))
+        state._during = data.get("during", "")
+        state.last_call = data.get("last_call", -1)
+        state.events_seen = data.get("events_seen", 0)
+        return state
+
+    @classmethod
+    def from_events(cls, stream) -> DispatchState:
+        state = cls()
+        for event in stream:
+            state.apply(event)
+        return state
+
+
+_HANDLERS = {
+    events.OpDispatched: DispatchState._on_dispatched,
+    events.KernelChosen: DispatchState._on_kernel,
+    events.ViewCreated: DispatchState._on_view,
+    events.InplaceWrite: DispatchState._on_write,
+    events.NodeCreated: DispatchState._on_node,
+    events.TensorCreated: DispatchState._on_tensor,
+    events.NodeStarted: DispatchState._on_node_started,
+    events.NodeFinished: DispatchState._on_node_finished,
+}
