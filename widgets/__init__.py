@@ -5,3 +5,5 @@ the engine never imports this package. The views themselves are built by the
 "views" issue; this package exists so that the layout (``vizgrad.widgets`` installed
 from ``widgets/``) is in place from the first commit.
 """
+
+from .stride_map import StrideMap  # noqa: E402, F401

@@ -1,0 +1,481 @@
+"""``StrideMap``: each tensor's logical grid beside the storage it reads.
+
+``StrideMap(x, x.t(), x[:, ::2], names=["x", "x.t()", "x[:, ::2]"])`` draws every
+tensor as a grid of its elements and every storage as a strip of cells in memory
+order. Hovering or clicking an element lights the storage cell it reads and writes
+out ``offset + Σ index·stride = position``; views of one storage share one strip,
+each in its own colour, so sharing, offsets, gaps (steps), stride 0 (``expand``) and
+overlap (``as_strided``) show at a glance. The controls build
+``vizgrad.as_strided(first_tensor, size, stride, offset)`` and show vizgrad's own
+error when the view would read outside the storage. An in-place write into a shown
+storage (``x.add_(1)``) redraws the map: the widget listens to ``vizgrad.events``
+until ``close()``.
+
+The Timeline drives a replay with ``show_state(state, tensor_ids)``: geometry only,
+cells show storage positions instead of values.
+
+Synced traitlets (what the front end reads and writes):
+
+* ``data`` — ``widgets.render.stride_map.stride_map_data``'s output (names escaped);
+* ``selection`` — set by a click: ``{"view": v, "index": [...]}``;
+* ``slices`` — set by the slice chooser: the leading indices shown for each view;
+* ``edit_size``/``edit_stride``/``edit_offset`` — the controls' text;
+* ``error`` — why the last edit was refused (vizgrad's message), else ``""``;
+* ``mode`` — ``"live"`` or ``"replay"``.
+
+The front end sends ``{"type": "as_strided", "size": "2, 3", "stride": "3, 1",
+"offset": "0"}`` to build a view and ``{"type": "clear_edit"}`` to drop it.
+
+Stable selectors for browser tests: ``.vg-stride-map`` (root), ``.vg-stride-view``
+(one per tensor, ``data-view``), ``.vg-stride-grid`` and ``.vg-stride-cell``
+(``data-view``, ``data-index`` as ``"i,j"``, ``data-pos``), ``.vg-storage-strip``,
+``.vg-storage-cell`` (``data-pos``, ``data-views``), ``.vg-lit`` (the lit storage
+cell and the element that lit it), ``.vg-arithmetic``, ``.vg-slice`` (range inputs of
+the slice chooser, ``data-view``, ``data-dim``), ``.vg-edit-size``,
+``.vg-edit-stride``, ``.vg-edit-offset``, ``.vg-edit-apply``, ``.vg-error``,
+``.vg-ellipsis`` (elided cells).
+"""
+
+from __future__ import annotations
+
+import anywidget
+import traitlets
+
+import vizgrad
+from vizgrad import events
+
+from .render.stride_map import StorageInfo, ViewGeometry, stride_map_data, stride_map_html
+
+__all__ = ["StrideMap"]
+
+MAX_REPLAY_VIEWS = 16  # show_state() without ids shows the most recent tensors only
+
+
+def _storage_id(tensor) -> int:
+    """The id ``vizgrad.events`` names this tensor's storage by (``InplaceWrite.storage``)."""
+    return tensor.untyped_storage()._id
+
+
+def _version(tensor) -> int | None:
+    try:
+        return tensor._version
+    except RuntimeError:  # inference tensors keep no version counter
+        return None
+
+
+def _parse_ints(text: str) -> tuple:
+    """``"2, 3"`` → ``(2, 3)``; what is not an int stays a string, for vizgrad to refuse."""
+    text = str(text).strip().strip("()[]")
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    parsed = []
+    for part in parts:
+        try:
+            parsed.append(int(part))
+        except ValueError:
+            parsed.append(part)
+    return tuple(parsed)
+
+
+def _parse_offset(text: str):
+    text = str(text).strip()
+    if not text:
+        return None  # as_strided's default: the tensor's own offset
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+class StrideMap(anywidget.AnyWidget):
+    """``vizgrad.widgets.StrideMap(*tensors, names=None)``: tensors over their storages."""
+
+    data = traitlets.Dict().tag(sync=True)
+    selection = traitlets.Dict().tag(sync=True)
+    slices = traitlets.List().tag(sync=True)
+    edit_size = traitlets.Unicode("").tag(sync=True)
+    edit_stride = traitlets.Unicode("").tag(sync=True)
+    edit_offset = traitlets.Unicode("").tag(sync=True)
+    error = traitlets.Unicode("").tag(sync=True)
+    mode = traitlets.Unicode("live").tag(sync=True)
+
+    def __init__(self, *tensors, names=None, **kwargs):
+        super().__init__(**kwargs)
+        for position, t in enumerate(tensors, start=1):
+            if not isinstance(t, vizgrad.Tensor):
+                raise TypeError(
+                    f"StrideMap(): argument {position} must be a vizgrad Tensor, not "
+                    f"{type(t).__name__}"
+                )
+        if names is not None and len(names) != len(tensors):
+            raise ValueError(f"StrideMap(): {len(tensors)} tensors but {len(names)} names")
+        self._tensors = list(tensors)
+        self._names = [str(n) for n in names] if names is not None else [
+            f"tensor {i}" for i in range(len(tensors))]  # fmt: skip
+        self._edited = None  # the view the controls built, shown after the others
+        self._replay = None  # (TensorState, ids, names) in a replay
+        self._listening = False
+        if tensors:
+            first = tensors[0]
+            self.edit_size = ", ".join(map(str, first.shape))
+            self.edit_stride = ", ".join(map(str, first.stride()))
+            self.edit_offset = str(first.storage_offset())
+            self._listen()
+        self.on_msg(self._handle_custom_msg)
+        self.observe(self._on_front_end_change, names=["selection", "slices"])
+        self.refresh()
+
+    # --- what is shown --------------------------------------------------------------
+
+    def _live_views(self):
+        shown = list(zip(self._tensors, self._names, strict=True))
+        if self._edited is not None:
+            shown.append((self._edited, "as_strided"))
+        return shown
+
+    def _live_geometry(self):
+        views, storages = [], {}
+        for tensor, name in self._live_views():
+            storage = tensor.untyped_storage()
+            key = _storage_id(tensor)
+            views.append(ViewGeometry(name, key, tuple(tensor.shape), tuple(tensor.stride()),
+                                      tensor.storage_offset(), tensor.dtype.name,
+                                      _version(tensor)))  # fmt: skip
+            if key not in storages:
+                storages[key] = StorageInfo(
+                    f"storage #{key}", storage.numel, storage.dtype.name, storage.data
+                )
+        return views, storages
+
+    def _replay_geometry(self):
+        state, ids, names = self._replay
+        views, storages = [], {}
+        for tensor_id, name in zip(ids, names, strict=True):
+            if tensor_id not in state.tensors:
+                continue  # not created yet at this step of the recording
+            record = state.tensor(tensor_id)
+            key = record["storage"]
+            views.append(ViewGeometry(name, key, record["shape"], record["stride"],
+                                      record["offset"], record["dtype"], record["version"]))  # fmt: skip
+            if key not in storages:
+                storages[key] = StorageInfo(
+                    f"storage #{key}", state.storage_numel(key), record["dtype"]
+                )
+        return views, storages
+
+    def refresh(self) -> None:
+        """Recompute ``data`` from the tensors (live) or the state (replay)."""
+        if self._replay is not None:
+            views, storages = self._replay_geometry()
+        else:
+            views, storages = self._live_geometry()
+        self.data = stride_map_data(views, storages, self.slices, self.selection or None)
+
+    def _on_front_end_change(self, change) -> None:
+        self.refresh()
+
+    # --- live updates ---------------------------------------------------------------
+
+    def _listen(self) -> None:
+        if not self._listening:
+            events.bus.subscribe(self._on_event)
+            self._listening = True
+
+    def _stop_listening(self) -> None:
+        if self._listening:
+            events.bus.unsubscribe(self._on_event)
+            self._listening = False
+
+    def _on_event(self, event) -> None:
+        """Redraw after an in-place write into a shown storage (its version went up)."""
+        if event.kind != "inplace_write":
+            return
+        if any(event.storage == _storage_id(t) for t, _ in self._live_views()):
+            self.refresh()
+
+    def close(self) -> None:
+        """Stop listening to ``vizgrad.events`` and close the front end."""
+        self._stop_listening()
+        super().close()
+
+    # --- the controls: an as_strided view of the first tensor's storage ---------------
+
+    def edit(self, size, stride, offset=None) -> bool:
+        """Show ``vizgrad.as_strided(first_tensor, size, stride, offset)``.
+
+        A view vizgrad refuses (out of the storage, negative stride, wrong types…) is
+        not shown: ``error`` holds vizgrad's message and the previous view stays.
+        """
+        if not self._tensors or self._replay is not None:
+            self.error = "as_strided needs a live tensor: this map shows a recording"
+            return False
+        try:
+            view = vizgrad.as_strided(self._tensors[0], size, stride, offset)
+        except (RuntimeError, TypeError, ValueError, IndexError) as exc:
+            self.error = str(exc)
+            return False
+        self._edited = view
+        self.error = ""
+        self.refresh()
+        return True
+
+    def clear_edit(self) -> None:
+        self._edited = None
+        self.error = ""
+        self.refresh()
+
+    def _handle_custom_msg(self, widget, content, buffers) -> None:
+        if not isinstance(content, dict):
+            return
+        if content.get("type") == "as_strided":
+            self.edit_size = str(content.get("size", self.edit_size))
+            self.edit_stride = str(content.get("stride", self.edit_stride))
+            self.edit_offset = str(content.get("offset", self.edit_offset))
+            self.edit(_parse_ints(self.edit_size), _parse_ints(self.edit_stride),
+                      _parse_offset(self.edit_offset))  # fmt: skip
+        elif content.get("type") == "clear_edit":
+            self.clear_edit()
+
+    # --- replay ----------------------------------------------------------------------
+
+    def show_state(self, state, tensor_ids=None, names=None) -> None:
+        """Draw tensors of a ``TensorState`` (a Timeline step): geometry, no values.
+
+        ``tensor_ids`` default to the most recent tensors of the state; tensors the
+        state has not seen yet (an early step) are left out.
+        """
+        self._stop_listening()
+        self._tensors, self._names, self._edited = [], [], None
+        if tensor_ids is None:
+            tensor_ids = list(state.tensors)[-MAX_REPLAY_VIEWS:]
+        tensor_ids = list(tensor_ids)
+        if names is None:
+            names = [f"tensor #{i}" for i in tensor_ids]
+        self._replay = (state, tensor_ids, [str(n) for n in names])
+        self.mode = "replay"
+        self.refresh()
+
+    def to_html(self) -> str:
+        """The current map as a static HTML fragment (for exported pages)."""
+        return stride_map_html(self.data)
+
+    _css = """
+.vg-stride-map { font: 12px/1.3 system-ui, sans-serif; color: #222; }
+.vg-stride-map .vg-stride-views { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
+.vg-stride-map .vg-stride-view { border-left: 4px solid var(--vg-color); padding-left: 6px; }
+.vg-stride-map .vg-view-title { font-weight: 600; margin: 2px 0; }
+.vg-stride-map .vg-view-meta { color: #555; font-family: monospace; }
+.vg-stride-map .vg-note { display: inline-block; background: #eee; border-radius: 3px; padding: 0 4px; margin: 1px 2px 1px 0; }
+.vg-stride-map table.vg-stride-grid { border-collapse: collapse; margin-top: 4px; }
+.vg-stride-map .vg-stride-grid th { font-weight: normal; color: #888; padding: 0 3px; }
+.vg-stride-map .vg-stride-cell { border: 1px solid #bbb; min-width: 2.2em; text-align: center; cursor: pointer; padding: 1px 3px; font-family: monospace; }
+.vg-stride-map .vg-stride-cell:hover { outline: 2px solid var(--vg-color); }
+.vg-stride-map .vg-stride-cell.vg-same { background: #fff3c4; }
+.vg-stride-map .vg-lit { outline: 3px solid #d00 !important; background: #ffd5d5 !important; }
+.vg-stride-map .vg-storage-strip { margin-top: 10px; }
+.vg-stride-map .vg-storage-cells { display: flex; flex-wrap: wrap; gap: 2px; }
+.vg-stride-map .vg-storage-cell { border: 1px solid #999; min-width: 2.4em; text-align: center; font-family: monospace; position: relative; padding: 1px 2px 9px; }
+.vg-stride-map .vg-storage-cell .vg-pos { position: absolute; bottom: 0; left: 0; right: 0; font-size: 8px; color: #444; }
+.vg-stride-map .vg-storage-cell.vg-unread { background: repeating-linear-gradient(45deg, #fafafa, #fafafa 3px, #e6e6e6 3px, #e6e6e6 6px); color: #999; }
+.vg-stride-map .vg-storage-cell.vg-overlap { border: 2px dashed #333; }
+.vg-stride-map .vg-count { position: absolute; top: -6px; right: -4px; background: #333; color: #fff; border-radius: 6px; font-size: 8px; padding: 0 3px; }
+.vg-stride-map .vg-ellipsis { color: #888; padding: 0 4px; }
+.vg-stride-map .vg-arithmetic { margin-top: 8px; font-family: monospace; font-size: 13px; min-height: 1.4em; }
+.vg-stride-map .vg-controls { margin-top: 8px; display: flex; gap: 6px; align-items: center; flex-wrap: wrap; }
+.vg-stride-map .vg-controls input[type=text] { width: 7em; font-family: monospace; }
+.vg-stride-map .vg-error { color: #a00; background: #fee; border: 1px solid #d99; padding: 3px 6px; margin-top: 6px; white-space: pre-wrap; }
+.vg-stride-map .vg-slice-chooser { margin: 2px 0; }
+"""
+
+    _esm = r"""
+function make(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function arithmeticText(view, index) {
+  // The same sum as widgets/render/stride_map.py's arithmetic(): offset + Σ index·stride.
+  let position = view.offset;
+  const terms = [String(view.offset)];
+  index.forEach((i, d) => { terms.push(i + "·" + view.stride[d]); position += i * view.stride[d]; });
+  return terms.join(" + ") + " = " + position;
+}
+
+function render({ model, el }) {
+  const root = make("div", "vg-stride-map");
+  el.appendChild(root);
+
+  function light(viewNumber, index, position) {
+    const data = model.get("data");
+    const view = data.views[viewNumber];
+    root.querySelectorAll(".vg-lit, .vg-same").forEach((n) => n.classList.remove("vg-lit", "vg-same"));
+    root.querySelectorAll(`.vg-stride-cell[data-pos="${position}"]`).forEach((n) => {
+      if (data.views[+n.dataset.view].storage === view.storage) n.classList.add("vg-same");
+    });
+    const cell = root.querySelector(`.vg-stride-cell[data-view="${viewNumber}"][data-index="${index.join(",")}"]`);
+    if (cell) cell.classList.add("vg-lit");
+    const strip = root.querySelector(`.vg-storage-strip[data-storage="${view.storage}"]`);
+    const target = strip && strip.querySelector(`.vg-storage-cell[data-pos="${position}"]`);
+    if (target) target.classList.add("vg-lit");
+    let text = ` [${index.join(", ")}]: ` + arithmeticText(view, index);
+    if (!target) text += "  (that storage cell is elided)";
+    const box = root.querySelector(".vg-arithmetic");
+    const name = make("span", "vg-arithmetic-name");
+    name.innerHTML = view.name;  // already HTML-escaped by the render layer
+    box.replaceChildren(name, document.createTextNode(text));
+  }
+
+  function restoreSelection() {
+    const sel = model.get("data").selection;
+    if (sel) light(sel.view, sel.index, sel.position);
+    else {
+      root.querySelectorAll(".vg-lit, .vg-same").forEach((n) => n.classList.remove("vg-lit", "vg-same"));
+      root.querySelector(".vg-arithmetic").textContent = "Hover or click an element.";
+    }
+  }
+
+  function drawView(view, number) {
+    const box = make("div", "vg-stride-view");
+    box.dataset.view = number;
+    box.style.setProperty("--vg-color", view.color);
+    const title = make("div", "vg-view-title");
+    title.innerHTML = view.name;  // escaped by the render layer
+    box.appendChild(title);
+    box.appendChild(make("div", "vg-view-meta",
+      `shape (${view.shape.join(", ")}) stride (${view.stride.join(", ")}) offset ${view.offset} ` +
+      `${view.dtype}` + (view.version === null ? "" : ` _version ${view.version}`)));
+    const notes = make("div", "vg-notes");
+    view.notes.forEach((n) => notes.appendChild(make("span", "vg-note", n)));
+    box.appendChild(notes);
+    for (let d = 0; d < view.slice_dims; d++) {
+      const chooser = make("label", "vg-slice-chooser", `dim ${d}: `);
+      const input = make("input", "vg-slice");
+      Object.assign(input, { type: "range", min: 0, max: Math.max(view.shape[d] - 1, 0), value: view.slice[d] });
+      input.dataset.view = number;
+      input.dataset.dim = d;
+      const shown = make("span", "vg-slice-value", view.slice[d]);
+      input.addEventListener("input", () => { shown.textContent = input.value; });
+      input.addEventListener("change", () => {
+        const slices = model.get("data").views.map((v) => v.slice.slice());
+        slices[number][d] = +input.value;
+        model.set("slices", slices);
+        model.save_changes();
+      });
+      chooser.appendChild(input);
+      chooser.appendChild(shown);
+      box.appendChild(chooser);
+    }
+    const table = make("table", "vg-stride-grid");
+    const matrix = view.shape.length >= 2;
+    if (view.shape.length >= 1) {
+      const head = make("tr");
+      head.appendChild(make("th"));
+      view.cols.forEach((c) => head.appendChild(make("th", null, c === null ? "…" : c)));
+      table.appendChild(head);
+    }
+    view.rows.forEach((r, ri) => {
+      const tr = make("tr");
+      tr.appendChild(make("th", null, matrix ? (r === null ? "⋮" : r) : ""));
+      view.cols.forEach((c, ci) => {
+        if (r === null || c === null) { tr.appendChild(make("td", "vg-ellipsis", "…")); return; }
+        const position = view.positions[ri][ci];
+        const index = view.slice.concat(matrix ? [r] : [], view.shape.length ? [c] : []);
+        const text = view.values ? view.values[ri][ci] : position;
+        const td = make("td", "vg-stride-cell", text);
+        td.dataset.view = number;
+        td.dataset.index = index.join(",");
+        td.dataset.pos = position;
+        td.title = `storage[${position}]`;
+        td.addEventListener("mouseenter", () => light(number, index, position));
+        td.addEventListener("mouseleave", restoreSelection);
+        td.addEventListener("click", () => { model.set("selection", { view: number, index }); model.save_changes(); });
+        tr.appendChild(td);
+      });
+      table.appendChild(tr);
+    });
+    box.appendChild(table);
+    return box;
+  }
+
+  function drawStrip(strip, number, views) {
+    const box = make("div", "vg-storage-strip");
+    box.dataset.storage = number;
+    const title = make("div", "vg-view-title");
+    title.innerHTML = `${strip.label} (${strip.numel} × ${strip.dtype})`;  // escaped
+    box.appendChild(title);
+    const cells = make("div", "vg-storage-cells");
+    let k = 0;
+    strip.segments.forEach(([start, stop], s) => {
+      if (s > 0 || start > 0) cells.appendChild(make("span", "vg-ellipsis", "…"));
+      for (let p = start; p < stop; p++, k++) {
+        const readers = strip.readers[k], counts = strip.counts[k];
+        const cell = make("span", "vg-storage-cell", strip.values ? strip.values[k] : "");
+        cell.dataset.pos = p;
+        cell.dataset.views = readers.join(",");
+        cell.appendChild(make("span", "vg-pos", p));
+        if (!readers.length) cell.classList.add("vg-unread");
+        else {
+          const colors = readers.map((v) => views[v].color);
+          const band = 100 / colors.length;
+          cell.style.background = "linear-gradient(180deg," +
+            colors.map((c, i) => `${c} ${i * band}%, ${c} ${(i + 1) * band}%`).join(",") + ")";
+        }
+        const most = Math.max(0, ...counts);
+        if (most > 1) {
+          cell.classList.add("vg-overlap");
+          cell.appendChild(make("span", "vg-count", "×" + most));
+        }
+        cell.title = `storage[${p}] read by ` + (readers.length ? readers.map((v, i) => `view ${v} (${counts[i]}×)`).join(", ") : "no view");
+        cells.appendChild(cell);
+      }
+    });
+    box.appendChild(cells);
+    return box;
+  }
+
+  function drawControls() {
+    const box = make("div", "vg-controls");
+    const field = (label, cls, trait) => {
+      box.appendChild(make("span", null, label));
+      const input = make("input", cls);
+      input.type = "text";
+      input.value = model.get(trait);
+      box.appendChild(input);
+      return input;
+    };
+    const size = field("size", "vg-edit-size", "edit_size");
+    const stride = field("stride", "vg-edit-stride", "edit_stride");
+    const offset = field("offset", "vg-edit-offset", "edit_offset");
+    const apply = make("button", "vg-edit-apply", "as_strided");
+    apply.addEventListener("click", () => model.send({ type: "as_strided", size: size.value, stride: stride.value, offset: offset.value }));
+    const clear = make("button", "vg-edit-clear", "remove view");
+    clear.addEventListener("click", () => model.send({ type: "clear_edit" }));
+    box.appendChild(apply);
+    box.appendChild(clear);
+    return box;
+  }
+
+  function draw() {
+    const data = model.get("data");
+    root.innerHTML = "";
+    if (!data || !data.views) return;
+    const views = make("div", "vg-stride-views");
+    data.views.forEach((v, n) => views.appendChild(drawView(v, n)));
+    root.appendChild(views);
+    data.storages.forEach((s, n) => root.appendChild(drawStrip(s, n, data.views)));
+    root.appendChild(make("div", "vg-arithmetic"));
+    if (model.get("mode") === "live" && data.views.length) root.appendChild(drawControls());
+    if (model.get("error")) root.appendChild(make("div", "vg-error", model.get("error")));
+    restoreSelection();
+  }
+
+  model.on("change:data", draw);
+  model.on("change:error", draw);
+  model.on("change:mode", draw);
+  draw();
+  return () => root.remove();
+}
+
+export default { render };
+"""
