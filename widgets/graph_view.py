@@ -1,0 +1,448 @@
+"""GraphView: the backward DAG, growing with the forward pass and walked by ``backward()``.
+
+Usage (the three ways a lesson opens it)::
+
+    g = GraphView(loss, names={"w": w, "x": x})   # the graph of an existing tensor
+    g                                             # shows it; y.backward() then animates
+
+    g = GraphView()                               # an empty view that grows live:
+    with g:                                       # every node recorded inside the block
+        loss = (w * x + b).sum()                  # appears as the forward runs
+    loss.backward()                               # and backward is shown step by step
+
+    g = GraphView(y).follow()                     # draw y's graph and keep growing with
+    z = y * 2                                     # whatever is recorded next; unfollow()
+                                                  # stops growing
+
+API:
+
+* ``GraphView(tensor=None, names=None, show_saved=False, show_values=False)`` —
+  ``names`` maps names to tensors (``{"w": w}``, like ``torchviz.make_dot(params=...)``);
+  ``show_saved`` draws the tensors each node saved for backward; ``show_values`` adds
+  value previews of the tensors the view was given and the gradients nodes received.
+* ``follow()`` / ``unfollow()`` / ``with g:`` — grow with every ``NodeCreated`` event.
+* ``backward()`` on a graph the view shows is always followed (from construction until
+  ``close()``): each engine step (``BackwardStarted``, ``ReadyQueueChanged``,
+  ``NodeStarted``, ``NodeFinished``, ``GradAccumulated``, ``HookFired``) becomes one
+  *frame*; the step slider goes through them (``frame``/``n_frames`` traitlets).
+* ``show_state(state)`` — show a ``GraphState`` (a Timeline's replay); the view stops
+  following live events.
+* ``refresh()`` redraws now; ``close()`` unsubscribes from the event bus.
+
+While a view is open the event bus is active, so every operation emits its events:
+close views you no longer watch. Live drawing is throttled (a redraw at most every
+~0.2 s, and once at the end of the block, of ``backward()`` and of each notebook
+cell), so a long forward pass is not slowed down by graphviz.
+
+Selectors (stable, for the browser tests and for styling):
+
+* ``.vg-dag`` the widget; ``.vg-dag-canvas svg g.node`` the nodes (``id="n3"``), with
+  classes ``vg-grad-fn``, ``vg-accumulate``, ``vg-saved`` and during backward
+  ``vg-running``, ``vg-queued``, ``vg-waiting``, ``vg-done``, ``vg-accumulated``;
+  ``svg g.edge`` the edges (``id="e_n3_0"``: node 3's edge 0), ``vg-carried`` once a
+  gradient went along them;
+* ``.vg-dag-saved input``, ``.vg-dag-values input`` the two toggles;
+* ``.vg-dag-steps input[type=range]`` the backward step slider, ``.vg-dag-prev``,
+  ``.vg-dag-next``, ``.vg-dag-play`` its buttons, ``.vg-dag-step-label`` its text;
+* ``.vg-dag-notice`` (e.g. graphviz missing), ``.vg-dag-panel`` the engine's state:
+  ``.vg-dag-running``, ``.vg-dag-queue li``, ``.vg-dag-deps li``, ``.vg-dag-last``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import anywidget
+import numpy as np
+import traitlets
+
+from vizgrad import events
+
+from .render.dag_dot import graph_drawing, to_dot
+from .render.dag_layout import render_svg
+from .state.graph import GraphState, events_for_graph
+
+__all__ = ["GraphView"]
+
+MAX_FRAMES = 5000  # a backward pass longer than this keeps its last frames
+MAX_TENSORS = 100_000  # shapes kept while following; beyond, undrawn ones are forgotten
+RENDER_INTERVAL = 0.2  # seconds between live redraws (at least)
+
+
+def _preview(tensor) -> str:
+    """A few values of ``tensor``, summarised like PyTorch's repr for big tensors."""
+    array = np.asarray(tensor.numpy(force=True))
+    return np.array2string(array, precision=4, threshold=8, edgeitems=2, separator=", ")
+
+
+def _named_tensors(names) -> list[tuple[str, object]]:
+    """``{"w": w}`` (torchviz's order) or ``{w: "w"}``: pairs of (name, tensor)."""
+    pairs = []
+    for key, value in (names or {}).items():
+        pairs.append((value, key) if isinstance(value, str) else (key, value))
+    return pairs
+
+
+class GraphView(anywidget.AnyWidget):
+    """``vizgrad.widgets.GraphView``: the autograd graph (``grad_fn`` DAG) and its backward."""
+
+    svg = traitlets.Unicode("").tag(sync=True)
+    dot = traitlets.Unicode("").tag(sync=True)
+    notice = traitlets.Unicode("").tag(sync=True)
+    show_saved = traitlets.Bool(False).tag(sync=True)
+    show_values = traitlets.Bool(False).tag(sync=True)
+    graph_state = traitlets.Dict().tag(sync=True)  # the shown GraphState, as to_json()
+    panel = traitlets.Dict().tag(sync=True)  # the engine's state, in words, for the side panel
+    frame = traitlets.Int(0).tag(sync=True)  # which step of the last backward is shown
+    n_frames = traitlets.Int(0).tag(sync=True)
+    following = traitlets.Bool(False).tag(sync=True)
+
+    def __init__(self, tensor=None, names=None, show_saved: bool = False,
+                 show_values: bool = False, **kwargs):  # fmt: skip
+        super().__init__(show_saved=show_saved, show_values=show_values, **kwargs)
+        self._state = GraphState()
+        self._shown = self._state  # what is drawn: the live state, a frame, or show_state's
+        self._frames: list[GraphState] = []
+        self._watching_backward = False
+        self._listening = False
+        self._dirty = False
+        self._last_render = 0.0
+        self._render_seconds = 0.0
+        self._ipython = None
+        self._seed(tensor, names)
+        self._listen()
+        self.observe(self._on_toggle, names=["show_saved", "show_values"])
+        self.observe(self._on_frame, names=["frame"])
+        self.refresh()
+
+    # --- what the view starts from ------------------------------------------------------
+
+    def _seed(self, tensor, names) -> None:
+        if tensor is not None:
+            for event in events_for_graph(tensor):
+                self._state.apply(event)
+            if tensor.grad_fn is None:
+                self.notice = "this tensor has no grad_fn (a leaf, or no grad needed): no graph"
+        named = _named_tensors(names)
+        for name, t in named:
+            self._state.name_tensor(t._id, name)
+        for t in self._known_tensors(tensor, named):
+            self._state.set_value(t._id, _preview(t))
+
+    @staticmethod
+    def _known_tensors(tensor, named) -> list:
+        """Tensors this view holds objects for: the one given, its leaves, the named ones."""
+        known = [t for _, t in named]
+        if tensor is not None:
+            known += [tensor, *_leaves(tensor)]
+        unique = {t._id: t for t in known}
+        return [unique[k] for k in sorted(unique)]
+
+    # --- listening to the engine ----------------------------------------------------------
+
+    def _listen(self) -> None:
+        if not self._listening:
+            events.subscribe(self._on_event)
+            self._listening = True
+            self._hook_ipython()
+
+    def _stop_listening(self) -> None:
+        if self._listening:
+            events.unsubscribe(self._on_event)
+            self._listening = False
+        self._unhook_ipython()
+
+    def follow(self) -> GraphView:
+        """Grow with every node recorded from now on (until ``unfollow()``)."""
+        self._listen()
+        self.following = True
+        return self
+
+    def unfollow(self) -> GraphView:
+        self.following = False
+        self.refresh()
+        return self
+
+    def __enter__(self) -> GraphView:
+        return self.follow()
+
+    def __exit__(self, *exc) -> None:
+        self.unfollow()
+
+    def _on_event(self, event) -> None:
+        # Called by the engine in the middle of its work: a view must never break it.
+        try:
+            self._fold(event)
+        except Exception as error:  # noqa: BLE001 - reported in the view, not raised
+            self._stop_listening()
+            self.notice = f"GraphView stopped following events: {type(error).__name__}: {error}"
+
+    def _fold(self, event) -> None:
+        kind = event.kind
+        if kind == "node_created" and not self.following:
+            return
+        if kind == "backward_started":
+            self._watching_backward = self._draws_any(event)
+            if self._watching_backward:
+                self._frames = []
+        if GraphState.is_backward_event(event):
+            if not self._watching_backward:
+                return
+            self._state.apply(event)
+            self._frames.append(self._state.copy())
+            if len(self._frames) > MAX_FRAMES:
+                del self._frames[0]
+        else:
+            self._state.apply(event)
+            if len(self._state.tensors) > MAX_TENSORS:
+                self._state.forget_undrawn_tensors()
+            if kind != "node_created":
+                return  # nothing drawn changed
+        self._shown = self._state
+        self._dirty = True
+        if self._state.phase == "done" and kind == "ready_queue_changed":
+            self._show_last_frame()
+        elif time.perf_counter() - self._last_render >= max(
+            RENDER_INTERVAL, 4 * self._render_seconds
+        ):
+            self.refresh()
+
+    def _draws_any(self, started) -> bool:
+        """Does this backward pass run through a node this view draws?"""
+        ids = [*started.roots, *started.dependencies]
+        return any(self._state.known("node", n) in self._state.nodes for n in ids)
+
+    def _show_last_frame(self) -> None:
+        self.n_frames = len(self._frames)
+        if self.frame == self.n_frames - 1:
+            self.refresh()
+        else:
+            self.frame = self.n_frames - 1  # the observer draws it
+
+    # --- notebook integration: draw what is pending when a cell ends ----------------------
+
+    def _hook_ipython(self) -> None:
+        try:
+            from IPython import get_ipython
+        except ImportError:
+            return
+        shell = get_ipython()
+        if shell is not None and self._ipython is None:
+            shell.events.register("post_run_cell", self._after_cell)
+            self._ipython = shell
+
+    def _unhook_ipython(self) -> None:
+        if self._ipython is not None:
+            with contextlib.suppress(ValueError):  # already unregistered
+                self._ipython.events.unregister("post_run_cell", self._after_cell)
+            self._ipython = None
+
+    def _after_cell(self, *args) -> None:
+        if self._dirty:
+            self.n_frames = len(self._frames)
+            self.refresh()
+
+    # --- what is shown ------------------------------------------------------------------
+
+    def show_state(self, state: GraphState) -> None:
+        """Show ``state`` (e.g. a Timeline's replay at one step); stop following the engine."""
+        self._stop_listening()
+        self.following = False
+        self._frames = []
+        self.n_frames = 0
+        self._shown = state
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Draw the shown state now."""
+        started = time.perf_counter()
+        state = self._shown
+        drawing = graph_drawing(state, show_saved=self.show_saved, show_values=self.show_values)
+        layout = render_svg(drawing)
+        with self.hold_sync():
+            self.svg = layout.svg
+            self.dot = to_dot(drawing)
+            if layout.notice or self.notice.startswith("graphviz"):
+                self.notice = layout.notice
+            self.graph_state = state.to_json(drawn_only=True)
+            self.panel = _panel(state)
+            self.n_frames = len(self._frames)
+        self._dirty = False
+        self._last_render = time.perf_counter()
+        self._render_seconds = self._last_render - started
+
+    def _on_toggle(self, change) -> None:
+        self.refresh()
+
+    def _on_frame(self, change) -> None:
+        if 0 <= change["new"] < len(self._frames):
+            self._shown = self._frames[change["new"]]
+            self.refresh()
+
+    def close(self) -> None:
+        """Stop listening to the engine and close the widget."""
+        self._stop_listening()
+        super().close()
+
+    # --- the front end ------------------------------------------------------------------
+
+    _esm = """
+    function el(tag, cls, text) {
+      const e = document.createElement(tag);
+      if (cls) e.className = cls;
+      if (text !== undefined) e.textContent = text;  // text only: names never become markup
+      return e;
+    }
+    function toggle(cls, label, model, name) {
+      const box = el("label", cls);
+      const input = el("input");
+      input.type = "checkbox";
+      input.checked = model.get(name);
+      input.addEventListener("change", () => { model.set(name, input.checked); model.save_changes(); });
+      model.on("change:" + name, () => { input.checked = model.get(name); });
+      box.append(input, document.createTextNode(" " + label));
+      return box;
+    }
+    function render({ model, el: root }) {
+      root.classList.add("vg-dag");
+      const controls = el("div", "vg-dag-controls");
+      controls.append(toggle("vg-dag-saved", "saved tensors", model, "show_saved"),
+                      toggle("vg-dag-values", "values", model, "show_values"));
+      const steps = el("div", "vg-dag-steps");
+      const prev = el("button", "vg-dag-prev", "◀");
+      const play = el("button", "vg-dag-play", "▶ play");
+      const next = el("button", "vg-dag-next", "▶");
+      const slider = el("input");
+      slider.type = "range";
+      slider.min = 0;
+      const label = el("span", "vg-dag-step-label");
+      steps.append(prev, play, next, slider, label);
+      controls.append(steps);
+      const notice = el("div", "vg-dag-notice");
+      const body = el("div", "vg-dag-body");
+      const canvas = el("div", "vg-dag-canvas");
+      const panel = el("div", "vg-dag-panel");
+      body.append(canvas, panel);
+      root.append(controls, notice, body);
+
+      const setFrame = (k) => {
+        const n = model.get("n_frames");
+        if (n === 0) return;
+        model.set("frame", Math.max(0, Math.min(n - 1, k)));
+        model.save_changes();
+      };
+      prev.addEventListener("click", () => setFrame(model.get("frame") - 1));
+      next.addEventListener("click", () => setFrame(model.get("frame") + 1));
+      slider.addEventListener("input", () => setFrame(Number(slider.value)));
+      let timer = null;
+      play.addEventListener("click", () => {
+        if (timer) { clearInterval(timer); timer = null; play.textContent = "▶ play"; return; }
+        if (model.get("frame") >= model.get("n_frames") - 1) setFrame(0);
+        play.textContent = "❚❚ pause";
+        timer = setInterval(() => {
+          if (model.get("frame") >= model.get("n_frames") - 1) { play.click(); return; }
+          setFrame(model.get("frame") + 1);
+        }, 700);
+      });
+
+      const drawSteps = () => {
+        const n = model.get("n_frames");
+        steps.style.display = n > 0 ? "" : "none";
+        slider.max = Math.max(0, n - 1);
+        slider.value = model.get("frame");
+        label.textContent = n > 0 ? `backward step ${model.get("frame") + 1} / ${n}` : "";
+      };
+      const drawPanel = () => {
+        const p = model.get("panel") || {};
+        panel.replaceChildren();
+        panel.append(el("div", "vg-dag-phase", p.phase || ""));
+        if (p.phase && p.phase !== "forward") {
+          panel.append(el("div", "vg-dag-running", "running: " + (p.running || "—")));
+          panel.append(el("div", "vg-dag-heading", "ready queue (next first)"));
+          const queue = el("ol", "vg-dag-queue");
+          for (const q of p.queue || []) queue.append(el("li", "", q));
+          panel.append(queue);
+          panel.append(el("div", "vg-dag-heading", "dependencies"));
+          const deps = el("ul", "vg-dag-deps");
+          for (const [name, count] of p.dependencies || []) deps.append(el("li", "", `${name}: ${count}`));
+          panel.append(deps);
+        }
+        panel.append(el("div", "vg-dag-last", p.last_step || ""));
+      };
+      const draw = () => {
+        canvas.innerHTML = model.get("svg");  // SVG from graphviz or vizgrad: labels escaped
+        notice.textContent = model.get("notice");
+        notice.style.display = model.get("notice") ? "" : "none";
+        drawSteps();
+        drawPanel();
+      };
+      model.on("change:svg", draw);
+      model.on("change:notice", draw);
+      model.on("change:panel", drawPanel);
+      model.on("change:frame", drawSteps);
+      model.on("change:n_frames", drawSteps);
+      draw();
+      return () => { if (timer) clearInterval(timer); };
+    }
+    export default { render };
+    """
+
+    _css = """
+    .vg-dag { font-family: Helvetica, Arial, sans-serif; font-size: 12px; }
+    .vg-dag-controls { display: flex; gap: 12px; align-items: center; margin-bottom: 4px; }
+    .vg-dag-steps { display: flex; gap: 4px; align-items: center; }
+    .vg-dag-steps input[type=range] { width: 220px; }
+    .vg-dag-notice { background: #fef3c7; border: 1px solid #f59e0b; padding: 4px 8px;
+                     margin: 4px 0; border-radius: 4px; }
+    .vg-dag-body { display: flex; gap: 12px; align-items: flex-start; }
+    .vg-dag-canvas { overflow: auto; max-height: 640px; max-width: 100%; flex: 1 1 auto; }
+    .vg-dag-canvas svg { max-width: 100%; height: auto; }
+    .vg-dag-panel { flex: 0 0 240px; font-size: 11px; }
+    .vg-dag-panel ol, .vg-dag-panel ul { margin: 2px 0 6px 0; padding-left: 18px; }
+    .vg-dag-heading, .vg-dag-phase { font-weight: bold; }
+    .vg-dag-last { margin-top: 6px; color: #374151; }
+    .vg-dag svg g.node.vg-running > * { stroke-width: 2.5; }
+    """
+
+
+def _panel(state: GraphState) -> dict:
+    """The engine's state in words, for the panel beside the drawing."""
+    if state.phase == "forward":
+        phase = f"forward: {len(state.nodes)} nodes recorded"
+    elif state.phase == "done":
+        phase = "backward done"
+    else:
+        phase = "backward running"
+    queue = [f"{state.node_title(n)} (seq {_seq(state, n)})" for n in state.queue]
+    deps = [[state.node_title(n), count] for n, count in sorted(state.dependencies.items())]
+    return {
+        "phase": phase,
+        "running": state.node_title(state.running) if state.running else "",
+        "queue": queue,
+        "dependencies": deps,
+        "last_step": state.last_step,
+    }
+
+
+def _seq(state: GraphState, node: int) -> str:
+    record = state.nodes.get(node)
+    if record is None:
+        return "?"
+    # AccumulateGrad has the largest sequence_nr, so it runs as soon as it is ready.
+    return "max" if record["variable"] else str(record["sequence_nr"])
+
+
+def _leaves(tensor) -> list:
+    """The leaf tensors behind ``tensor.grad_fn`` (``AccumulateGrad.variable``)."""
+    leaves, seen, stack = [], set(), [tensor.grad_fn] if tensor.grad_fn is not None else []
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        variable = getattr(node, "variable", None)
+        if variable is not None:
+            leaves.append(variable)
+        stack += [n for n, _ in node.next_functions if n is not None]
+    return leaves

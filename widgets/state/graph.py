@@ -1,0 +1,454 @@
+"""GraphState: the backward graph, and the engine's walk through it, as events tell them.
+
+A ``grad_fn`` graph is built during the forward pass: each recorded operation adds a
+node (``NodeCreated``) whose ``next_functions`` point at the nodes of its inputs, down
+to the ``AccumulateGrad`` node of every leaf. ``backward()`` then runs PyTorch's
+engine algorithm (``torch/csrc/autograd/engine.cpp``): count each node's
+*dependencies*, keep a *ready queue* of nodes whose gradients have all arrived, run
+the one with the highest ``sequence_nr``, send its gradients along its edges, and
+add what reaches a leaf into ``leaf.grad``. This state folds the events of both
+phases into plain data a view can draw:
+
+* ``nodes[id]`` — ``{"name", "sequence_nr", "outputs", "saved", "variable", "next"}``;
+  ``next`` is ``next_functions`` as ``[node_id, input_nr]`` pairs (``[0, 0]`` where an
+  input needs no gradient); ``variable`` is the leaf of an ``AccumulateGrad`` node.
+* ``tensors[id]`` — ``{"shape", "dtype"}``, for labels; ``names[id]`` the user's names;
+  ``values[id]`` a short preview of a tensor's values, when a live view knows it.
+* during and after a backward pass (``phase`` is ``"backward"`` then ``"done"``):
+  ``running`` (the node being applied, 0 for none), ``queue`` (the ready queue, next
+  to run first), ``dependencies`` (node -> gradients still to arrive), ``edge_grads``
+  (``(node, position)`` -> summary of the gradient sent along that edge),
+  ``grads_in`` (node -> summaries of the gradients it received), ``finished``,
+  ``accumulated`` (leaf tensor -> summary of its ``.grad``) and ``hooks``.
+
+**Ids.** The state numbers nodes and tensors itself, from 1, in the order their ids
+first appear in the events it folds — the rule ``Recorder.to_dicts()`` follows. So a
+recording loaded from JSON, the same recording's live events, and a live view all
+give the same ids, and the DOT drawn from them is deterministic (``n1``, ``n2``…).
+
+**Edges' input_nr.** ``NodeCreated`` names the next nodes but not the ``input_nr``
+of each edge; folded from events an edge says ``0`` (right for every single-output
+node). ``events_for_graph`` reads the real numbers from ``next_functions``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from vizgrad import events as _events
+
+__all__ = ["GraphState", "events_for_graph"]
+
+_BACKWARD_KINDS = frozenset({
+    "backward_started", "ready_queue_changed", "node_started", "node_finished",
+    "grad_accumulated", "hook_fired",
+})  # fmt: skip
+
+
+def _as_dict(event) -> dict:
+    """Events arrive as ``Event`` objects (live) or as their dicts (from a recording)."""
+    return event if isinstance(event, dict) else event.to_dict()
+
+
+class GraphState:
+    """The autograd graph and the backward engine's progress through it."""
+
+    def __init__(self):
+        self.nodes: dict[int, dict] = {}
+        self.tensors: dict[int, dict] = {}
+        self.names: dict[int, str] = {}
+        self.values: dict[int, str] = {}
+        self._ids: dict[str, dict[int, int]] = {"node": {}, "tensor": {}}
+        # Names and previews given by engine id before the events numbered that tensor.
+        self._pending: dict[int, list[tuple[str, str]]] = {}
+        self._reset_backward()
+        self.phase = "forward"
+
+    def _reset_backward(self) -> None:
+        self.phase = "backward"
+        self.roots: list[int] = []
+        self.running = 0
+        self.queue: list[int] = []
+        self.dependencies: dict[int, int] = {}
+        self.edge_grads: dict[tuple[int, int], str] = {}
+        self.grads_in: dict[int, list[str]] = {}
+        self.finished: list[int] = []
+        self.accumulated: dict[int, str] = {}
+        self.hooks: dict[int, list[str]] = {}
+        self.last_step = ""  # one sentence: what the engine just did
+
+    # --- ids --------------------------------------------------------------------------
+
+    def local_id(self, space: str, engine_id: int) -> int:
+        """This state's number for an engine id ("node" or "tensor"); 0 stays "none"."""
+        if not engine_id:
+            return 0
+        table = self._ids[space]
+        local = table.get(engine_id)
+        if local is None:
+            local = table[engine_id] = len(table) + 1
+            for table_name, text in self._pending.pop(engine_id, ()) if space == "tensor" else ():
+                self._remember(local, table_name, text)
+        return local
+
+    def known(self, space: str, engine_id: int) -> int:
+        """This state's number for an engine id, or 0 if it was never seen (numbers nothing)."""
+        return self._ids[space].get(engine_id, 0)
+
+    def _renumber(self, d: dict) -> dict:
+        """``d`` with its ids replaced by local ones, visiting fields as ``to_dicts`` does."""
+        cls = _events.EVENT_TYPES.get(d["kind"])
+        if cls is None:
+            return d
+        d = dict(d)
+        for name, space in cls.id_fields.items():
+            if space not in self._ids:
+                continue  # storages: not drawn here
+            value = d.get(name)
+            if isinstance(value, tuple | list):
+                d[name] = [self.local_id(space, v) for v in value]
+            elif isinstance(value, int):
+                d[name] = self.local_id(space, value)
+        if "dependencies" in d:
+            d["dependencies"] = {
+                self.local_id("node", int(k)): v for k, v in d["dependencies"].items()
+            }
+        return d
+
+    # --- folding events ---------------------------------------------------------------
+
+    def apply(self, event) -> None:
+        """Fold one event (an ``Event`` or its dict); others are ignored but numbered."""
+        d = self._renumber(_as_dict(event))
+        handler = self._HANDLERS.get(d["kind"])
+        if handler is not None:
+            handler(self, d)
+
+    def name_tensor(self, engine_tensor_id: int, name: str) -> None:
+        """Give a tensor the user's name (``GraphView(names=...)``).
+
+        Naming does not number the tensor: numbers follow the events alone, so a view
+        with names draws the same ids as a recording without them.
+        """
+        self._name_later(engine_tensor_id, "names", str(name))
+
+    def set_value(self, engine_tensor_id: int, preview: str) -> None:
+        """Remember a short preview of a tensor's values (only live views know them)."""
+        self._name_later(engine_tensor_id, "values", str(preview))
+
+    def _name_later(self, engine_tensor_id: int, table: str, text: str) -> None:
+        local = self.known("tensor", engine_tensor_id)
+        if local:
+            self._remember(local, table, text)
+        else:
+            self._pending[engine_tensor_id] = [
+                *self._pending.get(engine_tensor_id, []),
+                (table, text),
+            ]
+
+    def _remember(self, local: int, table: str, text: str) -> None:
+        setattr(self, table, {**getattr(self, table), local: text})
+
+    def _tensor_created(self, d: dict) -> None:
+        self.tensors[d["tensor"]] = {"shape": list(d["shape"]), "dtype": d["dtype"]}
+
+    def _node_created(self, d: dict) -> None:
+        next_nodes = list(d["next_nodes"])
+        input_nrs = list(d.get("next_input_nrs") or [0] * len(next_nodes))
+        self.nodes[d["node"]] = {
+            "name": d["name"],
+            "sequence_nr": d["sequence_nr"],
+            "outputs": list(d["outputs"]),
+            "saved": list(d.get("saved", ())),
+            "variable": d.get("variable", 0),
+            "next": [[n, nr if n else 0] for n, nr in zip(next_nodes, input_nrs, strict=True)],
+            # Shapes of outputs whose tensors are unknown (a graph walked after the fact).
+            "output_meta": [list(m) for m in d.get("output_meta", ())],
+        }
+
+    def _backward_started(self, d: dict) -> None:
+        self._reset_backward()
+        self.roots = list(d["roots"])
+        self.dependencies = dict(d["dependencies"])
+        self.last_step = (
+            f"backward starts at {self.describe_nodes(self.roots)}: dependencies counted"
+        )
+
+    def _ready_queue_changed(self, d: dict) -> None:
+        self.queue = list(d["queue"])
+        self.dependencies = dict(d["dependencies"])
+        if not self.queue and self.running == 0 and self.finished:
+            self.phase = "done"
+            self.last_step = "the ready queue is empty: backward is done"
+        else:
+            self.last_step = f"ready queue: {self.describe_nodes(self.queue) or 'empty'}"
+
+    def _node_started(self, d: dict) -> None:
+        node = d["node"]
+        self.running = node
+        if node in self.queue:
+            self.queue = [n for n in self.queue if n != node]  # popped from the queue
+        self.grads_in = {**self.grads_in, node: list(d["grad_inputs"])}
+        self.last_step = f"{self.node_title(node)} runs on {', '.join(d['grad_inputs'])}"
+
+    def _node_finished(self, d: dict) -> None:
+        node = d["node"]
+        grads = dict(self.edge_grads)
+        for position, summary in enumerate(d["grad_outputs"]):
+            if summary != "None":
+                grads[(node, position)] = summary
+        self.edge_grads = grads
+        self.running = 0
+        self.finished = [*self.finished, node]
+        sent = sum(1 for s in d["grad_outputs"] if s != "None")
+        self.last_step = f"{self.node_title(node)} finished: {sent} gradient(s) sent on"
+
+    def _grad_accumulated(self, d: dict) -> None:
+        self.accumulated = {**self.accumulated, d["tensor"]: d["grad"]}
+        self.last_step = f"{self.tensor_title(d['tensor'])}.grad is now {d['grad']}"
+
+    def _hook_fired(self, d: dict) -> None:
+        node = d.get("node", 0)
+        self.hooks = {**self.hooks, node: [*self.hooks.get(node, []), d["hook"]]}
+        self.last_step = f"a {d['hook']} hook ran on {self.node_title(node)}"
+
+    _HANDLERS = {
+        "tensor_created": _tensor_created,
+        "node_created": _node_created,
+        "backward_started": _backward_started,
+        "ready_queue_changed": _ready_queue_changed,
+        "node_started": _node_started,
+        "node_finished": _node_finished,
+        "grad_accumulated": _grad_accumulated,
+        "hook_fired": _hook_fired,
+    }
+
+    @staticmethod
+    def is_backward_event(event) -> bool:
+        """Is this one of the engine's backward steps (worth a frame of its own)?"""
+        kind = event["kind"] if isinstance(event, dict) else event.kind
+        return kind in _BACKWARD_KINDS
+
+    # --- reading ----------------------------------------------------------------------
+
+    def edges(self) -> list[tuple[int, int, int, int]]:
+        """Every edge as ``(node, position, next_node, input_nr)``, in a stable order."""
+        out = []
+        for node in sorted(self.nodes):
+            for position, (next_node, input_nr) in enumerate(self.nodes[node]["next"]):
+                if next_node:
+                    out.append((node, position, next_node, input_nr))
+        return out
+
+    def leaves(self) -> dict[int, int]:
+        """AccumulateGrad node -> the leaf tensor it accumulates into."""
+        return {n: rec["variable"] for n, rec in sorted(self.nodes.items()) if rec["variable"]}
+
+    def drawn_tensors(self) -> set[int]:
+        """Tensors a drawing can mention: outputs, saved tensors and leaves of the nodes."""
+        drawn: set[int] = set()
+        for record in self.nodes.values():
+            drawn.update(record["outputs"], record["saved"], [record["variable"]])
+        drawn.discard(0)
+        return drawn
+
+    def forget_undrawn_tensors(self) -> None:
+        """Drop shapes of tensors no node mentions (bounds memory in a long live session).
+
+        A tensor made but not yet used by a node is forgotten too: its node will say
+        "(shape unknown)" -- the price of a bounded view.
+        """
+        drawn = self.drawn_tensors()
+        self.tensors = {t: rec for t, rec in self.tensors.items() if t in drawn}
+
+    @staticmethod
+    def short_name(name: str) -> str:
+        """``vizgrad::autograd::AccumulateGrad`` -> ``AccumulateGrad`` (the class name)."""
+        return name.rsplit("::", 1)[-1]
+
+    def tensor_title(self, tensor: int) -> str:
+        return self.names.get(tensor) or f"tensor {tensor}"
+
+    def node_title(self, node: int) -> str:
+        record = self.nodes.get(node)
+        if record is None:
+            return f"node {node}"
+        title = self.short_name(record["name"])
+        if record["variable"]:
+            title += f"({self.tensor_title(record['variable'])})"
+        return title
+
+    def describe_nodes(self, nodes) -> str:
+        return ", ".join(self.node_title(n) for n in nodes)
+
+    # --- snapshots and export -----------------------------------------------------------
+
+    def copy(self) -> GraphState:
+        """A snapshot: tables are copied, records shared (they are never changed in place)."""
+        new = GraphState.__new__(GraphState)
+        for key, value in self.__dict__.items():
+            new.__dict__[key] = value.copy() if isinstance(value, dict | list) else value
+        new._ids = {space: table.copy() for space, table in self._ids.items()}
+        new._pending = dict(self._pending)
+        return new
+
+    def to_json(self, *, drawn_only: bool = False) -> dict:
+        """Plain, JSON-able data (int keys become strings; edge keys ``"node:position"``).
+
+        ``drawn_only`` keeps only the tensors the graph mentions (what a widget syncs).
+        """
+
+        def keyed(table: dict) -> dict:
+            return {str(k): v for k, v in table.items()}
+
+        tensors = self.tensors
+        if drawn_only:
+            drawn = self.drawn_tensors()
+            tensors = {t: rec for t, rec in tensors.items() if t in drawn}
+        return {
+            "nodes": keyed(self.nodes),
+            "tensors": keyed(tensors),
+            "names": keyed(self.names),
+            "values": keyed(self.values),
+            "ids": {
+                space: [[k, v] for k, v in table.items()] for space, table in self._ids.items()
+            },
+            "phase": self.phase,
+            "roots": list(self.roots),
+            "running": self.running,
+            "queue": list(self.queue),
+            "dependencies": keyed(self.dependencies),
+            "edge_grads": {f"{n}:{p}": s for (n, p), s in self.edge_grads.items()},
+            "grads_in": keyed(self.grads_in),
+            "finished": list(self.finished),
+            "accumulated": keyed(self.accumulated),
+            "hooks": keyed(self.hooks),
+            "last_step": self.last_step,
+        }
+
+    @classmethod
+    def from_json(cls, data) -> GraphState:
+        """Rebuild a state from ``to_json()`` (or its JSON text)."""
+        if isinstance(data, str):
+            data = json.loads(data)
+
+        def keyed(table: dict) -> dict:
+            return {int(k): v for k, v in table.items()}
+
+        state = cls()
+        state.nodes = keyed(data["nodes"])
+        state.tensors = keyed(data["tensors"])
+        state.names = keyed(data["names"])
+        state.values = keyed(data["values"])
+        state._ids = {space: {k: v for k, v in pairs} for space, pairs in data["ids"].items()}
+        state.phase = data["phase"]
+        state.roots = list(data["roots"])
+        state.running = data["running"]
+        state.queue = list(data["queue"])
+        state.dependencies = keyed(data["dependencies"])
+        state.edge_grads = {
+            tuple(int(x) for x in key.split(":")): s for key, s in data["edge_grads"].items()
+        }
+        state.grads_in = keyed(data["grads_in"])
+        state.finished = list(data["finished"])
+        state.accumulated = keyed(data["accumulated"])
+        state.hooks = keyed(data["hooks"])
+        state.last_step = data["last_step"]
+        return state
+
+
+# --- a graph that already exists ------------------------------------------------------
+
+
+def events_for_graph(tensor) -> list[dict]:
+    """The events the engine emitted while building ``tensor``'s graph, rebuilt from it.
+
+    A view opened on a finished forward pass missed those events, so it walks
+    ``tensor.grad_fn`` through ``next_functions`` (as ``torchviz`` does) and describes
+    each node and tensor the way ``NodeCreated``/``TensorCreated`` would, with the
+    engine's own ids (``_id``, the numbers events use) so later backward events find
+    them. Nodes come out in creation order (children before parents), as if recorded.
+    """
+    root = tensor.grad_fn
+    if root is None:
+        return []
+    nodes = _walk(root)
+    nodes.sort(key=lambda n: n._id)  # ids grow with creation: replay the forward order
+    out: list[dict] = []
+    seen_tensors: set[int] = set()
+
+    def describe_tensor(t) -> None:
+        if t._id not in seen_tensors:
+            seen_tensors.add(t._id)
+            out.append({"kind": "tensor_created", "tensor": t._id, "storage": 0,
+                        "shape": tuple(t.shape), "stride": tuple(t.stride()), "offset": 0,
+                        "dtype": str(t.dtype).removeprefix("vizgrad."),
+                        "requires_grad": t.requires_grad})  # fmt: skip
+
+    output_meta = _output_meta(nodes)
+    for node in nodes:
+        variable = getattr(node, "variable", None)
+        saved = _saved_tensors(node)
+        for t in ([variable] if variable is not None else []) + saved:
+            describe_tensor(t)
+        if node is root:
+            describe_tensor(tensor)
+        out.append({
+            "kind": "node_created",
+            "node": node._id,
+            "name": node.name(),
+            "sequence_nr": node._sequence_nr,
+            "outputs": (tensor._id,) if node is root else (),
+            "next_nodes": tuple(n._id if n is not None else 0 for n, _ in node.next_functions),
+            "next_input_nrs": tuple(nr for _, nr in node.next_functions),
+            "saved": tuple(t._id for t in saved),
+            "variable": variable._id if variable is not None else 0,
+            "output_meta": output_meta.get(node, ()),
+        })  # fmt: skip
+    return out
+
+
+def _output_meta(nodes) -> dict:
+    """Shape and dtype of each node's outputs, read from the nodes they flow into.
+
+    The output tensors of inner nodes are gone after the forward pass, but every node
+    keeps the metadata of its inputs (``InputMetadata``; PyTorch's engine checks
+    gradients against it), and a node's input is the output of the next node.
+    """
+    meta: dict = {}
+    for node in nodes:
+        inputs = getattr(node, "_input_meta", None) or ()
+        for (next_node, input_nr), info in zip(node.next_functions, inputs, strict=False):
+            if (
+                next_node is None
+                or info is None
+                or getattr(next_node, "variable", None) is not None
+            ):
+                continue
+            shape, dtype = info
+            outputs = meta.setdefault(next_node, {})
+            outputs[input_nr] = (list(shape), str(dtype).removeprefix("vizgrad."))
+    return {node: tuple(outputs[k] for k in sorted(outputs)) for node, outputs in meta.items()}
+
+
+def _walk(root) -> list:
+    seen = {root}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is not None and next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    return list(seen)
+
+
+def _saved_tensors(node) -> list:
+    """The tensors a node saved for backward (PyTorch shows them as ``_saved_<name>``)."""
+    saved = []
+    for value in getattr(node, "_saved", {}).values():
+        for item in value if isinstance(value, list) else [value]:
+            tensor = getattr(item, "tensor", None)  # a SavedTensor holds the tensor it saved
+            if tensor is not None:
+                saved.append(tensor)
+    return saved
