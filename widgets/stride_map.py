@@ -99,7 +99,6 @@ class StrideMap(anywidget.AnyWidget):
     mode = traitlets.Unicode("live").tag(sync=True)
 
     def __init__(self, *tensors, names=None, **kwargs):
-        super().__init__(**kwargs)
         for position, t in enumerate(tensors, start=1):
             if not isinstance(t, vizgrad.Tensor):
                 raise TypeError(
@@ -108,6 +107,7 @@ class StrideMap(anywidget.AnyWidget):
                 )
         if names is not None and len(names) != len(tensors):
             raise ValueError(f"StrideMap(): {len(tensors)} tensors but {len(names)} names")
+        super().__init__(**kwargs)
         self._tensors = list(tensors)
         self._names = [str(n) for n in names] if names is not None else [
             f"tensor {i}" for i in range(len(tensors))]  # fmt: skip
@@ -181,7 +181,8 @@ class StrideMap(anywidget.AnyWidget):
             self._listening = True
 
     def _stop_listening(self) -> None:
-        if self._listening:
+        # getattr: ipywidgets' __del__ calls close() even when __init__ raised early.
+        if getattr(self, "_listening", False):
             events.bus.unsubscribe(self._on_event)
             self._listening = False
 
