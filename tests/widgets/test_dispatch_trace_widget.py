@@ -1,0 +1,356 @@
+"""DispatchTrace: the call tree folded from events, its HTML and text views, the widget.
+
+(Named ``..._widget`` because ``tests/test_dispatch_trace.py`` tests the engine's text
+trace: pytest cannot collect two test modules with one basename.)
+
+Expected dtypes, shapes, strides, versions, node names and decompositions come from
+PyTorch running the same code.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+import torch
+from oracle import make_pair
+from torch.utils._python_dispatch import TorchDispatchMode
+from vizgrad.widgets.dispatch_trace import DispatchTrace
+from vizgrad.widgets.render.dispatch_tree import (
+    kept_calls,
+    render_text,
+    render_text_html,
+    render_tree_html,
+)
+from vizgrad.widgets.state.dispatch import DispatchState
+
+import vizgrad as vg
+from vizgrad import events
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def trace_of(fn) -> DispatchState:
+    """Run ``fn`` with a DispatchState subscribed to the bus."""
+    state = DispatchState()
+    events.subscribe(state.apply)
+    try:
+        fn()
+    finally:
+        events.unsubscribe(state.apply)
+    return state
+
+
+def top_calls(state):
+    return [state.calls[i] for i in state.roots]
+
+
+class TorchOps(TorchDispatchMode):
+    """The aten ops PyTorch dispatches below its composite (CompositeImplicit) layer."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = []  # base names: "clone"
+        self.qualnames = []  # as vizgrad writes them: "aten::add_.Tensor", "aten::clone"
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.names.append(func._schema.name.split("::")[1])
+        overload = func._overloadname
+        suffix = "" if overload == "default" else f".{overload}"
+        self.qualnames.append(func._schema.name + suffix)
+        return func(*args, **(kwargs or {}))
+
+
+# --- the call tree ------------------------------------------------------------------------
+
+PAIRS = [("float32", "float32"), ("int64", "float32"), ("int32", "float64"), ("float64", "int16")]
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "stepped"])
+@pytest.mark.parametrize("dtypes", PAIRS)
+def test_functional_call_kernel_and_node(dtypes, layout):
+    va, ta = make_pair((3, 4), dtypes[0], layout, seed=1)
+    vb, tb = make_pair((4,), dtypes[1], "contiguous", seed=2)
+    if va.dtype.is_floating_point:
+        va.requires_grad_(True)
+        ta.requires_grad_(True)
+    box = {}
+    state = trace_of(lambda: box.setdefault("out", vg.mul(va, vb)))
+    expected = torch.mul(ta, tb)
+
+    (call,) = top_calls(state)
+    assert call.op == "aten::mul.Tensor"
+    assert call.variant == "functional"
+    assert call.keys == ["AutogradCPU", "CPU"]
+    assert call.inputs == (va._id, vb._id)
+    k = call.kernel
+    assert k["dtype"] == str(expected.dtype).split(".")[1]
+    assert tuple(k["shape"]) == tuple(torch.broadcast_shapes(ta.shape, tb.shape))
+    assert tuple(k["output_stride"]) == expected.stride()
+    assert k["output"] == box["out"]._id
+    assert k["reason"].endswith(str(expected.dtype).split(".")[1])
+    recorded = [n for n in call.nodes if not n["variable"]]
+    if ta.requires_grad:
+        (node,) = recorded
+        assert node["name"] == type(expected.grad_fn).__name__
+        assert node["outputs"] == (box["out"]._id,)
+        assert set(node["saved"]) == {va._id, vb._id}  # mul saves both factors
+        leaves = [n for n in call.nodes if n["variable"]]
+        assert [n["variable"] for n in leaves] == [va._id]
+    else:
+        assert recorded == []
+
+    html = render_tree_html(state)
+    assert "fall-through" in html  # ADInplaceOrView is skipped for a functional op
+    assert f"broadcast shape {list(expected.shape)}" in html.replace("&#x27;", "'")
+    assert f"strides {list(expected.stride())}" in html
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "float64"])
+def test_inplace_call_bumps_version(dtype):
+    va, ta = make_pair((2, 3), dtype, "transposed", seed=3)
+    vb, tb = make_pair((3,), dtype, "contiguous", seed=4)
+    state = trace_of(lambda: (va.add_(vb), va.mul_(2)))
+    with TorchOps() as torch_ops:
+        ta.add_(tb)
+        ta.mul_(2)
+
+    add, mul = top_calls(state)
+    assert [add.op, mul.op] == torch_ops.qualnames
+    assert add.variant == mul.variant == "inplace"
+    assert add.keys == ["AutogradCPU", "ADInplaceOrView", "CPU"]
+    assert [w["tensor"] for w in add.writes + mul.writes] == [va._id, va._id]
+    assert mul.writes[-1]["version"] == ta._version == va._version
+    assert tuple(add.kernel["output_stride"]) == ta.stride()
+    assert f"version bump: #{va._id} is now at version {ta._version}" in render_tree_html(state)
+
+
+@pytest.mark.parametrize(
+    "dtypes", [("float32", "float32"), ("int32", "int32"), ("float64", "float64")]
+)
+def test_out_call(dtypes):
+    va, ta = make_pair((2, 3), dtypes[0], "contiguous", seed=5)
+    vb, tb = make_pair((2, 3), dtypes[1], "stepped", seed=6)
+    vo, to = make_pair((2, 3), dtypes[0], "transposed", seed=7)
+    state = trace_of(lambda: vg.mul(va, vb, out=vo))
+    torch.mul(ta, tb, out=to)
+
+    (call,) = top_calls(state)
+    assert call.op == "aten::mul.out"
+    assert call.variant == "out"
+    assert call.keys == ["AutogradCPU", "ADInplaceOrView", "CPU"]
+    assert call.writes == [{"tensor": vo._id, "storage": vo._storage._id, "op": "aten::mul.out",
+                            "version": to._version}]  # fmt: skip
+    assert tuple(call.kernel["output_stride"]) == to.stride()
+    assert 'data-variant="out"' in render_tree_html(state)
+
+
+@pytest.mark.parametrize(
+    "make_view", [lambda t: t.t(), lambda t: t[1:, ::2], lambda t: t.expand(2, 3, 4)]
+)
+def test_view_call(make_view):
+    va, ta = make_pair((3, 4), "float32", "contiguous", seed=8)
+    box = {}
+    state = trace_of(lambda: box.setdefault("v", make_view(va)))
+    with TorchOps() as torch_ops:
+        expected = make_view(ta)
+
+    calls = [c for c, _ in state.walk() if c.views]
+    assert [c.name for c in calls] == torch_ops.names  # t[1:, ::2] is two slices
+    call = calls[-1]
+    assert call.variant == "view"
+    assert call.keys == ["AutogradCPU", "ADInplaceOrView", "CPU"]
+    (view,) = call.views
+    base = va._base if va._base is not None else va  # make_pair's tensors are views too
+    assert view["tensor"] == box["v"]._id and view["base"] == base._id
+    assert (tuple(view["shape"]), tuple(view["stride"]), view["offset"]) == (
+        tuple(expected.shape),
+        expected.stride(),
+        expected.storage_offset(),
+    )
+    assert f"shares the storage of base #{base._id}" in render_tree_html(state)
+
+
+def test_composite_reshape_with_copy_nests_its_calls():
+    va, ta = make_pair((2, 3), "float32", "contiguous", seed=9)
+    va.requires_grad_(True)
+    ta.requires_grad_(True)
+    vt, tt = va.t(), ta.t()  # not viewable as [6]: reshape must copy
+    state = trace_of(lambda: vt.reshape(6))
+    with TorchOps() as torch_ops:
+        expected = tt.reshape(6)
+
+    (reshape,) = top_calls(state)
+    assert reshape.op == "aten::reshape"
+    assert reshape.keys == ["AutogradCPU"]  # composite: no key below autograd of its own
+    nested = [state.calls[i] for i in reshape.children]
+    assert [c.name for c in nested] == torch_ops.names
+    assert all(c.parent == reshape.index for c in nested)
+    assert nested[-1].nodes[0]["name"] == type(expected.grad_fn).__name__
+    assert [c.keys for c in nested] == [["AutogradCPU", "CPU"]] * 2
+    html = render_tree_html(state)
+    assert "CompositeImplicitAutograd" in html
+    # The nested calls sit inside the reshape's list of steps.
+    assert html.index('data-op="aten::reshape"') < html.index('data-op="aten::clone"')
+
+
+def test_kernel_inner_call_and_backward_calls():
+    vo = vg.empty(2, 3)
+    x = vg.ones(3, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # out= resize warning, as torch
+        state = trace_of(lambda: (vg.mul(vg.ones(3), 2, out=vo), (x * 2).sum().backward()))
+    (resize,) = [c for c, _ in state.walk() if c.op == "aten::resize_"]
+    assert state.calls[resize.parent].op == "aten::mul.out"
+    assert resize.keys == ["CPU"]
+    assert "called from inside a kernel" in render_tree_html(state)
+    in_backward = [c for c in top_calls(state) if c.during]
+    assert in_backward and {c.during for c in in_backward} >= {"MulBackward0"}
+
+
+# --- filtering ------------------------------------------------------------------------------
+
+
+def _sample_program():
+    x = vg.ones(2, 3, requires_grad=True)
+    y = vg.ones(3)
+    o = vg.empty(3)
+    z = x * y
+    vg.mul(y, y, out=o)
+    o.add_(1)
+    z.t().reshape(6).sum().backward()
+
+
+def test_filter_keeps_matches_their_subtrees_and_callers():
+    state = trace_of(_sample_program)
+    kept, context = kept_calls(state, "MUL")  # case-insensitive
+    assert kept and {state.calls[i].name for i in kept - context} == {"mul"}
+    assert context == set()
+    kept, context = kept_calls(state, "clone")
+    assert {state.calls[i].op for i in context} == {"aten::reshape"}
+    assert {state.calls[i].op for i in kept - context} == {"aten::clone"}
+    html = render_tree_html(state, "clone")
+    assert "vg-trace-context" in html and 'data-op="aten::sum"' not in html
+    assert render_tree_html(state, "no-such-op").count("vg-trace-call") == 0
+    assert "no operator call matches" in render_tree_html(state, "no-such-op")
+    text = render_text(state, "mul")
+    assert text and all("mul" in line for line in text.splitlines())
+
+
+def test_long_traces_are_windowed_with_a_notice():
+    state = trace_of(lambda: [vg.ones(2) + 1 for _ in range(30)])
+    html = render_tree_html(state, "add", max_calls=5)
+    assert html.count('data-op="aten::add.Tensor"') == 5
+    assert "25 earlier calls not shown" in html
+
+
+# --- the text view is dispatch_trace's ------------------------------------------------------
+
+
+def _views_program():
+    a = vg.arange(12.0).reshape(3, 4)
+    b = a[:, 1:].contiguous()
+    a.transpose(0, 1).sum(0, keepdim=True)
+    b.mul_(b)
+
+
+@pytest.mark.parametrize("program", [_sample_program, _views_program])
+def test_text_view_equals_dispatch_trace(program):
+    state = DispatchState()
+    events.subscribe(state.apply)
+    try:
+        with vg.dispatch_trace() as log:
+            program()
+    finally:
+        events.unsubscribe(state.apply)
+    assert render_text(state) == str(log)
+    with DispatchTrace() as trace, vg.dispatch_trace() as log2:
+        program()
+    assert str(trace) == str(log2)
+    trace.view = "text"  # the front end's toggle
+    assert trace.text == str(log2)
+
+
+# --- escaping -------------------------------------------------------------------------------
+
+
+def _hostile_state():
+    state = DispatchState()
+    state.apply(events.OpDispatched(XSS, "AutogradCPU", "call", 0, "functional", (1,)))
+    state.apply(events.OpDispatched(XSS, "CPU", "redispatch", 1, "functional", (1,)))
+    state.apply(events.KernelChosen(XSS, "float32", ("float32",), (2,), 2, (1,), XSS))
+    state.apply(events.NodeCreated(1, XSS, 0, (2,), (0,), ()))
+    state.apply(events.OpDispatched('"><script>alert(1)</script>', "AutogradCPU", "call", 0,
+                                    'view" onmouseover="x', ()))  # fmt: skip
+    return state
+
+
+def test_user_strings_are_escaped_in_html():
+    state = _hostile_state()
+    for html in (render_tree_html(state), render_text_html(state), DispatchTrace(state).tree_html):
+        assert "<img" not in html and "<script" not in html
+        assert "&lt;img src=x onerror=alert(1)&gt;" in html
+        assert 'onmouseover="x' not in html
+    # The plain text keeps the name as written: the front end sets it as textContent.
+    assert XSS in render_text(state)
+
+
+# --- the state: snapshots and plain data ----------------------------------------------------
+
+
+def _recorded_events(program):
+    with events.Recorder() as rec:
+        program()
+    return rec.events
+
+
+@pytest.mark.parametrize("cut", [1, 5, 17, 40, 77])
+def test_copy_is_an_independent_snapshot(cut):
+    stream = _recorded_events(_sample_program)
+    cut = min(cut, len(stream) - 1)
+    live = DispatchState.from_events(stream[:cut])
+    snapshot = live.copy()
+    for e in stream[cut:]:
+        live.apply(e)  # must not leak into the snapshot
+    assert snapshot.to_json() == DispatchState.from_events(stream[:cut]).to_json()
+    assert live.to_json() == DispatchState.from_events(stream).to_json()
+    for e in stream[cut:]:
+        snapshot.apply(e)  # nor the snapshot's writes into the live state
+    assert snapshot.to_json() == live.to_json()
+
+
+def test_json_round_trip():
+    import json
+
+    state = trace_of(_sample_program)
+    again = DispatchState.from_json(json.loads(json.dumps(state.to_json())))
+    assert again.to_json() == state.to_json()
+    assert render_tree_html(again) == render_tree_html(state)
+    assert render_text(again) == render_text(state)
+
+
+# --- the widget -----------------------------------------------------------------------------
+
+
+def test_widget_records_only_inside_its_block_and_reacts_to_the_front_end():
+    with DispatchTrace() as trace:
+        _sample_program()
+    n = trace.n_calls
+    assert n == len(trace.state.calls) > 0
+    vg.ones(2) + 1  # after the block: not recorded
+    assert len(trace.state.calls) == n
+    assert trace.n_shown == n
+    assert "aten::mul.Tensor" in trace.operators
+    assert trace.view == "tree" and 'class="vg-trace-call' in trace.tree_html
+
+    trace.filter = "add_"  # typed into the filter box
+    assert 0 < trace.n_shown < n
+    assert 'data-op="aten::sum"' not in trace.tree_html
+    assert trace.text.splitlines() and all("add_" in ln for ln in trace.text.splitlines())
+    trace.filter = ""
+    assert trace.n_shown == n
+
+    fresh = DispatchTrace()
+    fresh.show_state(trace.state, current=2)
+    assert fresh.current == 2 and 'vg-trace-current" data-call="2"' in fresh.tree_html
+    assert fresh.tree_html.count("vg-trace-current") == 1

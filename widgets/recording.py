@@ -1,0 +1,99 @@
+"""``vizgrad.widgets.record()``: capture a computation's events, to replay them later.
+
+::
+
+    with record() as rec:
+        loss = model(x).sum()
+        loss.backward()
+    rec.show()               # the Timeline: stride maps, dispatch trace and DAG, one scrubber
+    rec.to_html("run.html")  # the same replay as one self-contained page
+    text = rec.to_json()     # plain data; Recording.from_json(text) gives it back
+
+A ``Recording`` is the engine's ``vizgrad.events.Recorder`` (a bounded buffer: at most
+``max_events``, one million by default, the oldest dropped first) with the views'
+entry points added. When the buffer drops events, ``notice`` says so, a warning is
+shown when recording stops, and the Timeline shows the notice above its views.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+from vizgrad import events
+
+__all__ = ["DEFAULT_MAX_EVENTS", "Recording", "record"]
+
+DEFAULT_MAX_EVENTS = 1_000_000
+
+
+class Recording(events.Recorder):
+    """The events of one ``with record():`` block, ready to replay."""
+
+    def __init__(self, max_events: int = DEFAULT_MAX_EVENTS):
+        if max_events < 1:
+            raise ValueError(f"max_events must be at least 1, got {max_events}")
+        super().__init__(max_events=max_events)
+        self._replay_cache: tuple | None = None
+
+    def __exit__(self, *exc) -> None:
+        super().__exit__(*exc)
+        if self.dropped:
+            warnings.warn(self.notice, stacklevel=2)
+
+    @property
+    def notice(self) -> str:
+        """What the bounded buffer lost, in words ("" when it kept everything)."""
+        if not self.dropped:
+            return ""
+        return (f"The recording kept the last {len(self):,} events: the {self.dropped:,} "
+                f"oldest were dropped (max_events={self.max_events:,}).")  # fmt: skip
+
+    def replay_events(self) -> list[events.Event]:
+        """The events as a replay sees them: ids renumbered from 1 (tensor #1, node #1),
+        exactly as after a JSON round trip, so a replay never depends on what ran before."""
+        key = (len(self._events), self._events[-1].seq if self._events else 0, self.dropped)
+        if self._replay_cache is None or self._replay_cache[0] != key:
+            replayed = [events.event_from_dict(d) for d in self.to_dicts()]
+            self._replay_cache = (key, replayed)
+        return self._replay_cache[1]
+
+    # --- plain data ---------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        data = json.loads(super().to_json())
+        data["max_events"] = self.max_events
+        return json.dumps(data)
+
+    @classmethod
+    def from_json(cls, text: str) -> Recording:
+        """A recording saved by ``to_json`` (events are plain data: nothing is executed)."""
+        loaded = events.Recorder.from_json(text)  # checks the schema version
+        max_events = json.loads(text).get("max_events", DEFAULT_MAX_EVENTS)
+        rec = cls(max_events=max(max_events, len(loaded)))
+        rec.dropped = loaded.dropped
+        rec._events.extend(loaded.events)
+        return rec
+
+    # --- the views ----------------------------------------------------------------------
+
+    def show(self, **kwargs):
+        """The Timeline of this recording (displayed when it is a cell's last value)."""
+        from .timeline import Timeline
+
+        return Timeline(self, **kwargs)
+
+    def to_html(self, path) -> None:
+        """Write one self-contained HTML page that replays this recording with a scrubber."""
+        from .export import export_html
+
+        return export_html(self, path)
+
+    def __repr__(self) -> str:
+        dropped = f", {self.dropped:,} dropped" if self.dropped else ""
+        return f"<Recording: {len(self):,} events{dropped}>"
+
+
+def record(max_events: int = DEFAULT_MAX_EVENTS) -> Recording:
+    """``with record() as rec: ...`` keeps the events of the block (at most ``max_events``)."""
+    return Recording(max_events=max_events)
