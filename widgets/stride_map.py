@@ -76,6 +76,13 @@ def _parse_ints(text: str) -> tuple:
     return tuple(parsed)
 
 
+def _as_text(values) -> str:
+    """What the controls show for a size or stride: ``(2, 3)`` → ``"2, 3"``."""
+    if isinstance(values, str):
+        return values
+    return ", ".join(map(str, values))
+
+
 def _parse_offset(text: str):
     text = str(text).strip()
     if not text:
@@ -116,8 +123,8 @@ class StrideMap(anywidget.AnyWidget):
         self._listening = False
         if tensors:
             first = tensors[0]
-            self.edit_size = ", ".join(map(str, first.shape))
-            self.edit_stride = ", ".join(map(str, first.stride()))
+            self.edit_size = _as_text(first.shape)
+            self.edit_stride = _as_text(first.stride())
             self.edit_offset = str(first.storage_offset())
             self._listen()
         self.on_msg(self._handle_custom_msg)
@@ -206,6 +213,8 @@ class StrideMap(anywidget.AnyWidget):
         A view vizgrad refuses (out of the storage, negative stride, wrong types…) is
         not shown: ``error`` holds vizgrad's message and the previous view stays.
         """
+        self.edit_size, self.edit_stride = _as_text(size), _as_text(stride)
+        self.edit_offset = "" if offset is None else str(offset)
         if not self._tensors or self._replay is not None:
             self.error = "as_strided needs a live tensor: this map shows a recording"
             return False
@@ -228,11 +237,9 @@ class StrideMap(anywidget.AnyWidget):
         if not isinstance(content, dict):
             return
         if content.get("type") == "as_strided":
-            self.edit_size = str(content.get("size", self.edit_size))
-            self.edit_stride = str(content.get("stride", self.edit_stride))
-            self.edit_offset = str(content.get("offset", self.edit_offset))
-            self.edit(_parse_ints(self.edit_size), _parse_ints(self.edit_stride),
-                      _parse_offset(self.edit_offset))  # fmt: skip
+            self.edit(_parse_ints(content.get("size", self.edit_size)),
+                      _parse_ints(content.get("stride", self.edit_stride)),
+                      _parse_offset(content.get("offset", self.edit_offset)))  # fmt: skip
         elif content.get("type") == "clear_edit":
             self.clear_edit()
 

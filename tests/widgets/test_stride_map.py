@@ -348,6 +348,7 @@ def test_edit_builds_an_as_strided_view_of_the_first_tensor():
         w._handle_custom_msg(w, {"type": "as_strided", "size": "3, 3", "stride": "2, 1",
                                  "offset": "1"}, [])  # fmt: skip
         assert w.error == ""
+        assert (w.edit_size, w.edit_stride, w.edit_offset) == ("3, 3", "2, 1", "1")
         edited = w.data["views"][1]
         expected = torch.as_strided(tx, (3, 3), (2, 1), 1)
         assert edited["shape"] == list(expected.shape)
