@@ -22,6 +22,7 @@ import warnings
 
 import numpy as np
 
+from ..autograd.formula import NON_DIFFERENTIABLE
 from ..dispatcher import FUNCTIONAL, OUT
 from ..dtypes import (
     BOOL,
@@ -695,16 +696,19 @@ def _full_like_kernel(self, fill_value, *, dtype, contiguous):
 
 
 _LIKE_OPTIONS = f"{_FACTORY_OPTIONS}, MemoryFormat? memory_format=None"
+# The ``*_like`` factories read only the shape, dtype and layout of ``self``: their
+# results never require grad (a new leaf, unless ``requires_grad=True`` is asked for).
 _empty_like_op = declare(f"empty_like(Tensor self, *, {_LIKE_OPTIONS}) -> Tensor", FUNCTIONAL,
-                         _like_kernel(None))  # fmt: skip
+                         _like_kernel(None), NON_DIFFERENTIABLE)  # fmt: skip
 _zeros_like_op = declare(f"zeros_like(Tensor self, *, {_LIKE_OPTIONS}) -> Tensor", FUNCTIONAL,
-                         _like_kernel(0))  # fmt: skip
+                         _like_kernel(0), NON_DIFFERENTIABLE)  # fmt: skip
 _ones_like_op = declare(f"ones_like(Tensor self, *, {_LIKE_OPTIONS}) -> Tensor", FUNCTIONAL,
-                        _like_kernel(1))  # fmt: skip
+                        _like_kernel(1), NON_DIFFERENTIABLE)  # fmt: skip
 _full_like_op = declare(
     f"full_like(Tensor self, Scalar fill_value, *, {_LIKE_OPTIONS}) -> Tensor",
     FUNCTIONAL,
     _full_like_kernel,
+    NON_DIFFERENTIABLE,
 )
 
 

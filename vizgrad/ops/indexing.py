@@ -19,6 +19,7 @@ import warnings
 
 import numpy as np
 
+from ..autograd.formula import NON_DIFFERENTIABLE, Derivative
 from ..dispatcher import FUNCTIONAL, INPLACE
 from ..dtypes import BOOL, COMPLEX, INTEGRAL, int32, int64, uint8
 from ..shape import (
@@ -26,6 +27,7 @@ from ..shape import (
     contiguous_strides,
     has_internal_overlap,
     is_non_overlapping_and_dense,
+    numel_of,
     wrap_dim,
 )
 from ..tensor import Tensor
@@ -339,8 +341,23 @@ def _index_kernel(self: Tensor, indices) -> Tensor:
     return result
 
 
-_index_op = declare("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", FUNCTIONAL,
-                    _index_kernel)  # fmt: skip
+def _index_backward(grad: Tensor, saved) -> Tensor:
+    """``index_backward``: each picked element's gradient goes back where it was read.
+
+    ``index_put`` with ``accumulate=True`` into zeros, so an element picked twice
+    (``x[[0, 0]]``) gets the sum of both gradients, not just the last one.
+    """
+    zeros = grad.new_zeros(saved.self_sym_sizes)
+    return _index_put_functional_op(zeros, saved.indices, grad, True)
+
+
+_index_op = declare(
+    "index.Tensor(Tensor self, Tensor?[] indices) -> Tensor",
+    FUNCTIONAL,
+    _index_kernel,
+    Derivative("IndexBackward0", save=("self_sym_sizes", "indices"),
+               grads={"self": _index_backward}),
+)  # fmt: skip
 
 
 # --- Python's x[...]: split an index into a view part and an advanced part -------------
@@ -533,16 +550,43 @@ def _index_put_functional_kernel(self, indices, values, accumulate=False):
     return result
 
 
+def _index_put_self_grad(grad: Tensor, saved) -> Tensor:
+    # Overwritten elements no longer depend on ``self``; accumulated ones still do, fully.
+    if saved.accumulate:
+        return grad
+    return _index_put_functional_op(grad, saved.indices, grad.new_zeros(()), False)
+
+
+def _index_put_values_grad(grad: Tensor, saved) -> Tensor:
+    """``grad[indices]``: each value's gradient is read where it was written.
+
+    (With repeated indices and no accumulation PyTorch still gives every copy the
+    gradient of the one place, though only the last write survived: so do we.)
+    """
+    picked = _index_op(grad, saved.indices)
+    extra = len(saved.values_sym_sizes) - len(picked._size)
+    if extra > 0:  # values may carry extra leading size-1 dims
+        picked = picked.reshape((1,) * extra + picked._size)
+    return picked
+
+
+_INDEX_PUT_DERIVATIVE = Derivative(
+    "IndexPutBackward0",
+    save=("indices", "accumulate", "values_sym_sizes"),
+    grads={"self": _index_put_self_grad, "values": _index_put_values_grad},
+)
 _index_put_op = declare(
     "index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) "
     "-> Tensor(a!)",
     INPLACE,
     _index_put_kernel,
+    _INDEX_PUT_DERIVATIVE,
 )
 _index_put_functional_op = declare(
     "index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
     FUNCTIONAL,
     _index_put_functional_kernel,
+    _INDEX_PUT_DERIVATIVE,
 )
 
 
@@ -614,9 +658,20 @@ def _index_select_kernel(self: Tensor, dim: int, index: Tensor) -> Tensor:
     return _fresh(np.take(self._array, positions, axis=dim), self._dtype)
 
 
+def _index_select_backward(grad: Tensor, saved) -> Tensor:
+    """``index_select_backward``: slices picked several times get their gradients summed."""
+    zeros = grad.new_zeros(saved.self_sym_sizes)
+    if not zeros._size:  # a 0-dim self: its one element was picked (once per index)
+        return grad.sum() if grad._size else grad
+    return zeros.index_add(saved.dim, saved.index.reshape(-1), grad)
+
+
 _index_select_op, _index_select_out_op = declare_with_out(
-    "index_select(Tensor self, int dim, Tensor index) -> Tensor", _index_select_kernel
-)
+    "index_select(Tensor self, int dim, Tensor index) -> Tensor",
+    _index_select_kernel,
+    Derivative("IndexSelectBackward0", save=("self_sym_sizes", "dim", "index"),
+               grads={"self": _index_select_backward}),
+)  # fmt: skip
 
 
 def index_select(input: Tensor, dim: int, index: Tensor, *, out=None) -> Tensor:
@@ -682,10 +737,19 @@ def _gather_kernel(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = Fa
     return result
 
 
+def _gather_backward(grad: Tensor, saved) -> Tensor:
+    """``gather_backward``: scatter-*add* the gradient back, so repeated reads sum."""
+    return saved.self.new_zeros(saved.self._size, dtype=grad.dtype).scatter_add(
+        saved.dim, saved.index, grad
+    )
+
+
 _gather_op, _gather_out_op = declare_with_out(
     "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
     _gather_kernel,
-)
+    Derivative("GatherBackward0", save=("self", "dim", "index", "sparse_grad"),
+               grads={"self": _gather_backward}),
+)  # fmt: skip
 
 
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out=None):
@@ -776,7 +840,7 @@ def _check_reduce(reduce, tensor_src: bool) -> None:
         raise RuntimeError("reduce argument must be either add or multiply.")
 
 
-def _declare_inplace_family(schema: str, write, *, preserve_layout: bool):
+def _declare_inplace_family(schema: str, write, *, preserve_layout: bool, derivative=None):
     """Declare ``op``, ``op_`` and ``op.out`` around one routine that writes into ``self``.
 
     ``write(self, *args)`` checks its arguments and writes; the functional form runs it
@@ -792,8 +856,8 @@ def _declare_inplace_family(schema: str, write, *, preserve_layout: bool):
         write(self, *args, **kwargs)
         return self
 
-    functional_op, out_op = declare_with_out(schema, functional_kernel)
-    inplace_op = declare(_inplace_schema(schema), INPLACE, inplace_kernel)
+    functional_op, out_op = declare_with_out(schema, functional_kernel, derivative)
+    inplace_op = declare(_inplace_schema(schema), INPLACE, inplace_kernel, derivative)
     return functional_op, inplace_op, out_op
 
 
@@ -819,25 +883,55 @@ def _write_scatter_add(self, dim, index, src):
     _scatter_into(self, dim, index, src, "add")
 
 
+def _not_implemented(op_name: str) -> Derivative:
+    """PyTorch's ``not_implemented(...)`` formula: recorded, but backward raises."""
+
+    def raise_error(grad, saved):
+        raise RuntimeError(f"derivative for {op_name} is not implemented")
+
+    return Derivative("NotImplemented", grads={"self": raise_error, "src": raise_error})
+
+
+def _zero_where_written(grad: Tensor, saved) -> Tensor:
+    # Positions scatter overwrote no longer depend on ``self``.
+    return grad.scatter(saved.dim, saved.index, 0)
+
+
+def _gather_where_written(grad: Tensor, saved) -> Tensor:
+    # Each ``src`` element landed at one position: its gradient is read from there.
+    return grad.gather(saved.dim, saved.index)
+
+
 _SCATTER_OPS = {
     "src": _declare_inplace_family(
         "scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
-        _write_scatter, preserve_layout=False),
+        _write_scatter, preserve_layout=False,
+        derivative=Derivative("ScatterBackward0", save=("dim", "index"),
+                              grads={"self": _zero_where_written, "src": _gather_where_written})),
     "value": _declare_inplace_family(
         "scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
-        _write_scatter, preserve_layout=False),
+        _write_scatter, preserve_layout=False,
+        derivative=Derivative("ScatterBackward1", save=("dim", "index"),
+                              grads={"self": _zero_where_written})),
+    # PyTorch has no formula for the deprecated ``reduce=`` forms (use scatter_reduce).
     "reduce": _declare_inplace_family(
         "scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor",
-        _write_scatter, preserve_layout=False),
+        _write_scatter, preserve_layout=False, derivative=_not_implemented("aten::scatter")),
     "value_reduce": _declare_inplace_family(
         "scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) "
         "-> Tensor",
-        _write_scatter, preserve_layout=False),
+        _write_scatter, preserve_layout=False, derivative=_not_implemented("aten::scatter")),
 }  # fmt: skip
 _SCATTER_ADD_OPS = _declare_inplace_family(
     "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
     _write_scatter_add,
     preserve_layout=False,
+    # Adding does not overwrite: ``self`` passes its gradient through untouched.
+    derivative=Derivative(
+        "ScatterAddBackward0",
+        save=("dim", "index"),
+        grads={"self": lambda grad, saved: grad, "src": _gather_where_written},
+    ),
 )
 
 _FUNCTIONAL, _INPLACE, _OUT = 0, 1, 2
@@ -1016,23 +1110,62 @@ def _write_index_fill(self, dim, index, value):
     _slices_along(self, dim)[positions] = fill_value(value, self._dtype)
 
 
+def _source_slices_grad(grad: Tensor, saved) -> Tensor:
+    """The gradient of ``source`` in ``index_add``/``index_copy``: the slices it went to."""
+    if not saved.source_sym_sizes:  # a 0-dim source went to one position
+        return grad.index_select(saved.dim, saved.index.reshape(-1)).reshape(())
+    return grad.index_select(saved.dim, saved.index.reshape(-1)).expand(saved.source_sym_sizes)
+
+
+def _index_add_source_grad(grad: Tensor, saved) -> Tensor:
+    picked = _source_slices_grad(grad, saved)
+    return picked if saved.alpha == 1 else picked * saved.alpha
+
+
+def _zero_filled_slices(grad: Tensor, saved) -> Tensor:
+    # Slices that were overwritten (index_copy, index_fill) no longer depend on ``self``.
+    return grad.index_fill(saved.dim, saved.index, 0)
+
+
+def _index_fill_value_grad(grad: Tensor, saved) -> Tensor:
+    """The filled value reached every filled slice once (repeated indices count once)."""
+    from .sorting import unique
+
+    return grad.index_select(saved.dim, unique(saved.index.reshape(-1), sorted=False)).sum()
+
+
 _INDEX_ADD_OPS = _declare_inplace_family(
     "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor",
     _write_index_add,
     preserve_layout=False,
+    derivative=Derivative(
+        "IndexAddBackward0",
+        save=("dim", "index", "source_sym_sizes", "alpha"),
+        grads={"self": lambda grad, saved: grad, "source": _index_add_source_grad},
+    ),
 )
 _INDEX_COPY_OPS = _declare_inplace_family(
     "index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor",
     _write_index_copy,
     preserve_layout=False,
+    derivative=Derivative(
+        "IndexCopyBackward0",
+        save=("dim", "index", "source_sym_sizes"),
+        grads={"self": _zero_filled_slices, "source": _source_slices_grad},
+    ),
 )
 _INDEX_FILL_OPS = {
     "int_Scalar": _declare_inplace_family(
         "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
-        _write_index_fill, preserve_layout=True),
+        _write_index_fill, preserve_layout=True,
+        derivative=Derivative("IndexFillBackward0", save=("dim", "index"),
+                              grads={"self": _zero_filled_slices})),
     "int_Tensor": _declare_inplace_family(
         "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor",
-        _write_index_fill, preserve_layout=True),
+        _write_index_fill, preserve_layout=True,
+        derivative=Derivative("IndexFillBackward1", save=("dim", "index"),
+                              grads={"self": _zero_filled_slices,
+                                     "value": _index_fill_value_grad})),
 }  # fmt: skip
 
 
@@ -1129,12 +1262,29 @@ def _masked_fill_inplace(self, mask, value):
     return self
 
 
+def _zero_where_masked(grad: Tensor, saved) -> Tensor:
+    # Filled positions no longer depend on ``self``.
+    return grad.masked_fill(saved.mask, 0)
+
+
+def _masked_fill_value_grad(grad: Tensor, saved) -> Tensor:
+    # ``masked_fill_backward``: the one value reached every filled position.
+    return grad.masked_select(saved.mask).sum()
+
+
+_MASKED_FILL_DERIVATIVES = {
+    "Scalar": Derivative("MaskedFillBackward0", save=("mask",),
+                         grads={"self": _zero_where_masked}),
+    "Tensor": Derivative("MaskedFillBackward1", save=("mask",),
+                         grads={"self": _zero_where_masked, "value": _masked_fill_value_grad}),
+}  # fmt: skip
 _MASKED_FILL_OPS = {
     overload: (
         declare(f"masked_fill.{overload}(Tensor self, Tensor mask, {kind} value) -> Tensor",
-                FUNCTIONAL, _masked_fill_functional),
+                FUNCTIONAL, _masked_fill_functional, _MASKED_FILL_DERIVATIVES[overload]),
         declare(f"masked_fill_.{overload}(Tensor(a!) self, Tensor mask, {kind} value) "
-                "-> Tensor(a!)", INPLACE, _masked_fill_inplace),
+                "-> Tensor(a!)", INPLACE, _masked_fill_inplace,
+                _MASKED_FILL_DERIVATIVES[overload]),
     )
     for overload, kind in (("Scalar", "Scalar"), ("Tensor", "Tensor"))
 }  # fmt: skip
@@ -1164,9 +1314,21 @@ def _masked_select_kernel(self: Tensor, mask: Tensor) -> Tensor:
     return _fresh(values, self._dtype)
 
 
+def _masked_select_backward(grad: Tensor, saved) -> Tensor:
+    """``masked_select_backward``: the gradients go back to the selected positions.
+
+    Written into zeros of the broadcast shape; the engine sums it down to ``self``.
+    """
+    shape = broadcast_shapes(saved.self._size, saved.mask._size)
+    return _masked_scatter_op(grad.new_zeros(shape), saved.mask, grad)
+
+
 _masked_select_op, _masked_select_out_op = declare_with_out(
-    "masked_select(Tensor self, Tensor mask) -> Tensor", _masked_select_kernel
-)
+    "masked_select(Tensor self, Tensor mask) -> Tensor",
+    _masked_select_kernel,
+    Derivative("MaskedSelectBackward0", save=("self", "mask"),
+               grads={"self": _masked_select_backward}),
+)  # fmt: skip
 
 
 def masked_select(input: Tensor, mask: Tensor, *, out=None) -> Tensor:
@@ -1215,12 +1377,30 @@ def _masked_scatter_inplace(self, mask, source):
     return self
 
 
+def _masked_scatter_source_grad(grad: Tensor, saved) -> Tensor:
+    """``masked_scatter_backward``: source elements used, in order, then zeros for the rest."""
+    from .joining import cat
+
+    used = _masked_select_op(grad, saved.mask)
+    unused = numel_of(saved.source_sym_sizes) - used.numel()
+    if unused > 0:
+        used = cat([used, grad.new_zeros(unused)])
+    return used.view(saved.source_sym_sizes)
+
+
+_MASKED_SCATTER_DERIVATIVE = Derivative(
+    "MaskedScatterBackward0",
+    save=("mask", "source_sym_sizes"),
+    grads={"self": _zero_where_masked, "source": _masked_scatter_source_grad},
+)
 _masked_scatter_op = declare("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor",
-                             FUNCTIONAL, _masked_scatter_functional)  # fmt: skip
+                             FUNCTIONAL, _masked_scatter_functional,
+                             _MASKED_SCATTER_DERIVATIVE)  # fmt: skip
 _masked_scatter_inplace_op = declare(
     "masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)",
     INPLACE,
     _masked_scatter_inplace,
+    _MASKED_SCATTER_DERIVATIVE,
 )
 
 
@@ -1277,7 +1457,17 @@ def _take_kernel(self: Tensor, index: Tensor) -> Tensor:
     return _fresh(self._array.reshape(-1)[positions].reshape(index._size), self._dtype)
 
 
-_take_op, _take_out_op = declare_with_out("take(Tensor self, Tensor index) -> Tensor", _take_kernel)
+def _take_backward(grad: Tensor, saved) -> Tensor:
+    # ``take_backward``: put-*accumulate* into zeros, so a position taken twice sums.
+    zeros = saved.self.new_zeros(saved.self._size, dtype=grad.dtype)
+    return _put_op(zeros, saved.index, grad, True)
+
+
+_take_op, _take_out_op = declare_with_out(
+    "take(Tensor self, Tensor index) -> Tensor",
+    _take_kernel,
+    Derivative("TakeBackward0", save=("self", "index"), grads={"self": _take_backward}),
+)
 
 
 def take(input: Tensor, index: Tensor, *, out=None) -> Tensor:
@@ -1324,12 +1514,27 @@ def _put_inplace(self, index, source, accumulate=False):
     return self
 
 
+def _put_self_grad(grad: Tensor, saved) -> Tensor:
+    if saved.accumulate:
+        return grad
+    return _put_op(grad, saved.index, grad.new_zeros(saved.source._size), False)
+
+
+_PUT_DERIVATIVE = Derivative(
+    "PutBackward0",
+    save=("index", "source", "accumulate"),
+    grads={
+        "self": _put_self_grad,
+        "source": lambda grad, saved: _take_op(grad, saved.index).reshape(saved.source._size),
+    },
+)
 _put_op = declare("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
-                  FUNCTIONAL, _put_functional)  # fmt: skip
+                  FUNCTIONAL, _put_functional, _PUT_DERIVATIVE)  # fmt: skip
 _put_inplace_op = declare(
     "put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)",
     INPLACE,
     _put_inplace,
+    _PUT_DERIVATIVE,
 )
 
 
@@ -1395,9 +1600,14 @@ def _nonzero_out_kernel(self: Tensor, *, out: Tensor) -> Tensor:
     return out
 
 
-_nonzero_op = declare("nonzero(Tensor self) -> Tensor", FUNCTIONAL, _nonzero_kernel)
+# Coordinates are integers: no gradient flows through them.
+_nonzero_op = declare("nonzero(Tensor self) -> Tensor", FUNCTIONAL, _nonzero_kernel,
+                      NON_DIFFERENTIABLE)  # fmt: skip
 _nonzero_out_op = declare(
-    "nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "out", _nonzero_out_kernel
+    "nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    "out",
+    _nonzero_out_kernel,
+    NON_DIFFERENTIABLE,
 )
 
 

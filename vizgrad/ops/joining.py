@@ -16,13 +16,16 @@ import operator
 
 import numpy as np
 
+from ..autograd.formula import Derivative
 from ..dispatcher import COMPOSITE, FUNCTIONAL, OUT
 from ..promotion import can_cast, result_type
 from ..shape import contiguous_strides, is_non_overlapping_and_dense, wrap_dim, wrap_dims
 from ..tensor import Tensor
+from .copy import clone, contiguous_format
+from .indexing import index_select
 from .iterator import check_no_overlap
 from .registry import bind_method, check_tensor, declare, write_to_out
-from .views import reshape
+from .views import flatten, reshape, unsqueeze
 
 __all__ = [
     "cat",
@@ -148,7 +151,30 @@ def _cat_out_kernel(tensors, dim: int = 0, *, out: Tensor) -> Tensor:
     return write_to_out(result, out, check_cast=False)
 
 
-_cat_op = declare("cat(Tensor[] tensors, int dim=0) -> Tensor", FUNCTIONAL, _cat_kernel)
+def _cat_backward(grad: Tensor, saved) -> list:
+    """``cat_tensors_backward``: each input gets its own stretch of ``grad`` along ``dim``.
+
+    Skipped 1-D empty inputs get an empty gradient.
+    """
+    grads, start = [], 0
+    for size in saved.tensors_args_sizes:
+        if size == (0,):
+            grads.append(grad.new_zeros(0))
+            continue
+        length = size[saved.dim] if saved.dim >= 0 else size[saved.dim + len(size)]
+        grads.append(grad.narrow(saved.dim, start, length))
+        start += length
+    return grads
+
+
+_cat_op = declare(
+    "cat(Tensor[] tensors, int dim=0) -> Tensor",
+    FUNCTIONAL,
+    _cat_kernel,
+    Derivative(
+        "CatBackward0", save=("dim", "tensors_args_sizes"), grads={"tensors": _cat_backward}
+    ),
+)
 _cat_out_op = declare(
     "cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", OUT, _cat_out_kernel
 )
@@ -210,7 +236,14 @@ def _stack_out_kernel(tensors, dim: int = 0, *, out: Tensor) -> Tensor:
     return _cat_out_kernel([_unsqueezed(t, dim) for t in tensors], dim, out=out)
 
 
-_stack_op = declare("stack(Tensor[] tensors, int dim=0) -> Tensor", FUNCTIONAL, _stack_kernel)
+# Stacking added one dim: taking it apart again (``unbind``) gives each input its gradient.
+_stack_op = declare(
+    "stack(Tensor[] tensors, int dim=0) -> Tensor",
+    FUNCTIONAL,
+    _stack_kernel,
+    Derivative("StackBackward0", save=("dim",),
+               grads={"tensors": lambda grad, saved: list(grad.unbind(saved.dim))}),
+)  # fmt: skip
 _stack_out_op = declare(
     "stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
     OUT,
@@ -227,16 +260,29 @@ def stack(tensors, dim: int = 0, *, out=None) -> Tensor:
     return _stack_out_op(tensors, dim, out=out)
 
 
-def _with_leading_ones(t: Tensor, ndim: int) -> Tensor:
-    """``atleast_1d``/``atleast_2d``: a view of ``t`` with size-1 dims prepended."""
-    missing = ndim - len(t._size)
-    return reshape(t, (1,) * missing + t._size) if missing > 0 else t
+# The ``atleast_*d`` helpers use the ops PyTorch's do (``reshape`` for 0-d tensors,
+# ``unsqueeze`` otherwise), so the recorded nodes are the same (UnsqueezeBackward0…).
+
+
+def _atleast_1d(t: Tensor) -> Tensor:
+    """``atleast_1d``: a 0-d tensor becomes ``(1,)``."""
+    return reshape(t, (1,)) if not t._size else t
+
+
+def _atleast_2d(t: Tensor) -> Tensor:
+    """``atleast_2d``: 0-d becomes ``(1, 1)``, 1-D ``(n,)`` becomes ``(1, n)``."""
+    if not t._size:
+        return reshape(t, (1, 1))
+    return unsqueeze(t, 0) if len(t._size) == 1 else t
 
 
 def _atleast_3d(t: Tensor) -> Tensor:
     """``atleast_3d``: a 1-D ``(n,)`` becomes ``(1, n, 1)``, a 2-D one gains a last dim."""
-    shapes = {0: (1, 1, 1), 1: (1, *t._size, 1), 2: (*t._size, 1)}
-    return reshape(t, shapes[len(t._size)]) if len(t._size) < 3 else t
+    if not t._size:
+        return reshape(t, (1, 1, 1))
+    if len(t._size) == 1:
+        return unsqueeze(unsqueeze(t, 0), -1)
+    return unsqueeze(t, -1) if len(t._size) == 2 else t
 
 
 def _as_column(t: Tensor) -> Tensor:
@@ -282,13 +328,13 @@ def _stacker(name: str, doc: str, prepare, dim_for):
 hstack = _stacker(
     "hstack",
     "``torch.hstack``: join along dim 1 (dim 0 for 1-D tensors); 0-d tensors become 1-D.",
-    lambda t: _with_leading_ones(t, 1),
+    _atleast_1d,
     lambda prepared: 0 if len(prepared[0]._size) == 1 else 1,
 )
 vstack = _stacker(
     "vstack",
     "``torch.vstack``: join along dim 0 after making every tensor at least 2-D.",
-    lambda t: _with_leading_ones(t, 2),
+    _atleast_2d,
     lambda prepared: 0,
 )
 row_stack = vstack
@@ -301,11 +347,7 @@ dstack = _stacker(
 column_stack = _stacker(
     "column_stack",
     "``torch.column_stack``: 0-d and 1-D tensors become columns, then join along dim 1.",
-    lambda t: (
-        t._alias((t.numel(), 1), (t._stride[0] if t._size else 1, 1), t._offset)
-        if len(t._size) <= 1
-        else t
-    ),
+    _as_column,
     lambda prepared: 1,
 )
 
@@ -328,7 +370,34 @@ def _repeat_kernel(self: Tensor, repeats) -> Tensor:
     return _fresh(np.tile(self._array.reshape(padded), repeats), self._dtype)
 
 
-_repeat_op = declare("repeat(Tensor self, SymInt[] repeats) -> Tensor", FUNCTIONAL, _repeat_kernel)
+def _repeat_backward(grad: Tensor, saved) -> Tensor:
+    """``repeat_backward``: every copy of an element adds its gradient to it.
+
+    Leading dims that ``repeat`` added are summed away; then each dim of size
+    ``r * n`` is split into ``(r, n)`` and the ``r`` copies are summed.
+    """
+    sizes, repeats = saved.self_sym_sizes, saved.repeats
+    if 0 in repeats:
+        return grad.new_zeros(sizes)
+    added = len(repeats) - len(sizes)
+    if added:
+        grad = grad.sum(tuple(range(added)))
+    split_shape, copy_dims = [], []
+    for repeat, size in zip(repeats[added:], sizes, strict=True):
+        copy_dims.append(len(split_shape))
+        split_shape += [repeat, size]
+    if not split_shape:
+        return grad
+    return grad.reshape(split_shape).sum(tuple(copy_dims))
+
+
+_repeat_op = declare(
+    "repeat(Tensor self, SymInt[] repeats) -> Tensor",
+    FUNCTIONAL,
+    _repeat_kernel,
+    Derivative("RepeatBackward0", save=("self_sym_sizes", "repeats"),
+               grads={"self": _repeat_backward}),
+)  # fmt: skip
 
 
 def _repeat(self: Tensor, *sizes) -> Tensor:
@@ -362,10 +431,8 @@ def _varargs(values: tuple):
 bind_method("tile", lambda self, *dims: tile(self, _varargs(dims)))
 
 
-def _check_repeats_tensor(repeats: Tensor, *, with_self: bool) -> np.ndarray:
+def _check_repeats_tensor(repeats: Tensor) -> np.ndarray:
     """Counts must be a 1-D integer tensor of non-negative values."""
-    if len(repeats._size) > 1 and with_self:
-        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
     if repeats._dtype.name not in ("int32", "int64"):
         raise NotImplementedError(
             f"\"repeat_interleave_cpu\" not implemented for '{repeats._dtype.scalar_name}'"
@@ -385,52 +452,77 @@ def _check_output_size(output_size, total: int) -> None:
         )
 
 
-def _repeat_interleave_self(self: Tensor, repeats, dim=None, *, output_size=None) -> Tensor:
-    """Each slice along ``dim`` (each element, with ``dim=None``) repeated in place."""
-    array = self._array
+def _size_along(t: Tensor, dim: int) -> int:
+    """``t.size(dim)``, with its errors (a 0-d tensor has no dims to ask about)."""
+    if not t._size:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return t._size[wrap_dim(dim, len(t._size))]
+
+
+def _repeat_interleave_int(self: Tensor, repeats: int, dim=None, *, output_size=None) -> Tensor:
+    """Each slice along ``dim`` repeated ``repeats`` times, as PyTorch builds it.
+
+    A size-``repeats`` dim is inserted after ``dim`` and expanded (a free view), copied
+    into place by ``clone``, then merged with ``dim``: so autograd sees
+    unsqueeze → expand → clone → view, and the gradient sums the copies back.
+    """
+    input = self if dim is not None else flatten(self)  # dim=None: flatten first
+    dim = wrap_dim(0 if dim is None else dim, len(self._size))
+    if repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    spread = unsqueeze(input, dim + 1)
+    sizes = list(spread._size)
+    sizes[dim + 1] = repeats
+    _check_output_size(output_size, input._size[dim] * repeats)
+    return flatten(clone(spread.expand(sizes), memory_format=contiguous_format), dim, dim + 1)
+
+
+def _repeat_interleave_tensor(self: Tensor, repeats: Tensor, dim=None, *, output_size=None):
+    """Slice ``k`` along ``dim`` repeated ``repeats[k]`` times: an ``index_select``.
+
+    The counts become indices (``repeat_interleave(repeats)``: ``[0, 0, 1, 2, 2]``),
+    and the slices are picked with them.
+    """
+    input = self
     if dim is None:
-        array = array.reshape(-1)  # dim=None: flatten first, as PyTorch does
-        dim = 0
-    else:
-        dim = wrap_dim(dim, len(self._size))
-        if not self._size:
-            array = array.reshape(1)
-    if isinstance(repeats, Tensor):
-        counts = _check_repeats_tensor(repeats, with_self=True)
-        if counts.size != 1 and counts.size != array.shape[dim]:
+        input, dim = flatten(self), 0
+    length = _size_along(input, dim)
+    if len(repeats._size) == 0 or repeats._size == (1,):
+        repeats = reshape(repeats, (1,)).expand(length)
+    elif len(repeats._size) == 1:
+        if repeats._size[0] != length:
             raise RuntimeError(
                 f"repeats must have the same size as input along dim, but got "
-                f"repeats.size(0) = {counts.size} and input.size({dim}) = {array.shape[dim]}"
+                f"repeats.size(0) = {repeats._size[0]} and input.size({dim}) = {length}"
             )
-        if counts.size == 1:
-            counts = np.full(array.shape[dim], counts[0])
     else:
-        if repeats < 0:
-            raise RuntimeError("Repeats must be non-negative")
-        counts = np.full(array.shape[dim], repeats)
-    _check_output_size(output_size, int(counts.sum()))
-    return _fresh(np.repeat(array, counts, axis=dim), self._dtype)
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    indices = _repeat_interleave_ops["Tensor"](repeats, output_size=output_size)
+    return index_select(input, dim, indices)
 
 
 def _repeat_interleave_counts(repeats: Tensor, *, output_size=None) -> Tensor:
     """``repeat_interleave(repeats)``: ``k`` repeated ``repeats[k]`` times (indices for gather)."""
-    counts = _check_repeats_tensor(repeats, with_self=False)
+    counts = _check_repeats_tensor(repeats)
     _check_output_size(output_size, int(counts.sum()))
     return _fresh(np.repeat(np.arange(counts.size), counts), repeats._dtype)
 
 
 _repeat_interleave_ops = {
+    # CompositeImplicitAutograd in PyTorch: built from other ops, which record the nodes.
     "self_int": declare(
         "repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, "
         "SymInt? output_size=None) -> Tensor",
         FUNCTIONAL,
-        _repeat_interleave_self,
+        _repeat_interleave_int,
+        COMPOSITE,
     ),
     "self_Tensor": declare(
         "repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, "
         "SymInt? output_size=None) -> Tensor",
         FUNCTIONAL,
-        _repeat_interleave_self,
+        _repeat_interleave_tensor,
+        COMPOSITE,
     ),
     "Tensor": declare(
         "repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor",
@@ -478,7 +570,14 @@ def _flip_kernel(self: Tensor, dims) -> Tensor:
     return result
 
 
-_flip_op = declare("flip(Tensor self, int[] dims) -> Tensor", FUNCTIONAL, _flip_kernel)
+# Flipping is its own inverse: the gradient is flipped back.
+_flip_op = declare(
+    "flip(Tensor self, int[] dims) -> Tensor",
+    FUNCTIONAL,
+    _flip_kernel,
+    Derivative("FlipBackward0", save=("dims",),
+               grads={"self": lambda grad, saved: grad.flip(saved.dims)}),
+)  # fmt: skip
 
 
 def flip(input: Tensor, dims) -> Tensor:
@@ -536,8 +635,14 @@ def _roll_kernel(self: Tensor, shifts, dims=()) -> Tensor:
     return _fresh(np.roll(array, shifts, dims).reshape(self._size), self._dtype)
 
 
+def _roll_backward(grad: Tensor, saved) -> Tensor:
+    # Rolling back by the same amounts undoes the roll.
+    return _roll_op(grad, tuple(-s for s in saved.shifts), saved.dims)
+
+
 _roll_op = declare("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor", FUNCTIONAL,
-                   _roll_kernel)  # fmt: skip
+                   _roll_kernel, Derivative("RollBackward0", save=("shifts", "dims"),
+                                            grads={"self": _roll_backward}))  # fmt: skip
 
 
 def roll(input: Tensor, shifts, dims=None) -> Tensor:

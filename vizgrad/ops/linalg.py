@@ -17,13 +17,15 @@ import operator
 
 import numpy as np
 
-from ..dispatcher import FUNCTIONAL, OUT
+from ..autograd.formula import Derivative
+from ..dispatcher import COMPOSITE, FUNCTIONAL, OUT
 from ..dtypes import BOOL
 from ..promotion import result_type
 from ..shape import broadcast_shapes, is_non_overlapping_and_dense, numel_of, wrap_dim
 from ..tensor import Tensor
 from .ranges import _CPP_TYPE_NAME
-from .registry import bind_method, check_tensor, declare, declare_with_out, write_to_out
+from .registry import bind_method, check_tensor, declare, write_to_out
+from .views import _unsafe_view_op, reshape, unsqueeze
 
 __all__ = [
     "dot",
@@ -114,10 +116,36 @@ def _dot_out_kernel(kernel):
     return out_kernel
 
 
-_dot_op = declare("dot(Tensor self, Tensor tensor) -> Tensor", FUNCTIONAL, _dot_kernel)
+# d(a·b)/da = b, d(a·b)/db = a (scaled by the incoming scalar gradient).
+_dot_op = declare(
+    "dot(Tensor self, Tensor tensor) -> Tensor",
+    FUNCTIONAL,
+    _dot_kernel,
+    Derivative(
+        "DotBackward0",
+        save=("self", "tensor"),
+        grads={
+            "self": lambda grad, saved: grad * saved.tensor,
+            "tensor": lambda grad, saved: grad * saved.self,
+        },
+    ),
+)
 _dot_out_op = declare("dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)",
                       OUT, _dot_out_kernel(_dot_kernel))  # fmt: skip
-_vdot_op = declare("vdot(Tensor self, Tensor other) -> Tensor", FUNCTIONAL, _vdot_kernel)
+# Real tensors only (complex autograd is out of scope), where vdot is dot.
+_vdot_op = declare(
+    "vdot(Tensor self, Tensor other) -> Tensor",
+    FUNCTIONAL,
+    _vdot_kernel,
+    Derivative(
+        "VdotBackward0",
+        save=("self", "other"),
+        grads={
+            "self": lambda grad, saved: grad * saved.other,
+            "other": lambda grad, saved: grad * saved.self,
+        },
+    ),
+)
 _vdot_out_op = declare("vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
                        OUT, _dot_out_kernel(_vdot_kernel))  # fmt: skip
 
@@ -219,13 +247,73 @@ def _exact_out(kernel):
     return out_kernel
 
 
-_mv_op = declare("mv(Tensor self, Tensor vec) -> Tensor", FUNCTIONAL, _mv_kernel)
+# y = A v: dA = grad ⊗ v (an outer product), dv = Aᵀ grad.
+_mv_op = declare(
+    "mv(Tensor self, Tensor vec) -> Tensor",
+    FUNCTIONAL,
+    _mv_kernel,
+    Derivative(
+        "MvBackward0",
+        save=("self", "vec"),
+        grads={
+            "self": lambda grad, saved: outer(grad, saved.vec),
+            "vec": lambda grad, saved: saved.self.t().mv(grad),
+        },
+    ),
+)
 _mv_out_op = declare("mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)", OUT,
                      _exact_out(_mv_kernel))  # fmt: skip
-_mm_op = declare("mm(Tensor self, Tensor mat2) -> Tensor", FUNCTIONAL, _mm_kernel)
+
+
+def _is_column_major(t: Tensor) -> bool:
+    return t._stride[0] == 1 and t._stride[1] == t._size[0]
+
+
+def mm_mat1_backward(grad: Tensor, mat2: Tensor, mat1: Tensor, alpha=1) -> Tensor:
+    """``mm_mat1_backward``: d(mat1 @ mat2)/d(mat1) applied to ``grad`` is ``grad @ mat2ᵀ``.
+
+    When ``mat1`` was column-major (a transposed matrix), PyTorch computes the same
+    product as ``(mat2 @ gradᵀ)ᵀ`` so the gradient comes out column-major as well.
+    """
+    result = mat2.mm(grad.t()).t() if _is_column_major(mat1) else grad.mm(mat2.t())
+    return result if alpha == 1 else result * alpha
+
+
+def mm_mat2_backward(grad: Tensor, mat1: Tensor, mat2: Tensor, alpha=1) -> Tensor:
+    """``mm_mat2_backward``: ``mat1ᵀ @ grad`` (or ``(gradᵀ @ mat1)ᵀ`` for column-major)."""
+    result = grad.t().mm(mat1).t() if _is_column_major(mat2) else mat1.t().mm(grad)
+    return result if alpha == 1 else result * alpha
+
+
+_mm_op = declare(
+    "mm(Tensor self, Tensor mat2) -> Tensor",
+    FUNCTIONAL,
+    _mm_kernel,
+    Derivative(
+        "MmBackward0",
+        save=("self", "mat2"),
+        grads={
+            "self": lambda grad, saved: mm_mat1_backward(grad, saved.mat2, saved.self),
+            "mat2": lambda grad, saved: mm_mat2_backward(grad, saved.self, saved.mat2),
+        },
+    ),
+)
 _mm_out_op = declare("mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", OUT,
                      _exact_out(_mm_kernel))  # fmt: skip
-_bmm_op = declare("bmm(Tensor self, Tensor mat2) -> Tensor", FUNCTIONAL, _bmm_kernel)
+# mm's rule, batch by batch: transpose the last two dims of the other operand.
+_bmm_op = declare(
+    "bmm(Tensor self, Tensor mat2) -> Tensor",
+    FUNCTIONAL,
+    _bmm_kernel,
+    Derivative(
+        "BmmBackward0",
+        save=("self", "mat2"),
+        grads={
+            "self": lambda grad, saved: grad.bmm(saved.mat2.transpose(1, 2)),
+            "mat2": lambda grad, saved: saved.self.transpose(1, 2).bmm(grad),
+        },
+    ),
+)
 _bmm_out_op = declare("bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)",
                       OUT, _exact_out(_bmm_kernel))  # fmt: skip
 
@@ -254,75 +342,104 @@ def bmm(input, mat2, *, out=None) -> Tensor:
 # --- matmul ------------------------------------------------------------------------------
 
 
-def _as_shape(t: Tensor, shape) -> _ArrayOperand:
-    """``t`` with another shape, as ``reshape`` gives it: a view when the strides allow.
+def _should_fold(tensor1: Tensor, tensor2: Tensor, has_out: bool) -> bool:
+    """``should_fold``: can the batch dims of the bigger operand fold into matrix rows?
 
-    Only used inside ``matmul`` to fold operands; NumPy copies only when it must.
+    Then one ``mm`` (or ``mv``) replaces a ``bmm`` over a broadcast copy of the smaller
+    operand. Under autograd PyTorch folds whenever the smaller operand requires grad,
+    even at the cost of a copy, so its gradient is not a big broadcast tensor.
     """
-    return _ArrayOperand(t._array.reshape(shape), t._dtype)
+    larger_first = tensor1.dim() >= tensor2.dim()
+    t1 = tensor1 if larger_first else tensor2.mT
+    dim_t2 = tensor2.dim() if larger_first else tensor1.dim()
+    if not (t1.dim() >= 3 and dim_t2 <= 2):
+        return False
+    smaller = tensor2 if larger_first else tensor1
+    if smaller.requires_grad and not has_out:
+        return True
+    if tensor1.dim() == 2:  # folding would need a transpose and a copy of the result
+        return False
+    if t1.numel() == 0:
+        return True
+    # Folding is free when the batch dims and the rows form one stride chain.
+    size, stride = t1._size, t1._stride
+    return all(stride[i] == stride[i + 1] * size[i + 1] for i in range(t1.dim() - 2))
 
 
-class _ArrayOperand:
-    """A bare (array, dtype) pair standing in for a tensor between matmul's steps."""
+def _folded_matmul(tensor1: Tensor, tensor2: Tensor) -> Tensor:
+    """N-D @ 1-D or 2-D (or the mirror case): fold the batch dims into rows, one mm/mv."""
+    transpose = tensor2.dim() > tensor1.dim()
+    t1 = tensor2.mT if transpose else tensor1
+    # The smaller operand, transposed to match (a 1-D one needs no transposing).
+    t2 = (tensor1.t() if tensor1.dim() == 2 else tensor1) if transpose else tensor2
+    output_shape = list(t1._size[:-1])
+    folded = reshape(t1, (numel_of(output_shape), t1._size[-1]))
+    if t2.dim() == 2:
+        output_shape.append(t2._size[1])
+        output = _unsafe_view_op(_mm_op(folded, t2), output_shape)
+        return output.mT.contiguous() if transpose else output
+    return _unsafe_view_op(_mv_op(folded, t2), output_shape)
 
-    __slots__ = ("_array", "_dtype", "_size")
 
-    def __init__(self, array, dtype):
-        self._array, self._dtype, self._size = array, dtype, array.shape
+def _batched_matmul(tensor1: Tensor, tensor2: Tensor) -> Tensor:
+    """Broadcast the batch dims, flatten them into one, and run one ``bmm``."""
+    dim1, dim2 = tensor1.dim(), tensor2.dim()
+    n = tensor1._size[-2] if dim1 > 1 else 1
+    m1 = tensor1._size[-1]
+    m2 = tensor2._size[-2] if dim2 > 1 else tensor2._size[-1]
+    p = tensor2._size[-1] if dim2 > 1 else 1
+    batch1, batch2 = tensor1._size[:-2], tensor2._size[:-2]
+    batch = broadcast_shapes(batch1, batch2)
+    count = numel_of(batch)
+    left = reshape(tensor1.expand((*batch, n, m1)), (count, n, m1))
+    vector_rhs = dim2 == 1
+    if vector_rhs:
+        right = unsqueeze(reshape(tensor2.expand((*batch, m2)), (count, m2)), 2)
+    else:
+        right = reshape(tensor2.expand((*batch, m2, p)), (count, m2, p))
+    output_shape = (*batch, *((n,) if dim1 > 1 else ()), *((p,) if dim2 > 1 else ()))
+    product = _bmm_op(left, right)
+    return _unsafe_view_op(product.squeeze(-1) if vector_rhs else product, output_shape)
 
-    def dim(self) -> int:
-        return len(self._size)
 
+def _matmul_impl(tensor1: Tensor, tensor2: Tensor, has_out: bool = False) -> Tensor:
+    """``_matmul_impl``: choose dot, mv, mm or bmm by the operands' ranks.
 
-def _matmul_kernel(self, other):
-    """``_matmul_impl``: choose dot, mv, mm or bmm by the operands' ranks."""
-    dim1, dim2 = self.dim(), other.dim()
+    Built only from other operators (CompositeImplicitAutograd), so autograd records
+    *their* nodes: ``MmBackward0`` for 2-D @ 2-D, ``UnsafeViewBackward0`` over
+    ``BmmBackward0`` for batches, exactly as PyTorch does.
+    """
+    dim1, dim2 = tensor1.dim(), tensor2.dim()
     if dim1 == 0 or dim2 == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {dim1}D and {dim2}D"
         )
     if dim1 == 1 and dim2 == 1:
-        return _dot_kernel(self, other)
+        return _dot_op(tensor1, tensor2)
     if dim1 == 2 and dim2 == 1:
-        return _mv_kernel(self, other)
-    if dim1 == 2 and dim2 == 2:
-        return _mm_kernel(self, other)
+        return _mv_op(tensor1, tensor2)
     if dim1 == 1 and dim2 == 2:  # a row vector times a matrix, then drop the row
-        result = _mm_kernel(_as_shape(self, (1, self._size[0])), other)
-        return Tensor._from_array(result._array.reshape(other._size[1]), result._dtype)
-    if dim1 >= 3 and dim2 <= 2:
-        # Fold the batch dims of the left operand into rows: one mm (or mv) does it all.
-        rows = numel_of(self._size[:-1])
-        folded = _as_shape(self, (rows, self._size[-1]))
-        product = _mv_kernel(folded, other) if dim2 == 1 else _mm_kernel(folded, other)
-        shape = self._size[:-1] + (() if dim2 == 1 else (other._size[-1],))
-        return Tensor._from_array(product._array.reshape(shape), product._dtype)
-    return _batched_matmul(self, other)
+        return _mm_op(unsqueeze(tensor1, 0), tensor2).squeeze_(0)
+    if dim1 == 2 and dim2 == 2:
+        return _mm_op(tensor1, tensor2)
+    if _should_fold(tensor1, tensor2, has_out):
+        return _folded_matmul(tensor1, tensor2)
+    if dim1 == 3 and dim2 == 3 and tensor1._size[0] != tensor2._size[0]:
+        # A batch of one that requires grad is squeezed, to take the folding path.
+        if tensor1._size[0] == 1 and tensor1.requires_grad:
+            return _matmul_impl(tensor1.squeeze(0), tensor2, has_out)
+        if tensor2._size[0] == 1 and tensor2.requires_grad:
+            return _matmul_impl(tensor1, tensor2.squeeze(0), has_out)
+    return _batched_matmul(tensor1, tensor2)
 
 
-def _batched_matmul(self, other) -> Tensor:
-    """Broadcast the batch dims, then one ``bmm`` over all batches."""
-    dim1, dim2 = self.dim(), other.dim()
-    n = self._size[-2] if dim1 > 1 else 1
-    m1 = self._size[-1]
-    m2 = other._size[-2] if dim2 > 1 else other._size[-1]
-    p = other._size[-1] if dim2 > 1 else 1
-    batch1 = self._size[:-2] if dim1 > 1 else ()
-    batch2 = other._size[:-2] if dim2 > 1 else ()
-    batch = broadcast_shapes(batch1, batch2)
-    count = numel_of(batch)
-    left = np.broadcast_to(self._array.reshape((*batch1, n, m1)), (*batch, n, m1))
-    right = np.broadcast_to(other._array.reshape((*batch2, m2, p)), (*batch, m2, p))
-    left = _ArrayOperand(left.reshape(count, n, m1), self._dtype)
-    right = _ArrayOperand(right.reshape(count, m2, p), other._dtype)
-    product = _bmm_kernel(left, right)
-    shape = (*batch, *((n,) if dim1 > 1 else ()), *((p,) if dim2 > 1 else ()))
-    return Tensor._from_array(product._array.reshape(shape), product._dtype)
-
-
-_matmul_op = declare("matmul(Tensor self, Tensor other) -> Tensor", FUNCTIONAL, _matmul_kernel)
-_matmul_out_op = declare("matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-                         OUT, _exact_out(_matmul_kernel))  # fmt: skip
+_matmul_op = declare("matmul(Tensor self, Tensor other) -> Tensor", FUNCTIONAL, _matmul_impl,
+                     COMPOSITE)  # fmt: skip
+_matmul_out_op = declare(
+    "matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    OUT,
+    _exact_out(lambda self, other: _matmul_impl(self, other, has_out=True)),
+)
 
 
 def matmul(input, other, *, out=None) -> Tensor:
@@ -340,18 +457,33 @@ def matmul(input, other, *, out=None) -> Tensor:
 # --- outer and addmm ---------------------------------------------------------------------
 
 
-def _outer_kernel(self, vec2):
+def _check_outer(self, vec2) -> None:
     for t, name in ((self, "self"), (vec2, "vec2")):
         if t.dim() != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
-    dtype = result_type(self, vec2)  # outer is a broadcast multiply: it promotes
+
+
+def _outer_composite(self, vec2):
+    """``outer`` is a broadcast multiply of a column by a row (so it promotes, like mul).
+
+    CompositeImplicitAutograd: autograd sees ``reshape`` then ``mul``.
+    """
+    _check_outer(self, vec2)
+    return reshape(self, (self._size[0], 1)) * vec2
+
+
+def _outer_out_kernel(self, vec2, *, out):
+    _check_outer(self, vec2)
+    dtype = result_type(self, vec2)
     a = self._array.astype(dtype.numpy, copy=False)
     b = vec2._array.astype(dtype.numpy, copy=False)
-    return _product(np.multiply.outer, a, b, dtype=dtype)
+    return write_to_out(_product(np.multiply.outer, a, b, dtype=dtype), out)
 
 
-_outer_op, _outer_out_op = declare_with_out("outer(Tensor self, Tensor vec2) -> Tensor",
-                                            _outer_kernel)  # fmt: skip
+_outer_op = declare("outer(Tensor self, Tensor vec2) -> Tensor", FUNCTIONAL, _outer_composite,
+                    COMPOSITE)  # fmt: skip
+_outer_out_op = declare("outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
+                        OUT, _outer_out_kernel)  # fmt: skip
 
 
 def outer(input, vec2, *, out=None) -> Tensor:
@@ -401,7 +533,20 @@ _addmm_op = declare(
     "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
     FUNCTIONAL,
     _addmm_kernel,
-)
+    # beta * self + alpha * mat1 @ mat2: mm's rules scaled by alpha; self's by beta
+    # (the engine sums a broadcast ``self``'s gradient back to its shape).
+    Derivative(
+        "AddmmBackward0",
+        save=("mat1", "mat2", "alpha", "beta"),
+        grads={
+            "self": lambda grad, saved: grad if saved.beta == 1 else grad * saved.beta,
+            "mat1": lambda grad, saved: mm_mat1_backward(grad, saved.mat2, saved.mat1,
+                                                         saved.alpha),
+            "mat2": lambda grad, saved: mm_mat2_backward(grad, saved.mat1, saved.mat2,
+                                                         saved.alpha),
+        },
+    ),
+)  # fmt: skip
 _addmm_out_op = declare(
     "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, "
     "Tensor(a!) out) -> Tensor(a!)",
@@ -571,33 +716,65 @@ def _tensordot_dims(a: Tensor, b: Tensor, dims):
     return list(dims_a), list(dims_b)
 
 
-def _tensordot_kernel(self, other, dims_self, dims_other):
+def _tensordot_composite(self, other, dims_self, dims_other):
+    """``tensordot`` as PyTorch builds it: permute, reshape to matrices, one ``mm``, reshape.
+
+    The contracted dims of ``self`` go last and those of ``other`` first, so the
+    contraction is a single matrix product. A contracted dim of size 1 on one side
+    broadcasts: the other side's dim is summed right away.
+    """
+    if len(dims_self) != len(dims_other):
+        raise RuntimeError("both dimension lists should have same length")
     if self._dtype is not other._dtype:
         raise RuntimeError("both inputs should have same dtype")
+    t1, t2, contracted = self, other, 1
     for da, db in zip(dims_self, dims_other, strict=True):
         size_a = self._size[wrap_dim(da, self.dim())]
         size_b = other._size[wrap_dim(db, other.dim())]
-        if size_a != size_b:
+        if size_b == 1:
+            t1 = t1.sum(da, keepdim=True)
+        elif size_a == 1:
+            t2 = t2.sum(db, keepdim=True)
+        elif size_a != size_b:
             raise RuntimeError(
                 f"contracted dimensions need to match, but first has size {size_a} in dim {da} "
                 f"and second has size {size_b} in dim {db}"
             )
-    axes = ([wrap_dim(d, self.dim()) for d in dims_self],
-            [wrap_dim(d, other.dim()) for d in dims_other])  # fmt: skip
-    return _product(lambda x, y: np.tensordot(x, y, axes=axes), self._array, other._array,
-                    dtype=self._dtype)  # fmt: skip
+        else:
+            contracted *= size_a
+    kept1 = _kept_dims(dims_self, self.dim())
+    kept2 = _kept_dims(dims_other, other.dim())
+    result_sizes = [t1._size[d] for d in kept1] + [t2._size[d] for d in kept2]
+    left = reshape(
+        t1.permute(kept1 + list(dims_self)), (numel_of([t1._size[d] for d in kept1]), contracted)
+    )
+    right = reshape(t2.permute(list(dims_other) + kept2),
+                    (contracted, numel_of([t2._size[d] for d in kept2])))  # fmt: skip
+    return reshape(_mm_op(left, right), result_sizes)
+
+
+def _kept_dims(contracted, ndim: int) -> list[int]:
+    """The dims not contracted, in order (``dim_list_to_bitset`` rejects repeats)."""
+    seen = set()
+    for d in contracted:
+        d = wrap_dim(d, ndim)
+        if d in seen:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        seen.add(d)
+    return [d for d in range(ndim) if d not in seen]
 
 
 _tensordot_op = declare(
     "tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor",
     FUNCTIONAL,
-    _tensordot_kernel,
+    _tensordot_composite,
+    COMPOSITE,
 )
 _tensordot_out_op = declare(
     "tensordot.out(Tensor self, Tensor other, int[] dims_self, int[] dims_other, *, "
     "Tensor(a!) out) -> Tensor(a!)",
     OUT,
-    _exact_out(_tensordot_kernel),
+    _exact_out(_tensordot_composite),
 )
 
 

@@ -21,6 +21,7 @@ import warnings
 
 import numpy as np
 
+from ..autograd.formula import NON_DIFFERENTIABLE, Derivative
 from ..dispatcher import FUNCTIONAL, INPLACE, OUT
 from ..dtypes import BOOL, COMPLEX, FLOATING, INTEGRAL, get_default_dtype
 from ..dtypes import int64 as INT64
@@ -376,28 +377,59 @@ def _exponential_kernel(self, lambd=1.0, *, generator=None):
     return _write(self, rng.exponential(1.0 / lambd, size=self._size))
 
 
+def _zeros_shaped_like(input_name: str):
+    """A formula giving zeros of ``input_name``'s saved shape."""
+    key = f"{input_name}_sym_sizes"
+    return lambda grad, saved: grad.new_zeros(getattr(saved, key))
+
+
+def _sampled(name: str, *inputs: str) -> Derivative:
+    """Samples do not depend on their parameters differentiably (no reparameterization):
+    PyTorch records a node whose gradients are zeros, for the overwritten tensor and for
+    tensor parameters alike (``normal(mean, std)``'s mean and std)."""
+    return Derivative(
+        name,
+        save=tuple(f"{i}_sym_sizes" for i in inputs),
+        grads={i: _zeros_shaped_like(i) for i in inputs},
+    )
+
+
 _GEN = "*, Generator? generator=None"
 _uniform_op = declare(f"uniform_(Tensor(a!) self, float from=0, float to=1, {_GEN}) -> Tensor(a!)",
-                      INPLACE, _uniform_kernel)  # fmt: skip
+                      INPLACE, _uniform_kernel, _sampled("UniformBackward0", "self"))  # fmt: skip
 _normal_inplace_op = declare(
     f"normal_(Tensor(a!) self, float mean=0, float std=1, {_GEN}) -> Tensor(a!)",
     INPLACE,
     _normal_kernel,
+    _sampled("NormalBackward0", "self"),
 )
-_random_op = declare(f"random_.from(Tensor(a!) self, int from, int? to, {_GEN}) -> Tensor(a!)",
-                     INPLACE, _random_kernel)  # fmt: skip
+# Three overloads, as in PyTorch, so each records its own node name.
+_random_ops = {
+    "from": declare(f"random_.from(Tensor(a!) self, int from, int? to, {_GEN}) -> Tensor(a!)",
+                    INPLACE, _random_kernel, _sampled("RandomBackward0", "self")),
+    "to": declare(f"random_.to(Tensor(a!) self, int to, {_GEN}) -> Tensor(a!)", INPLACE,
+                  lambda self, to, *, generator=None: _random_kernel(self, None, to,
+                                                                     generator=generator),
+                  _sampled("RandomBackward1", "self")),
+    "": declare(f"random_(Tensor(a!) self, {_GEN}) -> Tensor(a!)", INPLACE,
+                lambda self, *, generator=None: _random_kernel(self, generator=generator),
+                _sampled("RandomBackward2", "self")),
+}  # fmt: skip
 _bernoulli_float_op = declare(
     f"bernoulli_.float(Tensor(a!) self, float p=0.5, {_GEN}) -> Tensor(a!)",
     INPLACE,
     _bernoulli_float_kernel,
+    _sampled("BernoulliBackward2", "self"),
 )
 _bernoulli_tensor_op = declare(
     f"bernoulli_.Tensor(Tensor(a!) self, Tensor p, {_GEN}) -> Tensor(a!)",
     INPLACE,
     _bernoulli_tensor_kernel,
+    _sampled("BernoulliBackward1", "self", "p"),
 )
 _exponential_op = declare(f"exponential_(Tensor(a!) self, float lambd=1, {_GEN}) -> Tensor(a!)",
-                          INPLACE, _exponential_kernel)  # fmt: skip
+                          INPLACE, _exponential_kernel,
+                          _sampled("ExponentialBackward0", "self"))  # fmt: skip
 
 
 def _float_arg(fn_name: str, value, name: str) -> float:
@@ -441,7 +473,11 @@ def _random_(self, from_=None, to=None, *, generator=None, **kwargs):
         from_ = _int_arg("random_", from_, "from", 1)
     if to is not None:
         to = _int_arg("random_", to, "to", 2)
-    return _random_op(self, from_, to, generator=generator)
+    if from_ is not None:
+        return _random_ops["from"](self, from_, to, generator=generator)
+    if to is not None:
+        return _random_ops["to"](self, to, generator=generator)
+    return _random_ops[""](self, generator=generator)
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):
@@ -705,9 +741,19 @@ _normal_overloads = {
     (True, False): ("Tensor_float", "Tensor mean, float std=1"),
     (False, True): ("float_Tensor", "float mean, Tensor std"),
 }
+_NORMAL_DERIVATIVES = {
+    "Tensor_float": _sampled("NormalBackward1", "mean"),
+    "float_Tensor": _sampled("NormalBackward2", "std"),
+    "Tensor_Tensor": _sampled("NormalBackward3", "mean", "std"),
+}
 _normal_ops = {
     key: (
-        declare(f"normal.{name}({params}, {_GEN}) -> Tensor", FUNCTIONAL, _normal_tensor_kernel),
+        declare(
+            f"normal.{name}({params}, {_GEN}) -> Tensor",
+            FUNCTIONAL,
+            _normal_tensor_kernel,
+            _NORMAL_DERIVATIVES[name],
+        ),
         declare(
             f"normal.{name}_out({params}, {_GEN}, Tensor(a!) out) -> Tensor(a!)",
             OUT,
@@ -787,9 +833,19 @@ def _bernoulli_out_kernel(self, *, generator=None, out):
     return _write(out, _bernoulli_values(rng, self._size, self._array))
 
 
-_bernoulli_op = declare(f"bernoulli(Tensor self, {_GEN}) -> Tensor", FUNCTIONAL, _bernoulli_kernel)
-_bernoulli_p_op = declare(f"bernoulli.p(Tensor self, float p, {_GEN}) -> Tensor", FUNCTIONAL,
-                          _bernoulli_p_kernel)  # fmt: skip
+def _no_bernoulli_p_derivative(grad, saved):
+    raise RuntimeError("derivative for aten::bernoulli is not implemented")
+
+
+_bernoulli_op = declare(f"bernoulli(Tensor self, {_GEN}) -> Tensor", FUNCTIONAL, _bernoulli_kernel,
+                        _sampled("BernoulliBackward0", "self"))  # fmt: skip
+# PyTorch records a node for ``bernoulli(p=...)`` but has no formula: backward raises.
+_bernoulli_p_op = declare(
+    f"bernoulli.p(Tensor self, float p, {_GEN}) -> Tensor",
+    FUNCTIONAL,
+    _bernoulli_p_kernel,
+    Derivative("NotImplemented", grads={"self": _no_bernoulli_p_derivative}),
+)
 _bernoulli_out_op = declare(f"bernoulli.out(Tensor self, {_GEN}, Tensor(a!) out) -> Tensor(a!)",
                             OUT, _bernoulli_out_kernel)  # fmt: skip
 
@@ -804,6 +860,10 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
         check_tensor("bernoulli", out, "out", 2)
         return _bernoulli_out_op(input, generator=generator, out=out)
     return _bernoulli_op(input, generator=generator)
+
+
+bind_method("bernoulli", lambda self, p=None, *, generator=None, out=None: bernoulli(
+    self, p, generator=generator, out=out))  # fmt: skip
 
 
 def _multinomial_kernel(self, num_samples, replacement=False, *, generator=None):
@@ -838,6 +898,7 @@ _multinomial_op = declare(
     f"multinomial(Tensor self, int num_samples, bool replacement=False, {_GEN}) -> Tensor",
     FUNCTIONAL,
     _multinomial_kernel,
+    NON_DIFFERENTIABLE,  # indices: integers
 )
 
 
@@ -864,14 +925,16 @@ _LIKE = (
     "*, Generator? generator, ScalarType? dtype=None, Layout? layout=None, "
     "Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None"
 )
+# ``*_like`` samplers read only the shape and dtype of ``self``: nothing to differentiate.
 _rand_like_op = declare(f"rand_like.generator(Tensor self, {_LIKE}) -> Tensor", FUNCTIONAL,
-                        _like_sampler(_uniform_kernel))  # fmt: skip
+                        _like_sampler(_uniform_kernel), NON_DIFFERENTIABLE)  # fmt: skip
 _randn_like_op = declare(f"randn_like.generator(Tensor self, {_LIKE}) -> Tensor", FUNCTIONAL,
-                         _like_sampler(_normal_kernel))  # fmt: skip
+                         _like_sampler(_normal_kernel), NON_DIFFERENTIABLE)  # fmt: skip
 _randint_like_op = declare(
     f"randint_like.low_generator_dtype(Tensor self, SymInt low, SymInt high, {_LIKE}) -> Tensor",
     FUNCTIONAL,
     _like_sampler(_random_kernel),
+    NON_DIFFERENTIABLE,
 )
 
 

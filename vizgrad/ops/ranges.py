@@ -17,7 +17,8 @@ import warnings
 
 import numpy as np
 
-from ..dispatcher import FUNCTIONAL, INPLACE, OUT
+from ..autograd.formula import Derivative
+from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE, OUT
 from ..dtypes import BOOL, COMPLEX, INTEGRAL, default_complex_dtype, get_default_dtype
 from ..dtypes import int64 as INT64
 from ..shape import wrap_dim
@@ -387,10 +388,16 @@ def _triangle_ops(fn_name: str, lower: bool):
             )
         return write_to_out(functional_kernel(self, diagonal), out)
 
+    # The kept triangle passes its gradient through; the zeroed part gets none.
+    derivative = Derivative(
+        f"{fn_name.capitalize()}Backward0",
+        save=("diagonal",),
+        grads={"self": lambda grad, saved: getattr(grad, fn_name)(saved.diagonal)},
+    )
     schema = f"{fn_name}(Tensor self, SymInt diagonal=0) -> Tensor"
-    functional_op = declare(schema, FUNCTIONAL, functional_kernel)
+    functional_op = declare(schema, FUNCTIONAL, functional_kernel, derivative)
     inplace_op = declare(f"{fn_name}_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)",
-                         INPLACE, inplace_kernel)  # fmt: skip
+                         INPLACE, inplace_kernel, derivative)  # fmt: skip
     out_op = declare(f"{fn_name}.out(Tensor self, SymInt diagonal=0, *, Tensor(a!) out) "
                      "-> Tensor(a!)", OUT, out_kernel)  # fmt: skip
 
@@ -436,8 +443,40 @@ def _diag_kernel(self, diagonal=0):
     return Tensor._from_array(np.ascontiguousarray(values), self._dtype)
 
 
+def _diag_composite(self, diagonal=0):
+    """``diag`` is CompositeImplicitAutograd: ``diag_embed`` of a vector, or a copy of
+    one diagonal of a matrix (``diagonal_copy``); their nodes are what autograd records."""
+    if self.dim() == 1:
+        return _diag_embed_op(self, diagonal, 0, 1)
+    return _diagonal_copy_op(self, diagonal, 0, 1)
+
+
+def _diagonal_copy_kernel(self, offset=0, dim1=0, dim2=1):
+    values = np.diagonal(self._array, offset=offset, axis1=dim1, axis2=dim2)
+    return Tensor._from_array(np.ascontiguousarray(values), self._dtype)
+
+
+def _diagonal_backward(grad: Tensor, saved) -> Tensor:
+    """``diagonal_backward``: the gradient goes back onto the diagonal; zeros elsewhere.
+
+    (Written for the matrices ``diag`` passes: rows and columns of the diagonal's
+    elements index an ``index_put`` into zeros.)
+    """
+    offset = saved.offset
+    positions = arange(grad._size[-1])
+    rows, cols = positions + max(-offset, 0), positions + max(offset, 0)
+    return grad.new_zeros(saved.self_sym_sizes).index_put((rows, cols), grad)
+
+
+_diagonal_copy_op = declare(
+    "diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor",
+    FUNCTIONAL,
+    _diagonal_copy_kernel,
+    Derivative("DiagonalBackward0_copy", save=("self_sym_sizes", "offset", "dim1", "dim2"),
+               grads={"self": _diagonal_backward}),
+)  # fmt: skip
 _diag_op, _diag_out_op = (
-    declare("diag(Tensor self, int diagonal=0) -> Tensor", FUNCTIONAL, _diag_kernel),
+    declare("diag(Tensor self, int diagonal=0) -> Tensor", FUNCTIONAL, _diag_composite, COMPOSITE),
     declare("diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", OUT,
             lambda self, diagonal=0, *, out: write_to_out(_diag_kernel(self, diagonal), out)),
 )  # fmt: skip
@@ -477,10 +516,16 @@ def _diag_embed_kernel(self, offset=0, dim1=-2, dim2=-1):
     return Tensor._from_array(array, self._dtype)
 
 
+# Each input element sits on the diagonal: its gradient is read from there.
 _diag_embed_op = declare(
     "diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
     FUNCTIONAL,
     _diag_embed_kernel,
+    Derivative(
+        "DiagEmbedBackward0",
+        save=("offset", "dim1", "dim2"),
+        grads={"self": lambda grad, s: grad.diagonal(s.offset, s.dim1, s.dim2)},
+    ),
 )
 
 
