@@ -426,11 +426,11 @@ def _panel(state: GraphState) -> dict:
 
 
 def _seq(state: GraphState, node: int) -> str:
-    record = state.nodes.get(node)
-    if record is None:
+    if node not in state.nodes:
         return "?"
     # AccumulateGrad has the largest sequence_nr, so it runs as soon as it is ready.
-    return "max" if record["variable"] else str(record["sequence_nr"])
+    relative = state.relative_sequence_nr(node)
+    return "max" if relative is None else str(relative)
 
 
 def _leaves(tensor) -> list:

@@ -3,7 +3,8 @@
 What is drawn follows what a student sees in PyTorch:
 
 * one box per ``grad_fn`` node, with PyTorch's name (``MulBackward0``), its
-  ``sequence_nr`` (the engine runs the highest first) and the shape of its output;
+  ``sequence_nr`` (the engine runs the highest first; counted from the first node the
+  state saw, so the drawing does not depend on what ran before) and its output shape;
 * one box per ``AccumulateGrad`` node, with the leaf tensor it feeds (the user's name
   if one was given, and its shape);
 * optionally (``show_saved``) one dashed box per tensor a node saved for backward;
@@ -134,7 +135,7 @@ def _node(state: GraphState, node: int, show_values: bool) -> DrawnNode:
             classes.append("vg-accumulated")
             fill = FILL["accumulated"]
     else:
-        lines = [f"seq {record['sequence_nr']}"]
+        lines = [f"seq {state.relative_sequence_nr(node)}"]
         for output in record["outputs"]:
             lines += ["out " + line for line in _describe_tensor(state, output, show_values)]
         if not record["outputs"]:

@@ -9,7 +9,9 @@ the one with the highest ``sequence_nr``, send its gradients along its edges, an
 add what reaches a leaf into ``leaf.grad``. This state folds the events of both
 phases into plain data a view can draw:
 
-* ``nodes[id]`` — ``{"name", "sequence_nr", "outputs", "saved", "variable", "next"}``;
+* ``nodes[id]`` — ``{"name", "sequence_nr", "outputs", "saved", "variable", "next",
+  "output_meta"}`` (``sequence_nr`` as the engine gave it; ``relative_sequence_nr``
+  counts from the first node seen, which is what a deterministic drawing shows);
   ``next`` is ``next_functions`` as ``[node_id, input_nr]`` pairs (``[0, 0]`` where an
   input needs no gradient); ``variable`` is the leaf of an ``AccumulateGrad`` node.
 * ``tensors[id]`` — ``{"shape", "dtype"}``, for labels; ``names[id]`` the user's names;
@@ -61,6 +63,7 @@ class GraphState:
         self._ids: dict[str, dict[int, int]] = {"node": {}, "tensor": {}}
         # Names and previews given by engine id before the events numbered that tensor.
         self._pending: dict[int, list[tuple[str, str]]] = {}
+        self.first_sequence_nr: int | None = None
         self._reset_backward()
         self.phase = "forward"
 
@@ -153,6 +156,8 @@ class GraphState:
         self.tensors[d["tensor"]] = {"shape": list(d["shape"]), "dtype": d["dtype"]}
 
     def _node_created(self, d: dict) -> None:
+        if not d.get("variable") and self.first_sequence_nr is None:
+            self.first_sequence_nr = d["sequence_nr"]
         next_nodes = list(d["next_nodes"])
         input_nrs = list(d.get("next_input_nrs") or [0] * len(next_nodes))
         self.nodes[d["node"]] = {
@@ -266,6 +271,19 @@ class GraphState:
         """``vizgrad::autograd::AccumulateGrad`` -> ``AccumulateGrad`` (the class name)."""
         return name.rsplit("::", 1)[-1]
 
+    def relative_sequence_nr(self, node: int) -> int | None:
+        """``sequence_nr`` counted from the first node this state saw (None for AccumulateGrad).
+
+        PyTorch's counter is per thread and never goes back, so its raw value depends
+        on everything that ran before; only differences matter to the engine (the ready
+        queue runs the highest first), and differences are what a drawing can keep
+        deterministic.
+        """
+        record = self.nodes[node]
+        if record["variable"] or self.first_sequence_nr is None:
+            return None
+        return record["sequence_nr"] - self.first_sequence_nr
+
     def tensor_title(self, tensor: int) -> str:
         return self.names.get(tensor) or f"tensor {tensor}"
 
@@ -314,6 +332,7 @@ class GraphState:
                 space: [[k, v] for k, v in table.items()] for space, table in self._ids.items()
             },
             "phase": self.phase,
+            "first_sequence_nr": self.first_sequence_nr,
             "roots": list(self.roots),
             "running": self.running,
             "queue": list(self.queue),
@@ -342,6 +361,7 @@ class GraphState:
         state.values = keyed(data["values"])
         state._ids = {space: {k: v for k, v in pairs} for space, pairs in data["ids"].items()}
         state.phase = data["phase"]
+        state.first_sequence_nr = data["first_sequence_nr"]
         state.roots = list(data["roots"])
         state.running = data["running"]
         state.queue = list(data["queue"])
