@@ -13,8 +13,11 @@ import numpy as np
 from .. import dtypes as dt
 from ..autograd.formula import Derivative
 from ..dispatcher import INPLACE
+from ..grad_mode import is_grad_enabled
 from ..shape import wrap_dim
 from ..tensor import Tensor
+from .creation import ones
+from .joining import cat
 from .logical import where
 from .reductions import (
     CPP_TYPE_NAMES,
@@ -95,6 +98,10 @@ def cumprod_backward(grad: Tensor, input: Tensor, dim: int, output: Tensor) -> T
     * at ``z``: ``d out_k / d x_z`` is the product of the *other* factors, which is the
       cumulative product of the input with ``x_z`` replaced by 1;
     * after ``z``: every output depending on them already holds the factor 0: gradient 0.
+
+    That last 0 is a value, not a formula: its derivative with respect to ``x_z`` is not
+    0. So when the backward is itself recorded (``create_graph=True``), PyTorch uses a
+    slower formula built from products only, which can be differentiated again.
     """
     if _is_trivial_scan(input, dim):
         return grad
@@ -102,12 +109,30 @@ def cumprod_backward(grad: Tensor, input: Tensor, dim: int, output: Tensor) -> T
     before_first_zero = zeros_so_far == 0
     if before_first_zero.all().item():  # no zeros: the plain formula
         return reversed_cumsum(grad * output, dim) / input
+    if is_grad_enabled():
+        return _cumprod_backward_by_products(grad, input, dim)
     first_zero = (input == 0).logical_and(zeros_so_far == 1)
     safe_input = where(before_first_zero, input, 1)
     before = where(before_first_zero, reversed_cumsum(grad * output, dim) / safe_input, 0)
     others = where(first_zero, 1, input).cumprod(dim)
     at_zero = where(first_zero, reversed_cumsum(grad * others, dim), 0)
     return before + at_zero
+
+
+def _cumprod_backward_by_products(grad: Tensor, input: Tensor, dim: int) -> Tensor:
+    """``g_k = sum_{m >= k} grad_m * prod_{j <= m, j != k} x_j``, one position ``k`` at a
+    time: the product of the elements before ``k`` times the running products after it.
+    Quadratic in the length of ``dim``, but differentiable everywhere."""
+    n = input.shape[dim]
+    one = ones([1 if d == dim else s for d, s in enumerate(input.shape)], dtype=grad.dtype)
+    pieces = []
+    for k in range(n):
+        after = input.narrow(dim, k + 1, n - k - 1).cumprod(dim)
+        omitted = cat([one, after], dim)
+        if k > 0:
+            omitted = input.narrow(dim, 0, k).prod(dim, keepdim=True) * omitted
+        pieces.append((grad.narrow(dim, k, n - k) * omitted).sum(dim, keepdim=True))
+    return cat(pieces, dim)
 
 
 _CUMSUM_DERIVATIVE = Derivative("CumsumBackward0", save=("dim",), grads={
