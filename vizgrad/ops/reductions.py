@@ -463,7 +463,7 @@ _sum_op, _sum_out_op = declare_pair(
                 grad, saved.self_sym_sizes, saved.dim, saved.keepdim
             )
         },
-    ),  # fmt: skip
+    ),
 )
 _nansum_op, _nansum_out_op = declare_pair(
     f"nansum{_SUM_SCHEMA} -> Tensor",
@@ -479,7 +479,7 @@ _nansum_op, _nansum_out_op = declare_pair(
                 * saved.self.isnan().logical_not()
             )
         },
-    ),  # fmt: skip
+    ),
 )
 _mean_all_op = declare(f"mean{_FULL_SCHEMA}", FUNCTIONAL, _mean_all_kernel, Derivative(
     "MeanBackward0", save=("self_sym_sizes", "self_sym_numel"),
@@ -497,7 +497,7 @@ _mean_op, _mean_out_op = declare_pair(
                 grad, saved.self_sym_sizes, saved.dim, saved.keepdim
             )
         },
-    ),  # fmt: skip
+    ),
 )
 _nanmean_op = declare(f"nanmean{_SUM_SCHEMA} -> Tensor", FUNCTIONAL, _nanmean_composite,
                       COMPOSITE)  # fmt: skip
@@ -520,7 +520,7 @@ _prod_op, _prod_out_op = declare_pair(
                 grad, saved.self, saved.result, saved.dim, saved.keepdim
             )
         },
-    ),  # fmt: skip
+    ),
 )
 
 
