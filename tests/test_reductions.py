@@ -150,7 +150,7 @@ def test_out(name):
         getattr(torch, name)(t, 1, out=to)
         assert vr is vo
         assert_same(vo, to)
-        assert vo._version == 1
+        assert vo._version == to._version  # nanmean(out=) writes twice in torch: nansum_, div_
 
 
 def test_sum_out_dtype_is_the_dtype_computed_in():
