@@ -110,6 +110,8 @@ BINARY = {
     "rsub": (lambda m: lambda a, b: m.rsub(a, b, alpha=2), None),
     "div_trunc": (lambda m: lambda a, b: m.div(a, b, rounding_mode="trunc"), None),
     "div_floor": (lambda m: lambda a, b: m.div(a, b, rounding_mode="floor"), None),
+    # An explicit None is div.Tensor_mode too: the true quotient, recorded as DivBackward2.
+    "div_none_given": (lambda m: lambda a, b: m.div(a, b, rounding_mode=None), None),
     "remainder": (lambda m: lambda a, b: m.remainder(a, b), None),
     "fmod": (lambda m: lambda a, b: m.fmod(a, b), None),
     "pow": (lambda m: lambda a, b: m.pow(a, b), POSITIVE),
@@ -201,7 +203,8 @@ def test_overloads_with_a_number(name, layout):
 
 INPLACE_BINARY = [
     ("sub", (), {"alpha": 2}), ("mul", (), {}), ("div", (), {}),
-    ("div", (), {"rounding_mode": "floor"}), ("remainder", (), {}), ("fmod", (), {}),
+    ("div", (), {"rounding_mode": "floor"}), ("div", (), {"rounding_mode": None}),
+    ("remainder", (), {}), ("fmod", (), {}),
     ("atan2", (), {}), ("pow", (), {}), ("lerp", (0.25,), {}), ("clamp_min", (), {}),
     ("clamp_max", (), {}),
 ]  # fmt: skip

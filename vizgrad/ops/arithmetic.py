@@ -281,8 +281,28 @@ def _check_rounding_mode(input, other, rounding_mode=None):
 
 
 def _div_mode_kernel(out, a, b, rounding_mode=None):
+    if rounding_mode is None:
+        _true_divide_kernel(out, a, b)
+        return
     kernel = _div_trunc_kernel if rounding_mode == "trunc" else _div_floor_kernel
     kernel(out, a, b)
+
+
+# d(a/b)/da = 1/b; d(a/b)/db = -a/b**2.
+_TRUE_DIVISION_GRADS = {
+    "self": lambda grad, saved: grad / saved.other,
+    "other": lambda grad, saved: -grad * saved.self / (saved.other * saved.other),
+}
+
+
+def _rounded_division_grad(param: str):
+    # A rounded quotient is a step function of both operands: zero gradients.
+    def grad_of(grad, saved):
+        if saved.rounding_mode is None:
+            return _TRUE_DIVISION_GRADS[param](grad, saved)
+        return _zeros_like(grad, saved)
+
+    return grad_of
 
 
 # True division always produces floating point: ``int / int`` is float32.
@@ -291,50 +311,52 @@ _true_divide = pointwise(
     _true_divide_kernel,
     promote_integer_inputs_to_float=True,
     method=False,
-    # d(a/b)/da = 1/b; d(a/b)/db = -a/b**2.
-    derivative=Derivative(
-        "DivBackward0",
-        save=("self", "other"),
-        grads={
-            "self": lambda grad, saved: grad / saved.other,
-            "other": lambda grad, saved: -grad * saved.self / (saved.other * saved.other),
-        },
-    ),
+    derivative=Derivative("DivBackward0", save=("self", "other"), grads=_TRUE_DIVISION_GRADS),
 )
 _divide_rounding = pointwise(
     "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
     _div_mode_kernel,
     options={"rounding_mode": None},
+    # An explicit ``rounding_mode=None`` is true division, which makes floats of integers.
+    promote_integer_inputs_to_float=lambda rounding_mode=None: rounding_mode is None,
     check=_check_rounding_mode,
     method=False,
-    # A rounded quotient is a step function of both operands: zero gradients.
     derivative=Derivative(
         "DivBackward2",
         save=("self", "other", "rounding_mode"),
-        grads={"self": _zeros_like, "other": _zeros_like},
+        grads={"self": _rounded_division_grad("self"), "other": _rounded_division_grad("other")},
     ),
 )
 
+# PyTorch's argument parser tells a missing ``rounding_mode`` from an explicit None:
+# ``div(a, b)`` calls div.Tensor, ``div(a, b, rounding_mode=None)`` div.Tensor_mode
+# (the same quotient, recorded as DivBackward2 instead of DivBackward0).
+_NOT_GIVEN = object()
 
-def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
+
+def _division_overload(rounding_mode):
+    if rounding_mode is _NOT_GIVEN:
+        return _true_divide, {}
+    return _divide_rounding, {"rounding_mode": rounding_mode}
+
+
+def div(input, other, *, rounding_mode=_NOT_GIVEN, out=None) -> Tensor:
     """``torch.div``: true division, or rounded with ``rounding_mode='trunc'``/``'floor'``.
 
     True division promotes integers to the default float dtype; the rounded modes keep
     the promoted input dtype (``int // int`` stays an integer).
     """
-    if rounding_mode is None:
-        return _true_divide(input, other, out=out)
-    return _divide_rounding(input, other, rounding_mode=rounding_mode, out=out)
+    overload, options = _division_overload(rounding_mode)
+    return overload(input, other, out=out, **options)
 
 
-def _div_method(self, other, *, rounding_mode=None):
+def _div_method(self, other, *, rounding_mode=_NOT_GIVEN):
     return div(self, other, rounding_mode=rounding_mode)
 
 
-def _div_inplace_method(self, other, *, rounding_mode=None):
-    if rounding_mode is None:
-        return _true_divide.inplace(self, other)
-    return _divide_rounding.inplace(self, other, rounding_mode=rounding_mode)
+def _div_inplace_method(self, other, *, rounding_mode=_NOT_GIVEN):
+    overload, options = _division_overload(rounding_mode)
+    return overload.inplace(self, other, **options)
 
 
 def true_divide(input, other, *, out=None) -> Tensor:

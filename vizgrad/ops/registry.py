@@ -147,15 +147,25 @@ def pointwise(
             check(*operands, **merged)
         return merged
 
+    def iterator_config(opts):
+        # ``div(a, b, rounding_mode=None)`` promotes integers to float; the rounded modes
+        # don't: the option may be a function of the call's options.
+        promote = config["promote_integer_inputs_to_float"]
+        if callable(promote):
+            return {**config, "promote_integer_inputs_to_float": promote(**opts)}
+        return config
+
     def functional_kernel(*operands, **opts):
-        return TensorIterator(fn_name, operands, **config).run(kernel, **opts)
+        return TensorIterator(fn_name, operands, **iterator_config(opts)).run(kernel, **opts)
 
     def inplace_kernel(*operands, **opts):
-        it = TensorIterator(fn_name + "_", operands, out=operands[0], inplace=True, **config)
+        it = TensorIterator(fn_name + "_", operands, out=operands[0], inplace=True,
+                            **iterator_config(opts))  # fmt: skip
         return it.run(kernel, **opts)
 
     def out_kernel(*operands, out, **opts):
-        return TensorIterator(fn_name, operands, out=out, **config).run(kernel, **opts)
+        it = TensorIterator(fn_name, operands, out=out, **iterator_config(opts))
+        return it.run(kernel, **opts)
 
     functional_op = declare(schema, FUNCTIONAL, functional_kernel, derivative)
     # In-place variants share the formula (and the node name) of the functional op.
