@@ -8,3 +8,4 @@ from ``widgets/``) is in place from the first commit.
 
 from .stride_map import StrideMap  # noqa: E402, F401
 from .graph_view import GraphView  # noqa: E402, F401
+from .export import export_html  # noqa: E402, F401
