@@ -26,12 +26,30 @@ def summarize(grad) -> str:
     return f"{list(grad._size)} {grad._dtype.name} |g|={norm:.4g}"
 
 
-def _in_layout_of(variable, grad):
+def _obeys_layout_contract(grad, variable) -> bool:
+    """``obeys_layout_contract``: same strides as the dense ``variable`` where it matters.
+
+    A size-1 dim's stride never moves to another element, so it may differ (but not be
+    0: such a gradient could be a broadcast view). PyTorch then *steals* the computed
+    gradient with its own layout, unless someone else holds it (the gradient passed
+    to ``backward``, handed down unchanged), which it copies in the leaf's layout.
+    """
+    for size, grad_stride, stride in zip(grad._size, grad._stride, variable._stride, strict=True):
+        if size != 1 and grad_stride != stride:
+            return False
+        if size == 1 and (grad_stride == 0 or stride == 0):
+            return False
+    return True
+
+
+def _in_layout_of(variable, grad, may_keep_layout: bool):
     """A copy of ``grad`` laid out like ``variable`` (or contiguous if it has gaps)."""
     import vizgrad as vg
 
     if is_non_overlapping_and_dense(variable._size, variable._stride):
-        result = vg.empty_strided(variable._size, variable._stride, dtype=grad.dtype)
+        keep = may_keep_layout and _obeys_layout_contract(grad, variable)
+        stride = grad._stride if keep else variable._stride
+        result = vg.empty_strided(variable._size, stride, dtype=grad.dtype)
     else:
         result = vg.empty(variable._size, dtype=grad.dtype)
     return result.copy_(grad)
@@ -40,11 +58,12 @@ def _in_layout_of(variable, grad):
 def accumulate_into_leaf(variable, grad) -> None:
     if grad is None:
         return
+    held_by_caller = grad.__dict__.get("_held_by_caller", False)
     if not grad_state.enabled:
         grad = grad.detach()
     old = variable._grad
     if old is None:
-        variable._grad = _in_layout_of(variable, grad)
+        variable._grad = _in_layout_of(variable, grad, may_keep_layout=not held_by_caller)
     elif grad_state.enabled:
         variable._grad = old + grad  # create_graph: keep the sum differentiable
     else:

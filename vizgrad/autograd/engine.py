@@ -57,6 +57,9 @@ def _make_root_grads(tensors, grad_tensors):
                 f"has a shape of {t.shape!r}."
             )
         refresh_view_grad_fn(t)
+        # The caller still holds this gradient: a leaf may not keep it as its ``.grad``'s
+        # layout (PyTorch sees the extra reference, ``use_count``; see ``accumulate``).
+        g.__dict__["_held_by_caller"] = True
         roots.append((gradient_edge(t), g))
     return roots
 

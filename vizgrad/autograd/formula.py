@@ -42,10 +42,11 @@ COMPOSITE = dispatcher.COMPOSITE
 class Derivative:
     """The backward of one operator overload."""
 
-    __slots__ = ("name", "save", "grads", "differentiable_outputs", "multi_output")
+    __slots__ = ("name", "save", "grads", "differentiable_outputs", "multi_output",
+                 "inplace_view")  # fmt: skip
 
     def __init__(self, name: str, grads: dict, save=(), *, differentiable_outputs=None,
-                 multi_output: bool = False):  # fmt: skip
+                 multi_output: bool = False, inplace_view: bool = False):  # fmt: skip
         self.name = name
         self.grads = grads
         self.save = tuple(save)
@@ -53,6 +54,9 @@ class Derivative:
         self.differentiable_outputs = differentiable_outputs
         # If True, formulas receive the tuple of all output gradients.
         self.multi_output = multi_output
+        # An in-place *view* op (``t_``, ``squeeze_``) changes only the tensor's metadata,
+        # not any values: a view's base keeps its history (no ``CopySlices``).
+        self.inplace_view = inplace_view
 
 
 class Saved:
@@ -85,12 +89,19 @@ class FormulaNode(Node):
                 return _unpack(saved[key], self.__dict__.get("_released", False))
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
 
+    def __dir__(self):
+        # ``dir(grad_fn)`` lists what the node saved, as PyTorch's nodes do.
+        return [*super().__dir__(), *(f"_saved_{name}" for name in self._saved)]
+
     def saved_values(self) -> Saved:
         return Saved({k: _unpack(v, self._released) for k, v in self._saved.items()})
 
     def apply(self, grad_outputs: tuple) -> tuple:
         saved = self.saved_values()
-        grad = grad_outputs if self._derivative.multi_output else grad_outputs[0]
+        if self._derivative.multi_output:
+            grad = self._all_output_grads(grad_outputs)
+        else:
+            grad = grad_outputs[0]
         results = []
         computed: dict = {}
         position_in_list: dict = {}
@@ -110,6 +121,17 @@ class FormulaNode(Node):
 
     def _release(self) -> None:
         self._released = True
+
+    def _all_output_grads(self, grad_outputs: tuple) -> tuple:
+        """One gradient per output: zeros for outputs that got none (``unbind``'s unused parts)."""
+        import vizgrad as vg
+
+        meta = self.__dict__.get("_output_meta", ())
+        grads = list(grad_outputs) + [None] * (len(meta) - len(grad_outputs))
+        for i, m in enumerate(meta):
+            if grads[i] is None and m is not None:
+                grads[i] = vg.zeros(m[0], dtype=m[1])
+        return tuple(grads)
 
 
 def _unpack(value, released: bool):

@@ -15,6 +15,7 @@ order wherever the graph allows.
 from __future__ import annotations
 
 import itertools
+import re
 import sys
 
 from .. import events
@@ -171,7 +172,7 @@ class SavedTensor:
     gradient from the new values.
     """
 
-    __slots__ = ("tensor", "version", "grad_fn_name", "output_nr", "node")
+    __slots__ = ("tensor", "version", "grad_fn_name", "output_nr", "node", "is_output")
 
     def __init__(self, tensor, node=None, is_output: bool = False):
         if tensor._inference:
@@ -184,6 +185,7 @@ class SavedTensor:
         self.tensor = tensor
         self.version = tensor._version_counter.value
         self.node = node
+        self.is_output = is_output
         grad_fn = node if is_output else tensor._grad_fn
         self.grad_fn_name = grad_fn.name() if grad_fn is not None else None
         self.output_nr = tensor._output_nr
@@ -199,19 +201,44 @@ class SavedTensor:
                 )  # fmt: skip
             )
         if current != self.version:
-            produced = (
-                f", which is output {self.output_nr} of {self.grad_fn_name},"
-                if self.grad_fn_name
-                else ""
-            )
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: [{tensor_type_name(self.tensor)} {list(self.tensor._size)}]"
-                f"{produced} is at version {current}; expected version {self.version} instead. "
-                "Hint: enable anomaly detection to find the operation that failed to compute its "
-                "gradient, with vizgrad.autograd.set_detect_anomaly(True)."
+                f"{self._producer()} is at version {current}; expected version {self.version} "
+                "instead. Hint: enable anomaly detection to find the operation that failed to "
+                "compute its gradient, with vizgrad.autograd.set_detect_anomaly(True, "
+                "check_nan=False)."
             )
         return self.tensor
+
+    def _producer(self) -> str:
+        """``, which is output 0 of Add,``: who made the tensor, as PyTorch's message says.
+
+        A saved output names the node that made it; a saved input names its *current*
+        ``grad_fn`` (the in-place op that changed it, or a view's regenerated history).
+        """
+        if self.is_output:
+            name, output_nr = self.grad_fn_name, self.output_nr
+        else:
+            grad_fn = self.tensor.grad_fn
+            name = grad_fn.name() if grad_fn is not None else None
+            output_nr = self.tensor._output_nr
+        if name is None:
+            return ""
+        return f", which is output {output_nr} of {cpp_node_name(name)},"
+
+
+def cpp_node_name(name: str) -> str:
+    """A node's name as PyTorch's C++ messages print it: ``MulBackward0`` -> ``Mul``.
+
+    Generated nodes drop ``Backward`` and an overload number of 0 (``TBackward1`` ->
+    ``T1``); hand-written ones keep their qualified name (``…::CopySlices``).
+    """
+    match = re.fullmatch(r"(\w+)Backward(\d+)", name)
+    if match is None:
+        return name
+    stem, overload = match.groups()
+    return stem if overload == "0" else stem + overload
 
 
 FREED_GRAPH_MESSAGE = (

@@ -142,6 +142,9 @@ def _save_before(derivative, bound, target) -> dict:
             saved[name] = [SavedTensor(v) for v in value]
         elif name.endswith("_sym_sizes"):
             saved[name] = bound[name[: -len("_sym_sizes")]]._size
+        elif name.endswith("_geometry"):  # size, stride and offset (``as_strided``'s backward)
+            t = bound[name[: -len("_geometry")]]
+            saved[name] = (t._size, t._stride, t._offset)
         elif name.endswith("_sym_numel"):
             saved[name] = bound[name[: -len("_sym_numel")]].numel()
         else:
@@ -184,12 +187,14 @@ def _saved_tensors(node):
 def _set_history(node, op, derivative, result, target) -> list:
     """Make ``node`` the ``grad_fn`` of the differentiable outputs; return them."""
     if target is not None:
-        if target._base is not None:
+        if target._base is not None and not getattr(derivative, "inplace_view", False):
             rebase_view_history(target, node)
         else:
             target._grad_fn = node
             target._output_nr = 0
             target._requires_grad = True
+            if target._base is not None:  # ``v.t_()``: v's own history, from this write on
+                target.__dict__["_view_version"] = target._version_counter.value
         return [target]
     results = list(result) if isinstance(result, tuple | list) else [result]
     chosen = getattr(derivative, "differentiable_outputs", None)
@@ -205,6 +210,10 @@ def _set_history(node, op, derivative, result, target) -> list:
         if op.variant is VIEW:
             out.__dict__["_view_version"] = out._version_counter.value
         outputs.append(out)
+    if getattr(derivative, "multi_output", False):
+        # Outputs that get no gradient in backward get zeros of this shape (FormulaNode).
+        node._output_meta = tuple((o._size, o._dtype) if isinstance(o, Tensor) else None
+                                  for o in results)  # fmt: skip
     return outputs
 
 

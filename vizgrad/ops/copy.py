@@ -10,6 +10,11 @@ Views share memory; these operators are how you get *new* memory:
   row-major clone;
 * ``to`` / ``type`` / ``float()``… convert the dtype through ``_to_copy``, and return
   the tensor itself when nothing would change.
+
+Their derivatives are the simplest there are: a copy passes the gradient through
+unchanged (the engine casts it back to the input's dtype and sums it back to the
+input's shape). ``copy_`` also *overwrites* its target, so the target's old values
+get a zero gradient: they no longer influence anything.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import warnings
 
 import numpy as np
 
+from ..autograd.formula import Derivative
 from ..device import device as Device
 from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE
 from ..dtypes import ALIASES, ALL_DTYPES, int8, scalar_dtype, uint8
@@ -136,10 +142,19 @@ def _copy_kernel(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tenso
     return self
 
 
+def _pass_through(grad: Tensor, saved) -> Tensor:
+    return grad
+
+
 _copy_op = declare(
     "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
     INPLACE,
     _copy_kernel,
+    # PyTorch writes this node by hand in C++, hence its qualified name.
+    Derivative(
+        "vizgrad::autograd::CopyBackwards",
+        grads={"self": lambda grad, saved: grad.new_zeros(grad._size), "src": _pass_through},
+    ),
 )
 
 
@@ -168,6 +183,7 @@ _clone_op = declare(
     "clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
     FUNCTIONAL,
     lambda self, memory_format=None: _copy_to_new(self, self._dtype, memory_format),
+    Derivative("CloneBackward0", grads={"self": _pass_through}),
 )
 
 
@@ -221,6 +237,8 @@ _to_copy_op = declare(
     "bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor",
     FUNCTIONAL,
     _to_copy_kernel,
+    # The engine casts the gradient back to the input's dtype (``_to_copy_backward``).
+    Derivative("ToCopyBackward0", grads={"self": _pass_through}),
 )
 
 

@@ -16,7 +16,14 @@ Each op here comes in three layers, as in PyTorch:
 
 Ops that PyTorch writes in terms of others (``reshape``, ``flatten``, ``narrow``,
 ``chunk``, ``movedim``, ``T``…) are "composite": they call the declared ops, so a
-dispatch trace shows the same primitive steps as PyTorch's.
+dispatch trace shows the same primitive steps as PyTorch's, and autograd records the
+primitives' nodes (``x.narrow(...)`` has a ``SliceBackward0``).
+
+Every primitive declares its derivative beside it (PyTorch's ``derivatives.yaml``).
+The backward of a view op puts the gradient back where the view read it: an
+*inverse view* for ops that only rearrange (``t``, ``permute``, ``view``), and
+"zeros of the input's shape, with the gradient written into the viewed part" for ops
+that pick a part (``select``, ``slice``, ``diagonal``).
 """
 
 from __future__ import annotations
@@ -26,8 +33,10 @@ import warnings
 
 import numpy as np
 
+from ..autograd.formula import NON_DIFFERENTIABLE, Derivative
+from ..autograd.view_history import as_strided_backward
 from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE, NON_DIFFERENTIABLE_VIEW, VIEW
-from ..shape import numel_of, wrap_dim, wrap_dims
+from ..shape import contiguous_strides, numel_of, wrap_dim, wrap_dims
 from ..tensor import Tensor
 from .registry import bind_method, check_tensor, declare
 
@@ -172,17 +181,37 @@ def _as_strided_inplace_kernel(self: Tensor, size, stride, storage_offset=None) 
     return self
 
 
+def _as_strided_grad(grad: Tensor, saved) -> Tensor:
+    """Each element of the view read one storage position: its gradient goes back there.
+
+    ``storage_offset=None`` meant "the input's own offset" in the forward.
+    """
+    offset = saved.self_geometry[2] if saved.storage_offset is None else saved.storage_offset
+    return as_strided_backward(grad, saved.self_geometry, (saved.size, saved.stride, offset))
+
+
+def _as_strided_derivative(name: str, inplace_view: bool = False) -> Derivative:
+    return Derivative(
+        name,
+        save=("self_geometry", "size", "stride", "storage_offset"),
+        grads={"self": _as_strided_grad},
+        inplace_view=inplace_view,
+    )
+
+
 _as_strided_op = declare(
     "as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) "
     "-> Tensor(a)",
     VIEW,
     _as_strided_kernel,
+    _as_strided_derivative("AsStridedBackward0"),
 )
 _as_strided_inplace_op = declare(
     "as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) "
     "-> Tensor(a!)",
     INPLACE,
     _as_strided_inplace_kernel,
+    _as_strided_derivative("AsStridedBackward1", inplace_view=True),
 )
 
 
@@ -314,11 +343,24 @@ def _unsafe_view_kernel(self: Tensor, size) -> Tensor:
     return self._alias(size, view_copy_free_stride(self._size, self._stride, size), self._offset)
 
 
-_view_op = declare("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", VIEW, _view_kernel)
+def _reshape_back(name: str) -> Derivative:
+    """Same elements, new shape: the gradient is reshaped back to the input's shape."""
+    return Derivative(
+        name,
+        save=("self_sym_sizes",),
+        grads={"self": lambda grad, saved: grad.reshape(saved.self_sym_sizes)},
+    )
+
+
+_view_op = declare("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", VIEW, _view_kernel,
+                   _reshape_back("ViewBackward0"))  # fmt: skip
 # ``reshape``'s copy path: the result is new memory, so autograd must not treat it as
 # a view of the copy (a FUNCTIONAL overload: no ``_base``).
 _unsafe_view_op = declare(
-    "_unsafe_view(Tensor self, SymInt[] size) -> Tensor", FUNCTIONAL, _unsafe_view_kernel
+    "_unsafe_view(Tensor self, SymInt[] size) -> Tensor",
+    FUNCTIONAL,
+    _unsafe_view_kernel,
+    _reshape_back("UnsafeViewBackward0"),
 )
 
 
@@ -354,10 +396,23 @@ def _view_as(self: Tensor, other: Tensor) -> Tensor:
     return _view_as_op(self, other)
 
 
+_reshape_alias_op = declare(
+    "_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)",
+    VIEW,
+    lambda self, size, stride: self._alias(size, stride, self._offset),
+    _reshape_back("ReshapeAliasBackward0"),
+)
+
+
 def _reshape_kernel(self: Tensor, shape) -> Tensor:
     shape = infer_size(shape, self.numel())
-    if view_copy_free_stride(self._size, self._stride, shape) is not None:
-        return _view_op(self, shape)
+    stride = view_copy_free_stride(self._size, self._stride, shape)
+    if stride is not None:
+        if self._contiguous:
+            return _view_op(self, shape)
+        # A view of a non-contiguous tensor: PyTorch passes the strides it has already
+        # computed to ``_reshape_alias`` (its autograd node is ``ReshapeAliasBackward0``).
+        return _reshape_alias_op(self, shape, stride)
     from .copy import clone, contiguous_format
 
     return _unsafe_view_op(clone(self, memory_format=contiguous_format), shape)
@@ -453,7 +508,12 @@ def _alias_kernel(self: Tensor) -> Tensor:
     return self._alias(self._size, self._stride, self._offset)
 
 
-_alias_op = declare("alias(Tensor(a) self) -> Tensor(a)", VIEW, _alias_kernel)
+_alias_op = declare(
+    "alias(Tensor(a) self) -> Tensor(a)",
+    VIEW,
+    _alias_kernel,
+    Derivative("AliasBackward0", grads={"self": lambda grad, saved: grad}),
+)
 
 
 def alias(input: Tensor) -> Tensor:
@@ -503,11 +563,14 @@ def _permute_geometry(self: Tensor, dims):
     return [self._size[d] for d in order], [self._stride[d] for d in order], self._offset
 
 
-def _declare_view_pair(schema: str, inplace_schema: str, geometry, inplace_geometry=None):
+def _declare_view_pair(schema: str, inplace_schema: str, geometry, inplace_geometry=None, *,
+                       names: tuple[str, str], grad, save=()):  # fmt: skip
     """Declare a view op and its in-place twin (``t``/``t_``) around one geometry.
 
     The in-place twin changes ``self``'s own metadata; PyTorch counts that as a write
-    (the version counter goes up), so it is an INPLACE overload.
+    (the version counter goes up), so it is an INPLACE overload. Both share one
+    gradient formula ``grad(grad, saved)``; PyTorch names their nodes apart
+    (``TBackward0`` for ``t``, ``TBackward1`` for ``t_``).
     """
     inplace_geometry = inplace_geometry or geometry
 
@@ -518,7 +581,22 @@ def _declare_view_pair(schema: str, inplace_schema: str, geometry, inplace_geome
         self._set_metadata(*inplace_geometry(self, *args))
         return self
 
-    return declare(schema, VIEW, view_kernel), declare(inplace_schema, INPLACE, inplace_kernel)
+    view_name, inplace_name = names
+    view_derivative = Derivative(view_name, save=save, grads={"self": grad})
+    inplace_derivative = Derivative(inplace_name, save=save, grads={"self": grad},
+                                    inplace_view=True)  # fmt: skip
+    return (
+        declare(schema, VIEW, view_kernel, view_derivative),
+        declare(inplace_schema, INPLACE, inplace_kernel, inplace_derivative),
+    )
+
+
+def _inverse_permutation(dims) -> list[int]:
+    """The order that undoes ``permute(dims)``: input dim ``dims[i]`` came to place ``i``."""
+    inverse = [0] * len(dims)
+    for i, d in enumerate(dims):
+        inverse[wrap_dim(d, len(dims))] = i
+    return inverse
 
 
 _t_op, _t_inplace_op = _declare_view_pair(
@@ -526,16 +604,26 @@ _t_op, _t_inplace_op = _declare_view_pair(
     "t_(Tensor(a!) self) -> Tensor(a!)",
     lambda self: _t_geometry(self, "t()"),
     lambda self: _t_geometry(self, "t_()"),
+    names=("TBackward0", "TBackward1"),
+    grad=lambda grad, saved: grad.t(),  # a transpose is its own inverse
 )
 _transpose_op, _transpose_inplace_op = _declare_view_pair(
     "transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
     "transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)",
     _transpose_geometry,
+    names=("TransposeBackward0", "TransposeBackward1"),
+    save=("dim0", "dim1"),
+    grad=lambda grad, saved: grad.transpose(saved.dim0, saved.dim1),
 )
 _permute_op = declare(
     "permute(Tensor(a) self, int[] dims) -> Tensor(a)",
     VIEW,
     lambda self, dims: self._alias(*_permute_geometry(self, dims)),
+    Derivative(
+        "PermuteBackward0",
+        save=("dims",),
+        grads={"self": lambda grad, saved: grad.permute(_inverse_permutation(saved.dims))},
+    ),
 )
 
 
@@ -714,7 +802,7 @@ def _movedim_kernel(input: Tensor, src, dst) -> Tensor:
         raise RuntimeError(f"movedim: repeated dim in `source` ({list(src)})")
     if len(set(wrapped_dst)) != len(dst):
         raise RuntimeError(f"movedim: repeated dim in `destination` ({list(dst)})")
-    if n <= 1:
+    if n == 0:
         return _alias_op(input)
     order = [-1] * n
     for s, d in zip(wrapped_src, wrapped_dst, strict=True):
@@ -819,10 +907,23 @@ def _expand_geometry(self: Tensor, sizes):
     return new_size, new_stride, self._offset
 
 
+def sum_to(grad: Tensor, size) -> Tensor:
+    """``at::sum_to``: sum a broadcast gradient back down to ``size``.
+
+    An expanded element was read once per copy, so its gradient is the sum over them.
+    """
+    return grad.sum_to_size(size) if size else grad.sum()
+
+
 _expand_op = declare(
     "expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)",
     VIEW,
     lambda self, size, implicit=False: self._alias(*_expand_geometry(self, size)),
+    Derivative(
+        "ExpandBackward0",
+        save=("self_sym_sizes",),
+        grads={"self": lambda grad, saved: sum_to(grad, saved.self_sym_sizes)},
+    ),
 )
 
 
@@ -873,24 +974,45 @@ def _unsqueeze_geometry(self: Tensor, dim: int):
     return size, strides, self._offset
 
 
+def unsqueeze_to(grad: Tensor, sizes, dims=None) -> Tensor:
+    """``unsqueeze_to``: put back the size-1 dims (all, or those in ``dims``) squeeze removed."""
+    candidates = range(len(sizes)) if dims is None else sorted(wrap_dims(dims, len(sizes)))
+    for d in candidates:
+        if sizes[d] == 1:
+            grad = grad.unsqueeze(d)
+    return grad
+
+
 _squeeze_ops = _declare_view_pair(
     "squeeze(Tensor(a) self) -> Tensor(a)", "squeeze_(Tensor(a!) self) -> Tensor(a!)",
     _squeeze_geometry,
+    names=("SqueezeBackward0", "SqueezeBackward3"),
+    save=("self_sym_sizes",),
+    grad=lambda grad, saved: unsqueeze_to(grad, saved.self_sym_sizes),
 )  # fmt: skip
 _squeeze_dim_ops = _declare_view_pair(
     "squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)",
     "squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)",
     lambda self, dim: _squeeze_geometry(self, (dim,)),
+    names=("SqueezeBackward1", "SqueezeBackward4"),
+    save=("self_sym_sizes", "dim"),
+    grad=lambda grad, saved: unsqueeze_to(grad, saved.self_sym_sizes, (saved.dim,)),
 )
 _squeeze_dims_ops = _declare_view_pair(
     "squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)",
     "squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)",
     _squeeze_geometry,
+    names=("SqueezeBackward2", "SqueezeBackward5"),
+    save=("self_sym_sizes", "dim"),
+    grad=lambda grad, saved: unsqueeze_to(grad, saved.self_sym_sizes, saved.dim),
 )
 _unsqueeze_op, _unsqueeze_inplace_op = _declare_view_pair(
     "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)",
     "unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)",
     _unsqueeze_geometry,
+    names=("UnsqueezeBackward0", "UnsqueezeBackward1"),
+    save=("dim",),
+    grad=lambda grad, saved: grad.squeeze(saved.dim),
 )
 
 
@@ -953,11 +1075,33 @@ def _slice_geometry(self: Tensor, dim: int = 0, start=None, end=None, step: int 
     return size, stride, self._offset + start * self._stride[dim]
 
 
+def zeros_with_grad_in_view(grad: Tensor, input_sizes, take_view) -> Tensor:
+    """The backward of a view that reads each input element at most once.
+
+    Zeros of the input's shape, with ``grad`` written into the part the view read:
+    PyTorch's ``select_backward``, ``slice_backward`` and ``diagonal_backward`` are
+    exactly this (``zeros``, the same view, ``copy_``). Elements the view skipped get
+    no gradient.
+    """
+    grad_input = grad.new_zeros(input_sizes)
+    take_view(grad_input).copy_(grad)
+    return grad_input
+
+
 _slice_op = declare(
     "slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, "
     "SymInt step=1) -> Tensor(a)",
     VIEW,
     lambda self, *args: self._alias(*_slice_geometry(self, *args)),
+    Derivative(
+        "SliceBackward0",
+        save=("self_sym_sizes", "dim", "start", "end", "step"),
+        grads={
+            "self": lambda grad, s: zeros_with_grad_in_view(
+                grad, s.self_sym_sizes, lambda t: _slice_op(t, s.dim, s.start, s.end, s.step)
+            )
+        },
+    ),
 )
 
 
@@ -989,6 +1133,15 @@ _select_op = declare(
     "select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)",
     VIEW,
     lambda self, dim, index: self._alias(*_select_geometry(self, dim, index)),
+    Derivative(
+        "SelectBackward0",
+        save=("self_sym_sizes", "dim", "index"),
+        grads={
+            "self": lambda grad, s: zeros_with_grad_in_view(
+                grad, s.self_sym_sizes, lambda t: _select_op(t, s.dim, s.index)
+            )
+        },
+    ),
 )
 
 
@@ -1078,14 +1231,28 @@ _diagonal_op = declare(
     "diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)",
     VIEW,
     lambda self, *args: self._alias(*_diagonal_geometry(self, *args)),
+    Derivative(
+        "DiagonalBackward0",
+        save=("self_sym_sizes", "offset", "dim1", "dim2"),
+        grads={
+            "self": lambda grad, s: zeros_with_grad_in_view(
+                grad, s.self_sym_sizes, lambda t: _diagonal_op(t, s.offset, s.dim1, s.dim2)
+            )
+        },
+    ),
 )
 
 
 def _unfold_geometry(self: Tensor, dimension: int, size: int, step: int):
     """``unfold``: windows of ``size`` every ``step`` along a dim, as a new last dim."""
-    n = self.dim()
+    return unfold_geometry(self._size, self._stride, self._offset, dimension, size, step)
+
+
+def unfold_geometry(in_size, in_stride, in_offset, dimension: int, size: int, step: int):
+    """``unfold``'s size, stride and offset, from the input's (pure arithmetic)."""
+    n = len(in_size)
     dim = wrap_dim(dimension, n)
-    max_size = self._size[dim] if n else 1
+    max_size = in_size[dim] if n else 1
     if size > max_size:
         raise RuntimeError(
             f"maximum size for tensor at dimension {dim} is {max_size} but size is {size}"
@@ -1094,19 +1261,36 @@ def _unfold_geometry(self: Tensor, dimension: int, size: int, step: int):
         raise RuntimeError(f"size is {size} but must be >= 0")
     if step <= 0:
         raise RuntimeError(f"step is {step} but must be > 0")
-    sizes, strides = list(self._size), list(self._stride)
+    sizes, strides = list(in_size), list(in_stride)
     if n:
-        sizes[dim] = (self._size[dim] - size) // step + 1
-        strides[dim] = step * self._stride[dim]
+        sizes[dim] = (in_size[dim] - size) // step + 1
+        strides[dim] = step * in_stride[dim]
     sizes.append(size)
-    strides.append(self._stride[dim] if n else 1)
-    return sizes, strides, self._offset
+    strides.append(in_stride[dim] if n else 1)
+    return sizes, strides, in_offset
+
+
+def _unfold_grad(grad: Tensor, s) -> Tensor:
+    """Windows may overlap (``step < size``): an element read by several gets their sum.
+
+    The windows' geometry over a contiguous input says which input element each
+    window element read; ``as_strided_backward`` adds the gradients back there.
+    """
+    sizes = tuple(s.self_sym_sizes)
+    geometry = (sizes, contiguous_strides(sizes), 0)
+    windows = unfold_geometry(*geometry, s.dimension, s.size, s.step)
+    return as_strided_backward(grad, geometry, windows)
 
 
 _unfold_op = declare(
     "unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)",
     VIEW,
     lambda self, dimension, size, step: self._alias(*_unfold_geometry(self, dimension, size, step)),
+    Derivative(
+        "UnfoldBackward0",
+        save=("self_sym_sizes", "dimension", "size", "step"),
+        grads={"self": _unfold_grad},
+    ),
 )
 
 
@@ -1178,17 +1362,46 @@ def _split_with_sizes_kernel(self: Tensor, split_sizes, dim: int = 0):
     return tuple(pieces)
 
 
-_unbind_op = declare("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", VIEW,
-                     _unbind_kernel)  # fmt: skip
+def _join_grads(joiner):
+    """Backward of an op returning several views: join the pieces' gradients again.
+
+    Pieces that got no gradient arrive as zeros (``multi_output``), as in PyTorch's
+    ``unbind_backward``/``split_backward``.
+    """
+    import vizgrad as vg
+
+    return lambda grads, saved: getattr(vg, joiner)(list(grads), saved.dim)
+
+
+_unbind_op = declare(
+    "unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]",
+    VIEW,
+    _unbind_kernel,
+    Derivative(
+        "UnbindBackward0", save=("dim",), grads={"self": _join_grads("stack")}, multi_output=True
+    ),  # fmt: skip
+)
 _split_op = declare(
     "split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
     VIEW,
     _split_kernel,
+    Derivative(
+        "SplitBackward0",
+        save=("self_sym_sizes", "split_size", "dim"),
+        grads={"self": _join_grads("cat")},
+        multi_output=True,
+    ),
 )
 _split_with_sizes_op = declare(
     "split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]",
     VIEW,
     _split_with_sizes_kernel,
+    Derivative(
+        "SplitWithSizesBackward0",
+        save=("self_sym_sizes", "split_sizes", "dim"),
+        grads={"self": _join_grads("cat")},
+        multi_output=True,
+    ),
 )
 
 
@@ -1336,8 +1549,9 @@ def _detach_inplace_kernel(self: Tensor) -> Tensor:
 
 # Only autograd metadata changes, not data: PyTorch does not bump the version, so this
 # overload is declared FUNCTIONAL (no ADInplaceOrView work) although it returns ``self``.
+# Autograd records nothing for it: its whole point is to leave the graph.
 _detach_inplace_op = declare("detach_(Tensor(a!) self) -> Tensor(a!)", FUNCTIONAL,
-                             _detach_inplace_kernel)  # fmt: skip
+                             _detach_inplace_kernel, NON_DIFFERENTIABLE)  # fmt: skip
 
 
 def detach_(input: Tensor) -> Tensor:
@@ -1449,8 +1663,7 @@ def _index_single(tensor: Tensor, entry) -> Tensor:
         return _alias_op(tensor)
     if isinstance(entry, slice):
         start, stop, step = _slice_bounds(entry)
-        args = (0, start, stop) if step == 1 else (0, start, stop, step)
-        return _slice_op(tensor, *args)
+        return _slice_op(tensor, 0, start, stop, step)
     index = _as_index_int(entry)
     if index is None:
         raise _invalid_index(entry)
@@ -1497,8 +1710,7 @@ def basic_index(tensor: Tensor, index) -> Tensor:
         elif isinstance(entry, slice):
             start, stop, step = _slice_bounds(entry)
             if not (start == 0 and stop >= result._size[dim] and step == 1):
-                args = (dim, start, stop) if step == 1 else (dim, start, stop, step)
-                result = _slice_op(result, *args)
+                result = _slice_op(result, dim, start, stop, step)
             dim += 1
             real_dim += 1
         else:
