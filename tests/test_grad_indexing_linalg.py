@@ -367,6 +367,45 @@ def test_mm_gradient_layouts_follow_torch(transposed):
     assert strides[0] == strides[1]
 
 
+EINSUM_CASES = [
+    ("ij,jk->ik", [(2, 3), (3, 4)]),
+    ("ij,jk", [(2, 3), (3, 4)]),
+    ("bij,bjk->bik", [(2, 2, 3), (2, 3, 4)]),
+    ("ii", [(3, 3)]),
+    ("ii->i", [(3, 3)]),
+    ("iij->j", [(3, 3, 2)]),
+    ("ij->", [(2, 3)]),
+    ("ij->j", [(2, 3)]),
+    ("ij->ji", [(2, 3)]),
+    ("i,i", [(3,), (3,)]),
+    ("i,j->ij", [(3,), (4,)]),
+    ("i,i->i", [(3,), (3,)]),
+    ("...ij,...jk->...ik", [(2, 2, 3), (2, 3, 4)]),
+    ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]),
+    ("bn,anm,bm->ba", [(2, 3), (4, 3, 5), (2, 5)]),
+]
+
+
+@pytest.mark.parametrize(("equation", "shapes"), EINSUM_CASES)
+def test_einsum_graph_and_gradients(equation, shapes):
+    """einsum is composite: diagonal/unsqueeze/permute per operand, then bmm pairs."""
+    pairs = [leaf_pair(s, seed=i) for i, s in enumerate(shapes)]
+    v_out = vg.einsum(equation, *(v for v, _ in pairs))
+    t_out = torch.einsum(equation, *(t for _, t in pairs))
+    assert graph_names(v_out) == graph_names(t_out)
+    layouts = ["transposed" if len(s) > 1 else "stepped" for s in shapes]
+    run(lambda lib, *xs: lib.einsum(equation, *xs), shapes, layouts)
+
+
+@pytest.mark.parametrize("dims", [1, ([1, 0], [0, 2])])
+def test_tensordot_graph(dims):
+    shapes = [(2, 3), (3, 4)] if dims == 1 else [(2, 3, 4), (3, 4, 2)]
+    pairs = [leaf_pair(s, seed=i) for i, s in enumerate(shapes)]
+    v_out = vg.tensordot(*(v for v, _ in pairs), dims=dims)
+    t_out = torch.tensordot(*(t for _, t in pairs), dims=dims)
+    assert graph_names(v_out) == graph_names(t_out)
+
+
 # --- double backward ------------------------------------------------------------------------
 
 GRADGRAD_CASES = {
@@ -381,6 +420,7 @@ GRADGRAD_CASES = {
     "gather": (lambda a, b: (a * b).gather(1, vg.tensor([[0, 0], [2, 1]])), [(2, 3), (2, 3)]),
     "take": (lambda a, b: (a * b).take(vg.tensor([0, 0, 4])), [(2, 3), (2, 3)]),
     "masked_select": (lambda a, b: (a * b).masked_select(a.detach() > 0), [(2, 3), (2, 3)]),
+    "einsum": (lambda a, b: vg.einsum("ij,kj->ik", a * a, b), [(2, 3), (2, 3)]),
     "repeat": (lambda a, b: (a * b).repeat(2, 1), [(2, 3), (2, 3)]),
 }  # fmt: skip
 
