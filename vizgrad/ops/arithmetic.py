@@ -86,16 +86,27 @@ def _check_alpha(input, other, alpha=1):
         )
 
 
+# Floats that overflow become inf (and inf * 0 nan): answers, not errors, as in PyTorch.
+_FLOAT_OVERFLOW_IS_AN_ANSWER = {"over": "ignore", "invalid": "ignore"}
+
+
 def _add_kernel(out, a, b, alpha=1):
-    if alpha != 1:
-        b = np.multiply(b, np.asarray(alpha, dtype=out.dtype), dtype=out.dtype)
-    np.add(a, b, out=out)
+    with np.errstate(**_FLOAT_OVERFLOW_IS_AN_ANSWER):
+        if alpha != 1:
+            b = np.multiply(b, np.asarray(alpha, dtype=out.dtype), dtype=out.dtype)
+        np.add(a, b, out=out)
 
 
 def _sub_kernel(out, a, b, alpha=1):
-    if alpha != 1:
-        b = np.multiply(b, np.asarray(alpha, dtype=out.dtype), dtype=out.dtype)
-    np.subtract(a, b, out=out)
+    with np.errstate(**_FLOAT_OVERFLOW_IS_AN_ANSWER):
+        if alpha != 1:
+            b = np.multiply(b, np.asarray(alpha, dtype=out.dtype), dtype=out.dtype)
+        np.subtract(a, b, out=out)
+
+
+def _mul_kernel(out, a, b):
+    with np.errstate(**_FLOAT_OVERFLOW_IS_AN_ANSWER):
+        np.multiply(a, b, out=out)
 
 
 def _check_sub(input, other, alpha=1):
@@ -173,7 +184,7 @@ bind_method("subtract_", Tensor.sub_)
 
 mul = pointwise(
     "mul.Tensor(Tensor self, Tensor other) -> Tensor",
-    lambda out, a, b: np.multiply(a, b, out=out),
+    _mul_kernel,
     # The product rule: each factor's gradient is grad times the other factor.
     derivative=Derivative(
         "MulBackward0",
