@@ -489,6 +489,9 @@ DOUBLE_BACKWARD = {
     "where": (lambda x, y: vg.where(x > y, x * x, y * x), None),
     "remainder": (lambda x, y: vg.remainder(x * y, y), POSITIVE),
     "rsub": (lambda x, y: 2 - x * y, None),
+    "softmax": (lambda x, y: vg.softmax(x * y, 1), None),
+    "log_softmax": (lambda x, y: vg.log_softmax(x, 0) * y, None),
+    "fill": (lambda x, y: vg.fill(x, 2.0) * x + y.clone().zero_() * y, None),
 }
 
 
