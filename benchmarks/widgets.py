@@ -33,3 +33,61 @@ def stride_map_update_64x64() -> Result:
 
 
 CASES = [stride_map_update_64x64]
+
+
+def replay_step_100k_events() -> Result:
+    """One scrubber step of a Timeline over a 10^5-event recording (target: under 50 ms).
+
+    The recording is a training loop (matmul, tanh, mul, sum, backward). A step is what
+    the Timeline does when the slider moves: the states at the new step (from the
+    nearest snapshot, at most ``snapshot_every`` events re-folded), the step's event in
+    words, and the dispatch trace and stride map redrawn. Steps go forward by one,
+    back by one and to random places; the slowest kind's mean is reported. (The DAG's
+    graphviz layout is timed by its own case: its cost grows with the graph, not with
+    the recording's length.)
+    """
+    import random
+    import warnings
+
+    from vizgrad.widgets import DispatchTrace, StrideMap
+    from vizgrad.widgets.recording import record
+    from vizgrad.widgets.timeline import TRACE_WINDOW, Replay, describe_event, tensors_of_step
+
+    x, w = vg.randn(8, 8), vg.randn(8, 8, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the bounded buffer's notice
+        with record(max_events=100_000) as rec:
+            while len(rec) < 100_000:
+                (x @ w).tanh().mul(0.5).sum().backward()
+                w.grad = None
+    replay = Replay(rec.event_dicts())
+    trace, stride_map = DispatchTrace(max_calls=TRACE_WINDOW), StrideMap()
+    rng = random.Random(0)
+    moves = {"forward": lambda k: k + 1, "back": lambda k: k - 1,
+             "random": lambda k: rng.randrange(1, replay.n_steps)}  # fmt: skip
+
+    def scrub(move):
+        position = [replay.n_steps // 2]
+
+        def step():
+            position[0] = move(position[0])
+            states = replay.states_at(position[0])
+            event, dispatch = replay.event_at(position[0]), states["dispatch"]
+            describe_event(event, dispatch)
+            trace.show_state(dispatch)
+            ids = tensors_of_step(event, dispatch, states["tensors"].tensors)
+            stride_map.show_state(states["tensors"], ids)
+
+        return step
+
+    try:
+        seconds = max(best_time(scrub(move), repeat=3) for move in moves.values())
+    finally:
+        trace.close()
+        stride_map.close()
+    target = 0.05
+    return Result("timeline scrubber step, 10^5 events", seconds, None, None,
+                  f"<= {target * 1e3:g} ms", seconds <= target)  # fmt: skip
+
+
+CASES.append(replay_step_100k_events)

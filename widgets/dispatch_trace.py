@@ -168,17 +168,21 @@ class DispatchTrace(anywidget.AnyWidget):
         """Render the state into the synced traitlets (one message to the front end)."""
         if current is not None:
             self.current = current
-        kept, _ = kept_calls(self.state, self.filter)
+        state = self.state
+        kept, _ = kept_calls(state, self.filter)
         with self.hold_sync():
             self.tree_html = render_tree_html(
-                self.state, self.filter, max_calls=self.max_calls, current=self.current
+                state, self.filter, max_calls=self.max_calls, current=self.current
             )
-            self.text = render_text(self.state, self.filter, max_calls=self.max_calls)
-            self.n_calls = len(self.state.calls)
+            # The text view is rendered only while it is the one shown.
+            if self.view == "text":
+                self.text = render_text(state, self.filter, max_calls=self.max_calls)
+            if self.n_calls != len(state.calls) or not self.operators:
+                self.operators = state.operator_names()
+            self.n_calls = len(state.calls)
             self.n_shown = len(kept)
-            self.operators = self.state.operator_names()
 
-    @traitlets.observe("filter", "max_calls")
+    @traitlets.observe("filter", "max_calls", "view")
     def _on_filter(self, change) -> None:
         self.refresh()
 

@@ -49,13 +49,13 @@ class Recording(events.Recorder):
         return (f"The recording kept the last {len(self):,} events: the {self.dropped:,} "
                 f"oldest were dropped (max_events={self.max_events:,}).")  # fmt: skip
 
-    def replay_events(self) -> list[events.Event]:
-        """The events as a replay sees them: ids renumbered from 1 (tensor #1, node #1),
-        exactly as after a JSON round trip, so a replay never depends on what ran before."""
+    def event_dicts(self) -> list[dict]:
+        """The events as a replay folds them: plain dicts with ids renumbered from 1
+        (tensor #1, node #1), exactly as after a JSON round trip, so a replay never
+        depends on what ran before. Read only (cached until more events arrive)."""
         key = (len(self._events), self._events[-1].seq if self._events else 0, self.dropped)
         if self._replay_cache is None or self._replay_cache[0] != key:
-            replayed = [events.event_from_dict(d) for d in self.to_dicts()]
-            self._replay_cache = (key, replayed)
+            self._replay_cache = (key, self.to_dicts())
         return self._replay_cache[1]
 
     # --- plain data ---------------------------------------------------------------------

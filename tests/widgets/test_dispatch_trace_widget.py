@@ -346,7 +346,9 @@ def test_widget_records_only_inside_its_block_and_reacts_to_the_front_end():
     trace.filter = "add_"  # typed into the filter box
     assert 0 < trace.n_shown < n
     assert 'data-op="aten::sum"' not in trace.tree_html
+    trace.view = "text"  # the toggle: the text view, filtered the same way
     assert trace.text.splitlines() and all("add_" in ln for ln in trace.text.splitlines())
+    trace.view = "tree"
     trace.filter = ""
     assert trace.n_shown == n
 

@@ -18,7 +18,8 @@ Pure and deterministic: no widget library; every string that reaches HTML is esc
 
 from __future__ import annotations
 
-from html import escape
+import functools
+import html
 
 from ..state.dispatch import (
     AUTOGRAD_KEY,
@@ -40,6 +41,9 @@ __all__ = [
     "render_text",
     "render_text_html",
 ]
+
+# Operator names, keys and most sentences repeat from call to call: escape each once.
+escape = functools.lru_cache(maxsize=8192)(html.escape)
 
 # A long recording shows its most recent top-level calls; the rest are counted, not drawn.
 DEFAULT_MAX_CALLS = 200
@@ -198,7 +202,44 @@ def _call_head_html(call: OperatorCall) -> str:
             f"{during}</div>")  # fmt: skip
 
 
-def _call_html(state, call, kept, context, current, out: list) -> None:
+# A closed call never changes again (see DispatchState), so, unfiltered and away from
+# the highlighted call, its HTML is the same at every step of a timeline: it is kept
+# here, by object, so a scrubber step renders only the calls still open.
+_HTML_CACHE: dict[int, tuple[OperatorCall, str]] = {}
+_HTML_CACHE_SIZE = 4096
+
+
+class _Render:
+    """What one rendering needs to know besides the call: filter, highlight, open calls."""
+
+    __slots__ = ("state", "kept", "context", "current", "may_cache")
+
+    def __init__(self, state, kept, context, current, filtered):
+        self.state, self.kept, self.context, self.current = state, kept, context, current
+        # The highlighted call and its callers, and calls still open, are drawn afresh.
+        fresh = set(state._open)
+        while current >= 0:
+            fresh.add(current)
+            current = state.calls[current].parent
+        self.may_cache = (lambda index: index not in fresh) if not filtered else None
+
+
+def _call_html(r: _Render, call: OperatorCall, out: list) -> None:
+    if r.may_cache is not None and r.may_cache(call.index):
+        cached = _HTML_CACHE.get(id(call))
+        if cached is None or cached[0] is not call:
+            part: list = []
+            _draw_call(r, call, part)
+            if len(_HTML_CACHE) >= _HTML_CACHE_SIZE:
+                _HTML_CACHE.pop(next(iter(_HTML_CACHE)))  # the oldest entry
+            cached = _HTML_CACHE[id(call)] = (call, "".join(part))
+        out.append(cached[1])
+        return
+    _draw_call(r, call, out)
+
+
+def _draw_call(r: _Render, call: OperatorCall, out: list) -> None:
+    state, kept, context, current = r.state, r.kept, r.context, r.current
     classes = ["vg-trace-call"]
     if call.index in context:
         classes.append("vg-trace-context")
@@ -214,7 +255,7 @@ def _call_html(state, call, kept, context, current, out: list) -> None:
     for step in call.steps:
         # Nested calls go right after the key they were made from.
         while child_at < len(children) and children[child_at].seq < step.seq:
-            _call_html(state, children[child_at], kept, context, current, out)
+            _call_html(r, children[child_at], out)
             child_at += 1
         if fall_through and step.key != AUTOGRAD_KEY:
             out.append(_step_html(INPLACE_OR_VIEW_KEY, fall_through, "vg-trace-fallthrough"))
@@ -223,7 +264,7 @@ def _call_html(state, call, kept, context, current, out: list) -> None:
         if step.key not in (AUTOGRAD_KEY, INPLACE_OR_VIEW_KEY) and call.kernel is not None:
             out.append(_step_html("dtype", kernel_decision(call), "vg-trace-kernel"))
     for child in children[child_at:]:
-        _call_html(state, child, kept, context, current, out)
+        _call_html(r, child, out)
     out.append("</ol></li>")
 
 
@@ -245,8 +286,9 @@ def render_tree_html(
         message = "no operator call matches the filter" if filter_text.strip() else "no calls"
         out.append(f'<div class="vg-trace-empty">{escape(message)}</div>')
     out.append('<ul class="vg-trace-tree">')
+    r = _Render(state, kept, context, current, filtered=bool(filter_text.strip()))
     for index in roots:
-        _call_html(state, state.calls[index], kept, context, current, out)
+        _call_html(r, state.calls[index], out)
     out.append("</ul></div>")
     return "".join(out)
 

@@ -139,8 +139,28 @@ def _lists_to_tuples(d: dict | None) -> dict | None:
     return {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
 
 
-def _event_fields(event: events.Event, *names: str) -> dict:
-    return {name: getattr(event, name) for name in names}
+def _event_fields(event, *names: str) -> dict:
+    """The named fields as a dict (shapes as tuples, whether the event came live or as JSON)."""
+    values = {}
+    for name in names:
+        value = getattr(event, name)
+        values[name] = tuple(value) if isinstance(value, list) else value
+    return values
+
+
+class _Fields:
+    """An event dict read like the event (``e.op``), so one set of handlers serves both."""
+
+    __slots__ = ("_d",)
+
+    def __init__(self, d: dict):
+        self._d = d
+
+    def __getattr__(self, name: str):
+        try:
+            return self._d[name]
+        except KeyError:
+            raise AttributeError(name) from None
 
 
 class DispatchState:
@@ -162,8 +182,14 @@ class DispatchState:
 
     # --- folding ----------------------------------------------------------------------
 
-    def apply(self, event: events.Event) -> None:
+    def apply(self, event) -> None:
+        """Fold one event: an ``Event`` (live) or its dict (a recording's ``to_dicts()``)."""
         self.events_seen += 1
+        if isinstance(event, dict):
+            handler = _HANDLERS_BY_KIND.get(event["kind"])
+            if handler is not None:
+                handler(self, _Fields(event))
+            return
         handler = _HANDLERS.get(type(event))
         if handler is not None:
             handler(self, event)
@@ -338,3 +364,6 @@ _HANDLERS = {
     events.NodeStarted: DispatchState._on_node_started,
     events.NodeFinished: DispatchState._on_node_finished,
 }
+_HANDLERS_BY_KIND = {cls.kind: handler for cls, handler in _HANDLERS.items()}
+# The event kinds that change this state (a timeline skips redrawing for the others).
+DispatchState.KINDS = frozenset(_HANDLERS_BY_KIND)

@@ -1,0 +1,265 @@
+"""record() and the Timeline: every view shows the state at the scrubber's step.
+
+The reference for "the state at step k" is always the plain fold of the recording's
+first k events into a fresh state; the replay (snapshots + re-folding) and the widget
+must agree with it, whichever way the scrubber moves. Expected dtypes and shapes in the
+step descriptions come from PyTorch.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import warnings
+
+import pytest
+import torch
+from vizgrad.widgets import GraphView, Recording, StrideMap, Timeline, record
+from vizgrad.widgets.state.dispatch import DispatchState
+from vizgrad.widgets.timeline import Replay, describe_event, view_states
+
+import vizgrad as vg
+from vizgrad import events
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def _program():
+    """Forward with a view, an in-place write and a composite op; then backward."""
+    x = vg.ones(2, 3, requires_grad=True)
+    w = vg.full((3,), 2.0, requires_grad=True)
+    y = x * w
+    z = y.t().reshape(6)
+    buf = vg.zeros(6)
+    buf.add_(z.detach())
+    (z * buf).sum().backward()
+
+
+def _recording(max_events=1_000_000) -> Recording:
+    with record(max_events=max_events) as rec:
+        _program()
+    return rec
+
+
+@pytest.fixture(scope="module")
+def rec() -> Recording:
+    return _recording()
+
+
+def folded(event_dicts, k) -> dict:
+    """The reference: each view's state after the first ``k`` events, folded directly."""
+    states = view_states()
+    for d in event_dicts[:k]:
+        for state in states.values():
+            state.apply(d)
+    return states
+
+
+def as_json(states) -> dict:
+    return {name: json.loads(json.dumps(state.to_json())) for name, state in states.items()}
+
+
+# --- the replay -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("order", ["forward", "backward", "random"])
+@pytest.mark.parametrize("snapshot_every", [1, 7, 500])
+def test_replay_state_equals_direct_fold(rec, order, snapshot_every):
+    dicts = rec.event_dicts()
+    replay = Replay(dicts, snapshot_every=snapshot_every)
+    n = replay.n_steps
+    steps = list(range(0, n + 1, 3)) + [n]
+    if order == "backward":
+        steps.reverse()
+    elif order == "random":
+        random.Random(snapshot_every).shuffle(steps)
+    for k in steps:
+        assert as_json(replay.states_at(k)) == as_json(folded(dicts, k)), k
+    # Snapshots were not disturbed by all that stepping.
+    assert as_json(replay.states_at(n)) == as_json(folded(dicts, n))
+
+
+def test_a_step_refolds_at_most_snapshot_every_events(rec):
+    folds = []
+
+    class Counting(DispatchState):
+        def apply(self, event):
+            folds.append(1)
+            super().apply(event)
+
+        def copy(self):
+            other = super().copy()
+            other.__class__ = Counting
+            return other
+
+    replay = Replay(rec.event_dicts(), make_states=lambda: {"dispatch": Counting()},
+                    snapshot_every=10)  # fmt: skip
+    rng = random.Random(0)
+    for k in [rng.randrange(replay.n_steps + 1) for _ in range(40)] + [5, 4, 3, 60, 61]:
+        folds.clear()
+        replay.states_at(k)
+        assert len(folds) <= 9 or len(folds) == 0
+
+
+def test_replay_rejects_bad_snapshot_interval(rec):
+    with pytest.raises(ValueError, match="snapshot_every"):
+        Replay(rec.event_dicts(), snapshot_every=0)
+
+
+# --- the widget -----------------------------------------------------------------------------
+
+
+def _assert_views_at(timeline, dicts, k):
+    reference = folded(dicts, k)
+    assert timeline.step == k and timeline.slider.value == k
+    assert as_json({"d": timeline.dispatch_trace.state}) == as_json({"d": reference["dispatch"]})
+    fresh_graph = GraphView()
+    fresh_graph.show_state(reference["graph"])
+    assert timeline.graph_view.dot == fresh_graph.dot
+    assert timeline.graph_view.graph_state == fresh_graph.graph_state
+    fresh_map = StrideMap()
+    fresh_map.show_state(reference["tensors"], timeline._tensor_ids)
+    assert timeline.stride_map.data == fresh_map.data
+    assert f'data-step="{k}"' in timeline.description.value
+    fresh_graph.close()
+    fresh_map.close()
+
+
+def test_scrubber_moves_show_every_view_at_that_step(rec):
+    dicts = rec.event_dicts()
+    timeline = Timeline(rec, snapshot_every=6)
+    n = timeline.replay.n_steps
+    assert timeline.step == n == len(dicts)
+    _assert_views_at(timeline, dicts, n)
+
+    for k in (0, 17, 16, 40, n - 1, 33):  # the slider, dragged back and forth
+        timeline.slider.value = k
+        _assert_views_at(timeline, dicts, k)
+    timeline.forward.click()
+    _assert_views_at(timeline, dicts, 34)
+    timeline.back.click()
+    timeline.back.click()
+    _assert_views_at(timeline, dicts, 32)
+    timeline.play.value = 50  # the play control's tick
+    _assert_views_at(timeline, dicts, 50)
+
+    timeline.slider.value = 0
+    timeline.back.click()  # stays at the first step
+    assert timeline.step == 0 and "no event yet" in timeline.description.value
+    assert timeline.dispatch_trace.n_calls == 0
+    timeline.slider.value = n
+    timeline.forward.click()
+    assert timeline.step == n
+    timeline.close()
+
+
+def test_step_description_names_the_kernel(rec):
+    dicts = rec.event_dicts()
+    k = next(i for i, d in enumerate(dicts, start=1) if d["kind"] == "kernel_chosen")
+    expected = torch.ones(2, 3) * torch.full((3,), 2.0)
+    timeline = rec.show()
+    timeline.slider.value = k
+    dtype = str(expected.dtype).split(".")[1]
+    assert f"aten::mul.Tensor → CPU kernel {dtype} {list(expected.shape)}" in (
+        timeline.description.value)  # fmt: skip
+    # The dispatch trace highlights the call of the step.
+    html = timeline.dispatch_trace.tree_html
+    assert re.search(r'vg-trace-current" data-call="\d+" data-op="aten::mul.Tensor"', html)
+    assert html.count("vg-trace-current") == 1
+    timeline.close()
+
+
+def test_describe_every_event_kind(rec):
+    described = set()
+    for d in rec.event_dicts():
+        text = describe_event(events.event_from_dict(d))
+        assert text and text != d["kind"]
+        described.add(d["kind"])
+    assert {"op_dispatched", "kernel_chosen", "view_created", "inplace_write", "node_created",
+            "backward_started", "node_started", "node_finished"} <= described  # fmt: skip
+
+
+def test_step_description_is_escaped():
+    hostile = [events.OpDispatched(XSS, "AutogradCPU", "call", 0, "functional", ()).to_dict()]
+    timeline = Timeline(hostile)
+    assert "<img" not in timeline.description.value
+    assert "&lt;img src=x onerror=alert(1)&gt;" in timeline.description.value
+    assert "<img" not in timeline.dispatch_trace.tree_html
+    timeline.close()
+
+
+# --- bounded recordings and JSON -------------------------------------------------------------
+
+
+def test_bounded_recording_drops_the_oldest_with_a_notice():
+    full = _recording()
+    with pytest.warns(UserWarning, match="oldest were dropped"):
+        small = _recording(max_events=40)
+    assert len(small) == 40
+    assert small.dropped == len(full) - 40
+    assert f"the {small.dropped:,} oldest were dropped" in small.notice
+    assert "dropped" in repr(small)
+    # The kept events are the most recent ones.
+    assert [d["kind"] for d in small.to_dicts()] == [d["kind"] for d in full.to_dicts()[-40:]]
+
+    timeline = small.show(snapshot_every=8)
+    assert "oldest were dropped" in timeline.notice.value
+    assert timeline.notice.layout.display is None  # visible
+    dicts = small.event_dicts()
+    for k in (40, 3, 25):  # a recording that starts mid-call still replays
+        timeline.slider.value = k
+        _assert_views_at(timeline, dicts, k)
+    timeline.close()
+
+    quiet = _recording()
+    assert quiet.notice == "" and quiet.dropped == 0
+    timeline = quiet.show()
+    assert timeline.notice.layout.display == "none"
+    timeline.close()
+
+
+def test_record_rejects_an_empty_bound():
+    with pytest.raises(ValueError, match="max_events"):
+        record(max_events=0)
+
+
+def test_json_round_trip(rec):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        small = _recording(max_events=50)
+    for original in (rec, small):
+        loaded = Recording.from_json(original.to_json())
+        assert isinstance(loaded, Recording)
+        assert json.loads(json.dumps(loaded.to_dicts())) == json.loads(
+            json.dumps(original.to_dicts())
+        )
+        assert (loaded.dropped, loaded.max_events) == (original.dropped, original.max_events)
+        assert json.loads(loaded.to_json()) == json.loads(original.to_json())
+        a, b = Replay(original.event_dicts()), Replay(loaded.event_dicts())
+        for k in (0, 10, len(loaded) // 2, len(loaded)):
+            assert as_json(a.states_at(k)) == as_json(b.states_at(k))
+    data = json.loads(rec.to_json())
+    data["schema_version"] = 999
+    with pytest.raises(ValueError, match="schema version"):
+        Recording.from_json(json.dumps(data))
+
+
+def test_to_html_is_written_by_the_exporter(rec, monkeypatch, tmp_path):
+    import vizgrad.widgets.export as export
+
+    calls = []
+    monkeypatch.setattr(
+        export, "export_html", lambda recording, path: calls.append((recording, path))
+    )
+    rec.to_html(tmp_path / "run.html")
+    assert calls == [(rec, tmp_path / "run.html")]
+
+
+def test_record_is_a_context_manager_that_stops():
+    with record() as rec:
+        vg.ones(2) + 1
+    n = len(rec)
+    assert n > 0
+    vg.ones(2) + 1
+    assert len(rec) == n

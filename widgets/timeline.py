@@ -1,0 +1,345 @@
+"""``vizgrad.widgets.Timeline``: one scrubber driving every view through a recording.
+
+::
+
+    with record() as rec:
+        y = (x * w).sum()
+        y.backward()
+    Timeline(rec)        # or rec.show()
+
+Step ``k`` of the scrubber is the moment after the recording's first ``k`` events
+(step 0: before the first). At every step the three views — the stride maps
+(``StrideMap``), the backward DAG (``GraphView``) and the dispatch trace
+(``DispatchTrace``) — show their state *at that moment*, and the step's event is said
+in words ("aten::mul.Tensor → CPU kernel float32 [2, 3]").
+
+**Replay.** Each view has a *state* that folds events (``apply``) and can be copied
+(``copy``). ``Replay`` folds the recording once, keeping a snapshot of every state
+every ``snapshot_every`` events; the state at step ``k`` is the snapshot at or before
+``k``, copied, with at most ``snapshot_every - 1`` events folded on top — or, when
+stepping forward, the current states with the few events in between. So a step never
+re-folds the whole recording, however long (the same idea as a video's keyframes).
+
+Selectors for the browser tests: ``.vg-timeline`` (the whole widget),
+``.vg-scrubber`` (the controls: ``.vg-scrubber input[type=range]`` is the slider,
+``.vg-play`` the play/pause control, ``.vg-step-back`` / ``.vg-step-forward`` the
+step buttons), ``.vg-step-description`` (the step's event in words; its
+``data-step`` attribute is the step), ``.vg-timeline-notice`` (dropped events),
+``.vg-timeline-views`` (the three views).
+"""
+
+from __future__ import annotations
+
+import gc
+from html import escape
+
+import ipywidgets as widgets
+import traitlets
+
+from vizgrad import events
+
+from .dispatch_trace import DispatchTrace
+from .render.dispatch_tree import call_outputs
+from .state.dispatch import AUTOGRAD_KEY, INPLACE_OR_VIEW_KEY, DispatchState
+
+__all__ = ["DEFAULT_SNAPSHOT_EVERY", "Replay", "describe_event", "Timeline", "view_states"]
+
+# Events folded at most per scrubber step: small enough for a step well under 50 ms,
+# large enough that snapshots of a 10^6-event recording stay few (2000).
+DEFAULT_SNAPSHOT_EVERY = 500
+
+# Top-level calls the timeline's dispatch trace draws: the most recent ones at the step.
+TRACE_WINDOW = 50
+
+# How many tensors the stride map shows at once: the step's call's inputs and outputs.
+MAX_TENSORS_SHOWN = 4
+
+
+def view_states() -> dict:
+    """A fresh state per view, by name: what a Timeline folds the events into."""
+    from .state.graph import GraphState
+    from .state.tensors import TensorState
+
+    return {"tensors": TensorState(), "graph": GraphState(), "dispatch": DispatchState()}
+
+
+class Replay:
+    """Every view's state at any step of a list of events, from periodic snapshots.
+
+    Events are kept as plain dicts (``Recorder.to_dicts()``): every state folds them,
+    and no event is converted again at each step.
+    """
+
+    def __init__(self, event_list, make_states=view_states, snapshot_every=DEFAULT_SNAPSHOT_EVERY):
+        if snapshot_every < 1:
+            raise ValueError(f"snapshot_every must be at least 1, got {snapshot_every}")
+        self.events = [e if isinstance(e, dict) else e.to_dict() for e in event_list]
+        self.snapshot_every = snapshot_every
+        self._snapshots: list[dict] = []  # _snapshots[j]: the states after j * N events
+        states = make_states()
+        for k, event in enumerate(self.events):
+            if k % snapshot_every == 0:
+                self._snapshots.append(_copy_states(states))
+            _apply(states, event)
+        if len(self.events) % snapshot_every == 0:
+            self._snapshots.append(_copy_states(states))
+        self._step = len(self.events)  # ``states`` is the state at the last step
+        self._states = states
+        # The events and snapshots live as long as the timeline and hold no cycles, but a
+        # long recording makes millions of them: freezing them keeps Python's cyclic
+        # garbage collector from walking them all in a full collection (a pause of a
+        # second, in the middle of a scrubber step). Refcounting still frees them.
+        gc.freeze()
+
+    @property
+    def n_steps(self) -> int:
+        """The last step: after every event."""
+        return len(self.events)
+
+    @property
+    def step(self) -> int:
+        return self._step
+
+    def event_at(self, step: int) -> events.Event | None:
+        """The event step ``step`` has just folded (None at step 0)."""
+        return events.event_from_dict(self.events[step - 1]) if step > 0 else None
+
+    def states_at(self, step: int) -> dict:
+        """The states after the first ``step`` events (shared with the replay: read only)."""
+        step = min(max(step, 0), self.n_steps)
+        keyframe = step // self.snapshot_every
+        from_keyframe = step - keyframe * self.snapshot_every
+        if not (self._step <= step and step - self._step <= from_keyframe):
+            # Going back, or jumping far ahead: start over from the nearest snapshot.
+            self._states = _copy_states(self._snapshots[keyframe])
+            self._step = keyframe * self.snapshot_every
+        for event in self.events[self._step : step]:
+            _apply(self._states, event)
+        self._step = step
+        return self._states
+
+
+def kinds_folded_by(state) -> frozenset | None:
+    """The event kinds that can change ``state`` (None: unknown, assume every kind)."""
+    kinds = getattr(state, "KINDS", None) or getattr(state, "_HANDLERS", None)
+    if kinds and all(isinstance(kind, str) for kind in kinds):
+        return frozenset(kinds)
+    return None
+
+
+def _copy_states(states: dict) -> dict:
+    return {name: state.copy() for name, state in states.items()}
+
+
+def _apply(states: dict, event) -> None:
+    for state in states.values():
+        state.apply(event)
+
+
+# --- the step's event, in words -----------------------------------------------------------
+
+
+def _dims(values) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def _ids(ids) -> str:
+    return ", ".join(f"#{i}" for i in ids)
+
+
+def _backend_of(call) -> str:
+    keys = [k for k in call.keys if k not in (AUTOGRAD_KEY, INPLACE_OR_VIEW_KEY)]
+    return keys[-1] if keys else "CPU"
+
+
+def describe_event(event, dispatch: DispatchState | None = None) -> str:
+    """One plain sentence for one event (``dispatch``: the state after folding it)."""
+    if event is None:
+        return "start: no event yet"
+    call = dispatch.current_call() if dispatch is not None else None
+    e = event
+    if isinstance(e, events.OpDispatched):
+        if e.action == "call":
+            where = "nested call" if e.depth else "call"
+            return f"{e.op} ({e.variant}): {where} enters the dispatcher at {e.key}"
+        return f"{e.op} → {e.key}"
+    if isinstance(e, events.KernelChosen):
+        op = call.op if call is not None else e.op
+        backend = _backend_of(call) if call is not None else "CPU"
+        return (f"{op} → {backend} kernel {e.dtype} {_dims(e.shape)} ({e.reason}); output "
+                f"#{e.output} strides {_dims(e.output_stride)}")  # fmt: skip
+    if isinstance(e, events.ViewCreated):
+        return (f"{e.op}: tensor #{e.tensor} is a view of #{e.base} — size {_dims(e.shape)}, "
+                f"stride {_dims(e.stride)}, offset {e.offset}")  # fmt: skip
+    if isinstance(e, events.InplaceWrite):
+        return f"{e.op} wrote tensor #{e.tensor} in place: its version is now {e.version}"
+    if isinstance(e, events.TensorCreated):
+        return (f"tensor #{e.tensor} created: {e.dtype}, size {_dims(e.shape)}, stride "
+                f"{_dims(e.stride)}, offset {e.offset}, on storage #{e.storage}")  # fmt: skip
+    if isinstance(e, events.StorageCreated):
+        return f"storage #{e.storage} allocated: {e.numel} × {e.dtype}"
+    if isinstance(e, events.NodeCreated):
+        if e.variable:
+            return f"autograd: {e.name} (node #{e.node}) created for leaf tensor #{e.variable}"
+        saved = f", saving {_ids(e.saved)}" if e.saved else ""
+        return f"autograd recorded {e.name} (node #{e.node}) for {_ids(e.outputs)}{saved}"
+    if isinstance(e, events.BackwardStarted):
+        return (f"backward() starts at node {_ids(e.roots)}: dependencies counted for "
+                f"{len(e.dependencies)} nodes")  # fmt: skip
+    if isinstance(e, events.ReadyQueueChanged):
+        return f"ready queue: {_ids(e.queue) or 'empty'}"
+    if isinstance(e, events.NodeStarted):
+        return f"engine runs {e.name} (node #{e.node})"
+    if isinstance(e, events.NodeFinished):
+        return f"{e.name} (node #{e.node}) finished: {len(e.grad_outputs)} gradients sent on"
+    if isinstance(e, events.GradAccumulated):
+        return f"tensor #{e.tensor}.grad accumulated: {e.grad}"
+    if isinstance(e, events.HookFired):
+        return f"hook fired: {e.hook}"
+    if isinstance(e, events.VersionChecked):
+        return (f"saved tensor #{e.tensor} checked by node #{e.node}: version "
+                f"{e.current_version}, saved at {e.saved_version}")  # fmt: skip
+    return e.kind
+
+
+def tensors_of_step(event, dispatch: DispatchState, known) -> list[int]:
+    """The tensors a stride map shows at a step: those of the event, else of its call."""
+    ids: list[int] = []
+    if isinstance(event, events.ViewCreated):
+        ids += [event.base, event.tensor]
+    elif isinstance(event, events.TensorCreated | events.InplaceWrite):
+        ids.append(event.tensor)
+    call = dispatch.current_call()
+    if call is not None and not ids:
+        ids += list(call.inputs) + call_outputs(call)
+    shown = []
+    for tensor_id in ids:
+        if tensor_id in known and tensor_id not in shown:
+            shown.append(tensor_id)
+    return shown[:MAX_TENSORS_SHOWN]
+
+
+# --- the widget ---------------------------------------------------------------------------
+
+
+def _events_of(recording) -> list:
+    """Event dicts, ids renumbered from 1, from a Recording, a Recorder or a list of events."""
+    if hasattr(recording, "event_dicts"):
+        return recording.event_dicts()
+    if isinstance(recording, events.Recorder):
+        return recording.to_dicts()
+    return list(recording)
+
+
+class Timeline(widgets.VBox):
+    """A recording replayed: play, pause, step back and forward, or drag the slider."""
+
+    step = traitlets.Int(0)
+
+    def __init__(self, recording, *, snapshot_every=DEFAULT_SNAPSHOT_EVERY, interval_ms=400):
+        from .graph_view import GraphView
+        from .stride_map import StrideMap
+
+        self.recording = recording
+        self.replay = Replay(_events_of(recording), snapshot_every=snapshot_every)
+        last = self.replay.n_steps
+
+        self.play = widgets.Play(value=last, min=0, max=last, step=1, interval=interval_ms,
+                                 description="play")  # fmt: skip
+        self.slider = widgets.IntSlider(value=last, min=0, max=last, description="step",
+                                        continuous_update=True,
+                                        layout=widgets.Layout(width="420px"))  # fmt: skip
+        widgets.jslink((self.play, "value"), (self.slider, "value"))  # playback in the browser
+        self.back = widgets.Button(description="◀", tooltip="step back",
+                                   layout=widgets.Layout(width="40px"))  # fmt: skip
+        self.forward = widgets.Button(description="▶", tooltip="step forward",
+                                      layout=widgets.Layout(width="40px"))  # fmt: skip
+        self.play.add_class("vg-play")
+        self.back.add_class("vg-step-back")
+        self.forward.add_class("vg-step-forward")
+        controls = widgets.HBox([self.play, self.back, self.forward, self.slider])
+        controls.add_class("vg-scrubber")
+
+        self.description = widgets.HTML()
+        self.description.add_class("vg-step-description")
+        notice = getattr(recording, "notice", "") or _dropped_notice(recording)
+        self.notice = widgets.HTML(f"<b>{escape(notice)}</b>" if notice else "")
+        self.notice.add_class("vg-timeline-notice")
+        self.notice.layout.display = None if notice else "none"
+
+        self.stride_map = StrideMap()
+        self.graph_view = GraphView()
+        self.dispatch_trace = DispatchTrace(max_calls=TRACE_WINDOW)
+        views = widgets.VBox([widgets.HBox([self.stride_map, self.graph_view]),
+                              self.dispatch_trace])  # fmt: skip
+        views.add_class("vg-timeline-views")
+        self._tensor_ids: list[int] = []
+        self._shown_step: int | None = None  # the step the views show now
+        self._shown_ids: list[int] | None = None
+
+        super().__init__([self.notice, controls, self.description, views])
+        self.add_class("vg-timeline")
+        self.slider.observe(self._on_slider, "value")
+        self.play.observe(self._on_slider, "value")  # also when no browser link runs
+        self.back.on_click(lambda _: self.step_by(-1))
+        self.forward.on_click(lambda _: self.step_by(1))
+        self.step = last
+        self._show(last)
+
+    # --- moving -------------------------------------------------------------------------
+
+    def step_by(self, delta: int) -> None:
+        """Move the scrubber ``delta`` steps (what the step buttons do)."""
+        self.slider.value = min(max(self.step + delta, 0), self.replay.n_steps)
+
+    def _on_slider(self, change) -> None:
+        self.step = change["new"]
+
+    @traitlets.observe("step")
+    def _on_step(self, change) -> None:
+        self.slider.value = change["new"]  # a no-op when the slider moved first
+        self._show(change["new"])
+
+    # --- showing ------------------------------------------------------------------------
+
+    def states(self) -> dict:
+        """Every view's state at the current step (read only)."""
+        return self.replay.states_at(self.step)
+
+    def _changed(self, state, step: int) -> bool:
+        """Did any event between the shown step and ``step`` change ``state``?"""
+        if self._shown_step is None:
+            return True
+        low, high = sorted((self._shown_step, step))
+        kinds = kinds_folded_by(state)
+        if kinds is None or high - low > self.replay.snapshot_every:
+            return True  # unknown, or a long jump: scanning would cost more than drawing
+        return any(e["kind"] in kinds for e in self.replay.events[low:high])
+
+    def _show(self, step: int) -> None:
+        states = self.replay.states_at(step)
+        event = self.replay.event_at(step)
+        dispatch = states["dispatch"]
+        known = states["tensors"].tensors
+        ids = tensors_of_step(event, dispatch, known) if event is not None else []
+        # Keep the previous tensors in view while the step concerns none.
+        self._tensor_ids = ids or [t for t in self._tensor_ids if t in known]
+        # A view is redrawn only when its state changed: the DAG's layout is the costly one.
+        if self._tensor_ids != self._shown_ids or self._changed(states["tensors"], step):
+            self.stride_map.show_state(states["tensors"], self._tensor_ids)
+            self._shown_ids = list(self._tensor_ids)
+        if self._changed(states["graph"], step):
+            self.graph_view.show_state(states["graph"])
+        self.dispatch_trace.show_state(dispatch, dispatch.last_call if event is not None else -1)
+        self._shown_step = step
+        self.description.value = (
+            f'<span class="vg-step-description-text" data-step="{step}">step {step} / '
+            f"{self.replay.n_steps}: {escape(describe_event(event, dispatch))}</span>"
+        )
+
+
+def _dropped_notice(recording) -> str:
+    dropped = getattr(recording, "dropped", 0)
+    if not dropped:
+        return ""
+    return f"The recording dropped its {dropped:,} oldest events."
