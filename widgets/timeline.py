@@ -21,11 +21,12 @@ stepping forward, the current states with the few events in between. So a step n
 re-folds the whole recording, however long (the same idea as a video's keyframes).
 
 Selectors for the browser tests: ``.vg-timeline`` (the whole widget),
-``.vg-scrubber`` (the controls: ``.vg-scrubber input[type=range]`` is the slider,
-``.vg-play`` the play/pause control, ``.vg-step-back`` / ``.vg-step-forward`` the
-step buttons), ``.vg-step-description`` (the step's event in words; its
-``data-step`` attribute is the step), ``.vg-timeline-notice`` (dropped events),
-``.vg-timeline-views`` (the three views).
+``.vg-scrubber`` (the ``Scrubber`` anywidget: ``.vg-scrubber input[type=range]`` is
+the slider, ``button.vg-play`` play/pause, ``button.vg-step-back`` /
+``button.vg-step-forward`` the step buttons, ``.vg-scrubber-label`` "step k / n"),
+``.vg-step-description`` (the step's event in words, in a
+``.vg-step-description-text[data-step]``), ``.vg-timeline-notice`` (dropped
+events), ``.vg-timeline-views`` (the three views).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from __future__ import annotations
 import gc
 from html import escape
 
+import anywidget
 import ipywidgets as widgets
 import traitlets
 
@@ -42,7 +44,8 @@ from .dispatch_trace import DispatchTrace
 from .render.dispatch_tree import call_outputs
 from .state.dispatch import AUTOGRAD_KEY, INPLACE_OR_VIEW_KEY, DispatchState
 
-__all__ = ["DEFAULT_SNAPSHOT_EVERY", "Replay", "describe_event", "Timeline", "view_states"]
+__all__ = ["DEFAULT_SNAPSHOT_EVERY", "Replay", "Scrubber", "Timeline", "describe_event",
+           "view_states"]  # fmt: skip
 
 # Events folded at most per scrubber step: small enough for a step well under 50 ms,
 # large enough that snapshots of a 10^6-event recording stay few (2000).
@@ -231,6 +234,88 @@ def _events_of(recording) -> list:
     return list(recording)
 
 
+_SCRUBBER_ESM = r"""
+function render({ model, el }) {
+  el.classList.add("vg-scrubber");
+  const button = (cls, text, title) => {
+    const b = document.createElement("button");
+    b.className = cls;
+    b.textContent = text;
+    b.title = title;
+    return b;
+  };
+  const play = button("vg-play", "", "play / pause");
+  const back = button("vg-step-back", "◀", "step back");
+  const forward = button("vg-step-forward", "▶", "step forward");
+  const range = document.createElement("input");
+  range.type = "range";
+  range.min = "0";
+  range.step = "1";
+  range.className = "vg-scrubber-range";
+  range.setAttribute("aria-label", "step");
+  const label = document.createElement("span");
+  label.className = "vg-scrubber-label";
+  el.replaceChildren(play, back, forward, range, label);
+
+  let timer = null;
+  const last = () => model.get("max");
+  function moveTo(step) {
+    model.set("value", Math.max(0, Math.min(last(), step)));
+    model.save_changes();
+  }
+  function setPlaying(on) {
+    model.set("playing", on);
+    model.save_changes();
+  }
+  function tick() {
+    if (model.get("value") >= last()) setPlaying(false);
+    else moveTo(model.get("value") + 1);
+  }
+  function draw() {
+    range.max = String(last());
+    range.value = String(model.get("value"));
+    label.textContent = `step ${model.get("value")} / ${last()}`;
+    const playing = model.get("playing");
+    play.textContent = playing ? "❚❚ pause" : "▶ play";
+    if (playing && timer === null) timer = setInterval(tick, model.get("interval"));
+    if (!playing && timer !== null) { clearInterval(timer); timer = null; }
+  }
+  range.addEventListener("input", () => moveTo(Number(range.value)));
+  back.addEventListener("click", () => moveTo(model.get("value") - 1));
+  forward.addEventListener("click", () => moveTo(model.get("value") + 1));
+  play.addEventListener("click", () => {
+    if (!model.get("playing") && model.get("value") >= last()) moveTo(0);  // replay from the start
+    setPlaying(!model.get("playing"));
+  });
+  for (const name of ["value", "max", "playing"]) model.on(`change:${name}`, draw);
+  draw();
+  return () => { if (timer !== null) clearInterval(timer); };
+}
+export default { render };
+"""
+
+_SCRUBBER_CSS = r"""
+.vg-scrubber { display: flex; gap: 6px; align-items: center; font: 13px system-ui, sans-serif; }
+.vg-scrubber .vg-scrubber-range { flex: 1 1 24em; max-width: 36em; }
+.vg-scrubber .vg-scrubber-label { color: #555; font-variant-numeric: tabular-nums; }
+"""
+
+
+class Scrubber(anywidget.AnyWidget):
+    """Play, pause, step back and forward, and a slider: ``value`` is the step shown.
+
+    Playing runs in the browser (one step every ``interval`` ms); each step it reaches
+    is sent back as a ``value`` change, which the Timeline answers by redrawing.
+    """
+
+    _esm = traitlets.Unicode(_SCRUBBER_ESM).tag(sync=True)
+    _css = traitlets.Unicode(_SCRUBBER_CSS).tag(sync=True)
+    value = traitlets.Int(0).tag(sync=True)
+    max = traitlets.Int(0).tag(sync=True)
+    playing = traitlets.Bool(False).tag(sync=True)
+    interval = traitlets.Int(400).tag(sync=True)  # milliseconds per step while playing
+
+
 class Timeline(widgets.VBox):
     """A recording replayed: play, pause, step back and forward, or drag the slider."""
 
@@ -243,22 +328,7 @@ class Timeline(widgets.VBox):
         self.recording = recording
         self.replay = Replay(_events_of(recording), snapshot_every=snapshot_every)
         last = self.replay.n_steps
-
-        self.play = widgets.Play(value=last, min=0, max=last, step=1, interval=interval_ms,
-                                 description="play")  # fmt: skip
-        self.slider = widgets.IntSlider(value=last, min=0, max=last, description="step",
-                                        continuous_update=True,
-                                        layout=widgets.Layout(width="420px"))  # fmt: skip
-        widgets.jslink((self.play, "value"), (self.slider, "value"))  # playback in the browser
-        self.back = widgets.Button(description="◀", tooltip="step back",
-                                   layout=widgets.Layout(width="40px"))  # fmt: skip
-        self.forward = widgets.Button(description="▶", tooltip="step forward",
-                                      layout=widgets.Layout(width="40px"))  # fmt: skip
-        self.play.add_class("vg-play")
-        self.back.add_class("vg-step-back")
-        self.forward.add_class("vg-step-forward")
-        controls = widgets.HBox([self.play, self.back, self.forward, self.slider])
-        controls.add_class("vg-scrubber")
+        self.scrubber = Scrubber(value=last, max=last, interval=interval_ms)
 
         self.description = widgets.HTML()
         self.description.add_class("vg-step-description")
@@ -277,28 +347,31 @@ class Timeline(widgets.VBox):
         self._shown_step: int | None = None  # the step the views show now
         self._shown_ids: list[int] | None = None
 
-        super().__init__([self.notice, controls, self.description, views])
+        super().__init__([self.notice, self.scrubber, self.description, views])
         self.add_class("vg-timeline")
-        self.slider.observe(self._on_slider, "value")
-        self.play.observe(self._on_slider, "value")  # also when no browser link runs
-        self.back.on_click(lambda _: self.step_by(-1))
-        self.forward.on_click(lambda _: self.step_by(1))
+        self.scrubber.observe(self._on_scrubber, "value")
         self.step = last
-        self._show(last)
+        if last == 0:
+            self._show(0)
 
     # --- moving -------------------------------------------------------------------------
 
     def step_by(self, delta: int) -> None:
-        """Move the scrubber ``delta`` steps (what the step buttons do)."""
-        self.slider.value = min(max(self.step + delta, 0), self.replay.n_steps)
+        """Move ``delta`` steps, as the step buttons do (clamped to the recording)."""
+        self.step = min(max(self.step + delta, 0), self.replay.n_steps)
 
-    def _on_slider(self, change) -> None:
-        self.step = change["new"]
+    def _on_scrubber(self, change) -> None:
+        self.step = min(max(change["new"], 0), self.replay.n_steps)
 
     @traitlets.observe("step")
     def _on_step(self, change) -> None:
-        self.slider.value = change["new"]  # a no-op when the slider moved first
+        self.scrubber.value = change["new"]  # a no-op when the scrubber moved first
         self._show(change["new"])
+
+    def close(self) -> None:
+        for child in (self.scrubber, self.stride_map, self.graph_view, self.dispatch_trace):
+            child.close()
+        super().close()
 
     # --- showing ------------------------------------------------------------------------
 

@@ -16,8 +16,9 @@ import warnings
 import pytest
 import torch
 from vizgrad.widgets import GraphView, Recording, StrideMap, Timeline, record
+from vizgrad.widgets.render.dispatch_tree import render_tree_html
 from vizgrad.widgets.state.dispatch import DispatchState
-from vizgrad.widgets.timeline import Replay, describe_event, view_states
+from vizgrad.widgets.timeline import TRACE_WINDOW, Replay, describe_event, view_states
 
 import vizgrad as vg
 from vizgrad import events
@@ -112,8 +113,12 @@ def test_replay_rejects_bad_snapshot_interval(rec):
 
 def _assert_views_at(timeline, dicts, k):
     reference = folded(dicts, k)
-    assert timeline.step == k and timeline.slider.value == k
+    assert timeline.step == k and timeline.scrubber.value == k
     assert as_json({"d": timeline.dispatch_trace.state}) == as_json({"d": reference["dispatch"]})
+    # Its HTML (partly cached from earlier steps) is the fresh state's.
+    current = reference["dispatch"].last_call if k else -1
+    assert timeline.dispatch_trace.tree_html == render_tree_html(
+        reference["dispatch"], max_calls=TRACE_WINDOW, current=current)  # fmt: skip
     fresh_graph = GraphView()
     fresh_graph.show_state(reference["graph"])
     assert timeline.graph_view.dot == fresh_graph.dot
@@ -134,23 +139,30 @@ def test_scrubber_moves_show_every_view_at_that_step(rec):
     _assert_views_at(timeline, dicts, n)
 
     for k in (0, 17, 16, 40, n - 1, 33):  # the slider, dragged back and forth
-        timeline.slider.value = k
+        timeline.scrubber.value = k  # what the front end sends
         _assert_views_at(timeline, dicts, k)
-    timeline.forward.click()
+    timeline.scrubber.value += 1  # the step-forward button
     _assert_views_at(timeline, dicts, 34)
-    timeline.back.click()
-    timeline.back.click()
+    timeline.scrubber.value -= 1  # the step-back button, twice
+    timeline.scrubber.value -= 1
     _assert_views_at(timeline, dicts, 32)
-    timeline.play.value = 50  # the play control's tick
-    _assert_views_at(timeline, dicts, 50)
+    timeline.step_by(5)
+    _assert_views_at(timeline, dicts, 37)
+    timeline.scrubber.playing = True  # play: the browser then sends one step per tick
+    for k in (38, 39, 40):
+        timeline.scrubber.value = k
+        _assert_views_at(timeline, dicts, k)
+    timeline.scrubber.playing = False
 
-    timeline.slider.value = 0
-    timeline.back.click()  # stays at the first step
+    timeline.scrubber.value = 0
+    timeline.step_by(-1)  # stays at the first step
     assert timeline.step == 0 and "no event yet" in timeline.description.value
     assert timeline.dispatch_trace.n_calls == 0
-    timeline.slider.value = n
-    timeline.forward.click()
+    timeline.scrubber.value = n + 5  # out of range: clamped
+    assert timeline.step == n == timeline.scrubber.value
+    timeline.step_by(1)
     assert timeline.step == n
+    assert timeline.scrubber.max == n
     timeline.close()
 
 
@@ -159,7 +171,7 @@ def test_step_description_names_the_kernel(rec):
     k = next(i for i, d in enumerate(dicts, start=1) if d["kind"] == "kernel_chosen")
     expected = torch.ones(2, 3) * torch.full((3,), 2.0)
     timeline = rec.show()
-    timeline.slider.value = k
+    timeline.scrubber.value = k
     dtype = str(expected.dtype).split(".")[1]
     assert f"aten::mul.Tensor → CPU kernel {dtype} {list(expected.shape)}" in (
         timeline.description.value)  # fmt: skip
@@ -208,7 +220,7 @@ def test_bounded_recording_drops_the_oldest_with_a_notice():
     assert timeline.notice.layout.display is None  # visible
     dicts = small.event_dicts()
     for k in (40, 3, 25):  # a recording that starts mid-call still replays
-        timeline.slider.value = k
+        timeline.scrubber.value = k
         _assert_views_at(timeline, dicts, k)
     timeline.close()
 
