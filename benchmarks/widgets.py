@@ -32,7 +32,60 @@ def stride_map_update_64x64() -> Result:
                   f"<= {target * 1e3:g} ms", seconds <= target)  # fmt: skip
 
 
-CASES = [stride_map_update_64x64]
+def _dag_of_a_loop(steps: int, *, shared_leaves: bool):
+    """A GraphState for an unrolled loop ``y = tanh(y) * w + b``: 3 grad_fn nodes per step.
+
+    With ``shared_leaves`` every step reuses one ``w`` and one ``b`` (a recurrent net):
+    their AccumulateGrad nodes get an edge from every step, the long edges that make
+    graphviz slow. Otherwise each step has its own leaves (a deep feed-forward net), and
+    two AccumulateGrad nodes per step.
+    """
+    from vizgrad.widgets.state.graph import GraphState, events_for_graph
+
+    x = vg.ones(4, requires_grad=True)
+    w, b = vg.ones(4, requires_grad=True), vg.ones(4, requires_grad=True)
+    y = x
+    for _ in range(steps):
+        if not shared_leaves:
+            w, b = vg.ones(4, requires_grad=True), vg.ones(4, requires_grad=True)
+        y = vg.tanh(y) * w + b
+    state = GraphState()
+    for event in events_for_graph(y.sum()):
+        state.apply(event)
+    return state
+
+
+def _dag_layout_case(name: str, state) -> Result:
+    from vizgrad.widgets.render import dag_layout
+    from vizgrad.widgets.render.dag_dot import graph_drawing
+
+    def draw():
+        dag_layout._cache.clear()  # time the layout, not the cache
+        return dag_layout.render_svg(graph_drawing(state))
+
+    engine = draw().engine
+    seconds = best_time(draw, repeat=3)
+    target = 2.0
+    return Result(f"{name} ({len(state.nodes)} nodes, {engine})", seconds, None, None,
+                  f"<= {target:g} s", seconds <= target)  # fmt: skip
+
+
+def dag_layout_500_nodes() -> Result:
+    """GraphView's drawing of a 500-node backward DAG: GraphState -> DOT -> SVG.
+
+    What a learner waits for when opening ``GraphView(loss)`` on a deep model: graphviz
+    ``dot`` when installed (the built-in layout otherwise).
+    """
+    return _dag_layout_case("backward DAG layout", _dag_of_a_loop(100, shared_leaves=False))
+
+
+def dag_layout_500_nodes_shared_leaves() -> Result:
+    """The same size with one weight reused by every step (graphviz's worst case)."""
+    state = _dag_of_a_loop(166, shared_leaves=True)
+    return _dag_layout_case("backward DAG layout, shared leaves", state)
+
+
+CASES = [stride_map_update_64x64, dag_layout_500_nodes, dag_layout_500_nodes_shared_leaves]
 
 
 def replay_step_100k_events() -> Result:
