@@ -110,6 +110,7 @@ class GraphView(anywidget.AnyWidget):
         self._last_render = 0.0
         self._render_seconds = 0.0
         self._ipython = None
+        self._note = ""  # the view's own notice; the layout adds its own (graphviz missing)
         self._seed(tensor, names)
         self._listen()
         self.observe(self._on_toggle, names=["show_saved", "show_values"])
@@ -123,7 +124,7 @@ class GraphView(anywidget.AnyWidget):
             for event in events_for_graph(tensor):
                 self._state.apply(event)
             if tensor.grad_fn is None:
-                self.notice = "this tensor has no grad_fn (a leaf, or no grad needed): no graph"
+                self._note = "this tensor has no grad_fn (a leaf, or no grad needed): no graph"
         named = _named_tensors(names)
         for name, t in named:
             self._state.name_tensor(t._id, name)
@@ -176,7 +177,8 @@ class GraphView(anywidget.AnyWidget):
             self._fold(event)
         except Exception as error:  # noqa: BLE001 - reported in the view, not raised
             self._stop_listening()
-            self.notice = f"GraphView stopped following events: {type(error).__name__}: {error}"
+            self._note = f"GraphView stopped following events: {type(error).__name__}: {error}"
+            self.notice = self._note
 
     def _fold(self, event) -> None:
         kind = event.kind
@@ -263,8 +265,7 @@ class GraphView(anywidget.AnyWidget):
         with self.hold_sync():
             self.svg = layout.svg
             self.dot = to_dot(drawing)
-            if layout.notice or self.notice.startswith("graphviz"):
-                self.notice = layout.notice
+            self.notice = " · ".join(text for text in (self._note, layout.notice) if text)
             self.graph_state = state.to_json(drawn_only=True)
             self.panel = _panel(state)
             self.n_frames = len(self._frames)

@@ -314,10 +314,22 @@ def test_a_failing_dot_falls_back_with_a_notice(monkeypatch):
     assert layout.engine == "builtin" and "graphviz 'dot' failed" in layout.notice
 
 
+def test_graphs_too_costly_for_dot_use_the_builtin_layout():
+    x, w = leaves(vg)
+    y = x
+    for _ in range(60):  # every step points back at the same two leaves: long edges
+        y = vg.tanh(y) * w + x
+    drawing = graph_drawing(fold(events_for_graph(y.sum())))
+    layout = render_svg(drawing)
+    assert layout.engine == "builtin" and "large graph" in layout.notice
+    assert len([c for c in svg_classes(layout.svg).values() if "node" in c]) == len(drawing.nodes)
+
+
 def test_widget_without_graphviz_shows_the_notice(no_dot):
     a, b = leaves(vg)
     view = GraphView(expression(a, b))
     assert view.notice == DOT_MISSING_NOTICE
+    assert "vg-dag-notice" in view._esm
     assert len([c for c in svg_classes(view.svg).values() if "node" in c]) == 5
     view.close()
 
