@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from . import engine
+from . import autograd, engine, widgets
 from .harness import HEADER, torch
 
 
@@ -12,13 +12,14 @@ def main() -> int:
     print(HEADER)
     print("-" * len(HEADER))
     misses = 0
-    for case in engine.CASES:
+    cases = engine.CASES + autograd.CASES + widgets.CASES
+    for case in cases:
         result = case()
         print(result.row(), flush=True)
         misses += not result.passed
     if torch is None:
         print("\n(PyTorch is not installed: install the 'oracle' extra for its column.)")
-    print(f"\n{len(engine.CASES) - misses} of {len(engine.CASES)} targets reached.")
+    print(f"\n{len(cases) - misses} of {len(cases)} targets reached.")
     return 0
 
 

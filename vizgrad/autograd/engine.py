@@ -274,8 +274,8 @@ def run_backward(tensors, grad_tensors, *, retain_graph: bool, create_graph: boo
         grad = captured.get(i)
         if grad is None and not allow_unused and accumulate is False:
             raise RuntimeError(
-                "One of the differentiated Tensors appears to not have been used in the graph. "
-                "Set allow_unused=True if this is the desired behavior."
+                f"The differentiated Tensor at index {i} appears to not have been used in the "
+                "graph. Set allow_unused=True if this is the desired behavior."
             )
         results.append(grad)
     return results

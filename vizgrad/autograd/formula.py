@@ -137,8 +137,8 @@ class FormulaNode(Node):
 def _unpack(value, released: bool):
     if isinstance(value, SavedTensor):
         return value.unpack(released)
-    if isinstance(value, list) and value and isinstance(value[0], SavedTensor):
-        return [v.unpack(released) for v in value]
+    if isinstance(value, list) and any(isinstance(v, SavedTensor) for v in value):
+        return [v.unpack(released) if isinstance(v, SavedTensor) else v for v in value]
     return value
 
 
@@ -153,4 +153,6 @@ class NotImplementedNode(Node):
         return "NotImplemented"
 
     def apply(self, grad_outputs: tuple) -> tuple:
-        raise RuntimeError(f"the derivative for '{self._op_name}' is not implemented.")
+        # PyTorch names the operator without its overload: "aten::remainder".
+        operator = self._op_name.split(".")[0]
+        raise RuntimeError(f"derivative for {operator} is not implemented")

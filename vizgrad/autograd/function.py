@@ -24,6 +24,7 @@ contract as a PyTorch kernel with a formula in ``derivatives.yaml``, written in 
 from __future__ import annotations
 
 from ..tensor import Tensor
+from .anomaly import anomaly_state, capture_forward_trace
 from .grad_mode import state as grad_state
 from .graph import FREED_GRAPH_MESSAGE, Node, SavedTensor, gradient_edge
 from .recording import check_inplace_allowed
@@ -164,6 +165,8 @@ class Function(metaclass=_FunctionMeta):
         results = list(outputs) if is_tuple else [outputs]
         if record:
             results = _set_function_history(node, args, results)
+            if anomaly_state.enabled:
+                node._anomaly_trace = capture_forward_trace()
         return tuple(results) if is_tuple else results[0]
 
 

@@ -168,9 +168,12 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
 
     def first_derivatives(*args):
         ins, gos = args[:n_inputs], args[n_inputs:]
-        outs = _differentiable_outputs(_outputs_of(func, ins))
-        diff_inputs = [ins[i] for i in diff_positions]
-        grads = vg.autograd.grad(outs, diff_inputs, gos, create_graph=True, allow_unused=True)
+        # Finite differences call this under no_grad; the first derivatives need a graph.
+        with vg.enable_grad():
+            outs = _differentiable_outputs(_outputs_of(func, ins))
+            diff_inputs = [ins[i] for i in diff_positions]
+            grads = vg.autograd.grad(outs, diff_inputs, gos, create_graph=True,
+                                     allow_unused=True)  # fmt: skip
         return tuple(g for g in grads if g is not None)
 
     return gradcheck(first_derivatives, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,

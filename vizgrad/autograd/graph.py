@@ -153,8 +153,15 @@ def gradient_edge(tensor) -> tuple:
         tensor.__dict__["_grad_accumulator"] = accumulator
         if events.bus.active:
             events.bus.emit(
-                events.NodeCreated(accumulator._id, accumulator.name(), accumulator._sequence_nr,
-                                   (), (), (), tensor._id)  # fmt: skip
+                events.NodeCreated(
+                    accumulator._id,
+                    accumulator.name(),
+                    accumulator._sequence_nr,
+                    (),
+                    (),
+                    (),
+                    tensor._id,
+                )  # fmt: skip
             )
     return (accumulator, 0)
 

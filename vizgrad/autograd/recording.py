@@ -68,14 +68,15 @@ def autograd_kernel(op, args, kwargs, redispatch):
     """The autograd key's work for one call (see the module docstring)."""
     if not grad_state.enabled or not _any_requires_grad(args, kwargs):
         return redispatch(op, args, kwargs)
+    derivative = op.derivative
+    if derivative is NON_DIFFERENTIABLE or op.variant is NON_DIFFERENTIABLE_VIEW:
+        # Checked first: out= is fine for ops without gradients (``nonzero(x, out=o)``).
+        return redispatch(op, args, kwargs)
     if op.variant is OUT:
         raise RuntimeError(
             f"{op.name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad."
         )
-    derivative = op.derivative
-    if derivative is NON_DIFFERENTIABLE or op.variant is NON_DIFFERENTIABLE_VIEW:
-        return redispatch(op, args, kwargs)
     target = args[0] if op.variant is INPLACE else None
     if target is not None:
         check_inplace_allowed(target)
@@ -138,13 +139,16 @@ def _save_before(derivative, bound, target) -> dict:
                 # The in-place kernel is about to overwrite it: keep the original values.
                 value = value.clone() if target is not None else value
             saved[name] = SavedTensor(value)
-        elif isinstance(value, list) and value and isinstance(value[0], Tensor):
-            saved[name] = [SavedTensor(v) for v in value]
+        elif isinstance(value, list) and any(isinstance(v, Tensor) for v in value):
+            # ``Tensor?[]`` (index's indices) may hold None entries: kept as None.
+            saved[name] = [SavedTensor(v) if isinstance(v, Tensor) else v for v in value]
         elif name.endswith("_sym_sizes"):
             saved[name] = bound[name[: -len("_sym_sizes")]]._size
         elif name.endswith("_geometry"):  # size, stride and offset (``as_strided``'s backward)
             t = bound[name[: -len("_geometry")]]
             saved[name] = (t._size, t._stride, t._offset)
+        elif name.endswith("_args_sizes"):  # the shapes of a Tensor[] argument (cat)
+            saved[name] = [t._size for t in bound[name[: -len("_args_sizes")]]]
         elif name.endswith("_sym_numel"):
             saved[name] = bound[name[: -len("_sym_numel")]].numel()
         else:
