@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 from collections import deque
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -49,6 +50,7 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 1
+_MAX_NR = sys.maxsize  # AccumulateGrad's sequence number (see vizgrad.autograd.graph)
 
 
 @dataclass(slots=True)
@@ -178,6 +180,7 @@ class NodeCreated(Event):
     next_nodes: tuple  # node ids (0 where an input needs no gradient)
     saved: tuple = ()
     variable: int = 0  # for AccumulateGrad: the leaf it accumulates into
+    next_input_nrs: tuple = ()  # per next node: which of its inputs this edge feeds
 
 
 @dataclass(slots=True)
@@ -372,9 +375,15 @@ class Recorder:
 
         out = []
         first_seq = self._events[0].seq - 1 if self._events else 0
+        # Autograd's sequence numbers count every node the process ever made; a recording
+        # keeps them relative to its first node (AccumulateGrad's "run first" max stays).
+        first_node_nr = next((e.sequence_nr for e in self._events
+                              if isinstance(e, NodeCreated) and e.sequence_nr < _MAX_NR), 0)  # fmt: skip
         for event in self._events:
             d = event.to_dict()
             d["seq"] -= first_seq
+            if isinstance(event, NodeCreated) and event.sequence_nr < _MAX_NR:
+                d["sequence_nr"] -= first_node_nr
             for name, space in event.id_fields.items():
                 d[name] = local(space, d[name])
             if "dependencies" in d:

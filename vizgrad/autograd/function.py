@@ -26,7 +26,7 @@ from __future__ import annotations
 from ..tensor import Tensor
 from .anomaly import anomaly_state, capture_forward_trace
 from .grad_mode import state as grad_state
-from .graph import FREED_GRAPH_MESSAGE, Node, SavedTensor, gradient_edge
+from .graph import FREED_GRAPH_MESSAGE, Node, SavedTensor, announce_node, gradient_edge
 from .recording import check_inplace_allowed
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
@@ -165,6 +165,8 @@ class Function(metaclass=_FunctionMeta):
         results = list(outputs) if is_tuple else [outputs]
         if record:
             results = _set_function_history(node, args, results)
+            saved = [v.tensor for v in node._saved if isinstance(v, SavedTensor)]
+            announce_node(node, [r for r in results if getattr(r, "_grad_fn", None) is node], saved)
             if anomaly_state.enabled:
                 node._anomaly_trace = capture_forward_trace()
         return tuple(results) if is_tuple else results[0]

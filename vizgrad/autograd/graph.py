@@ -20,7 +20,14 @@ import sys
 
 from .. import events
 
-__all__ = ["Node", "AccumulateGrad", "SavedTensor", "RemovableHandle", "gradient_edge"]
+__all__ = [
+    "Node",
+    "AccumulateGrad",
+    "SavedTensor",
+    "RemovableHandle",
+    "gradient_edge",
+    "announce_node",
+]
 
 # AccumulateGrad runs as soon as it is ready: PyTorch gives it the largest sequence_nr.
 MAX_SEQUENCE_NR = sys.maxsize
@@ -151,19 +158,26 @@ def gradient_edge(tensor) -> tuple:
     if accumulator is None:
         accumulator = AccumulateGrad(tensor)
         tensor.__dict__["_grad_accumulator"] = accumulator
-        if events.bus.active:
-            events.bus.emit(
-                events.NodeCreated(
-                    accumulator._id,
-                    accumulator.name(),
-                    accumulator._sequence_nr,
-                    (),
-                    (),
-                    (),
-                    tensor._id,
-                )  # fmt: skip
-            )
+        announce_node(accumulator, variable=tensor)
     return (accumulator, 0)
+
+
+def announce_node(node: Node, outputs=(), saved=(), variable=None) -> None:
+    """Tell the views a node joined the graph: its outputs, edges and saved tensors."""
+    if not events.bus.active:
+        return
+    events.bus.emit(
+        events.NodeCreated(
+            node._id,
+            node.name(),
+            node._sequence_nr,
+            tuple(t._id for t in outputs),
+            tuple(n._id if n is not None else 0 for n, _ in node.next_functions),
+            tuple(t._id for t in saved),
+            variable._id if variable is not None else 0,
+            tuple(nr for _, nr in node.next_functions),
+        )
+    )
 
 
 def tensor_type_name(tensor) -> str:

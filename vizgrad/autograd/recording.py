@@ -16,13 +16,12 @@ node. If that tensor is a view, the base's history is rebased too, through a
 
 from __future__ import annotations
 
-from .. import events
 from ..dispatcher import INPLACE, NON_DIFFERENTIABLE_VIEW, OUT, VIEW, set_autograd_handler
 from ..tensor import Tensor
 from .anomaly import anomaly_state, capture_forward_trace
 from .formula import NON_DIFFERENTIABLE, FormulaNode, NotImplementedNode
 from .grad_mode import state as grad_state
-from .graph import SavedTensor, gradient_edge
+from .graph import SavedTensor, announce_node, gradient_edge
 from .view_history import rebase_view_history
 
 __all__ = ["autograd_kernel", "install"]
@@ -101,17 +100,8 @@ def autograd_kernel(op, args, kwargs, redispatch):
         node._anomaly_trace = capture_forward_trace()
 
     outputs = _set_history(node, op, derivative, result, target)
-    if events.bus.active:
-        events.bus.emit(
-            events.NodeCreated(
-                node._id,
-                node.name(),
-                node._sequence_nr,
-                tuple(t._id for t in outputs),
-                tuple(n._id if n is not None else 0 for n, _ in node.next_functions),
-                tuple(v.tensor._id for v in _saved_tensors(node)),
-            )
-        )
+    if outputs is not None:
+        announce_node(node, outputs, [v.tensor for v in _saved_tensors(node)])
     return result
 
 
@@ -188,11 +178,16 @@ def _saved_tensors(node):
             yield from (s for s in v if isinstance(s, SavedTensor))
 
 
-def _set_history(node, op, derivative, result, target) -> list:
-    """Make ``node`` the ``grad_fn`` of the differentiable outputs; return them."""
+def _set_history(node, op, derivative, result, target) -> list | None:
+    """Make ``node`` the ``grad_fn`` of the differentiable outputs; return them.
+
+    Returns None when the write went through a view: then ``node`` lives inside the
+    base's CopySlices, which (with the view's new AsStrided node) is what joined the graph.
+    """
     if target is not None:
         if target._base is not None and not getattr(derivative, "inplace_view", False):
             rebase_view_history(target, node)
+            return None
         else:
             target._grad_fn = node
             target._output_nr = 0

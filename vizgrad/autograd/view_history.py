@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .formula import Derivative, FormulaNode
-from .graph import Node, gradient_edge
+from .graph import Node, announce_node, gradient_edge
 
 __all__ = ["CopySlices", "rebase_view_history", "refresh_view_grad_fn", "as_strided_backward"]
 
@@ -118,6 +118,8 @@ def rebase_view_history(view, node: Node) -> None:
     view._output_nr = 0
     view._requires_grad = True
     view.__dict__["_view_version"] = view._version_counter.value
+    announce_node(copy_slices, [base])
+    announce_node(view._grad_fn, [view])
 
 
 def refresh_view_grad_fn(view) -> None:
@@ -132,3 +134,4 @@ def refresh_view_grad_fn(view) -> None:
     view._grad_fn = _as_strided_node(base, view)
     view._output_nr = 0
     view._requires_grad = True
+    announce_node(view._grad_fn, [view])
