@@ -13,7 +13,7 @@ import vizgrad as vg
 
 from .exercise import Wrong, exercise
 
-__all__ = ["dtype_name", "shares_storage"]
+__all__ = ["as_name_set", "dtype_name", "shares_storage"]
 
 
 # --- helpers shared by the checkers -------------------------------------------------
@@ -51,7 +51,7 @@ def _as_sequence(answer, length: int, what: str) -> list:
     return list(answer)
 
 
-def _names(answer, allowed, what: str) -> set:
+def as_name_set(answer, allowed, what: str) -> set:
     """A set-of-names answer (a set, list or tuple of strings) as a set, checked."""
     if isinstance(answer, str):
         answer = {answer}
@@ -251,7 +251,7 @@ check("01.who_shares", answer)
     "a's storage. clone(), a + 0 and a.to(float64) produce new values in a new storage.",
 )
 def _who_shares(answer):
-    names = _names(answer, CANDIDATES, "the names of the tensors that share a's storage")
+    names = as_name_set(answer, CANDIDATES, "the names of the tensors that share a's storage")
     expected = _sharing_names()
     problems = []
     for name in sorted(expected - names):
