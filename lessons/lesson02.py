@@ -13,7 +13,7 @@ import vizgrad as vg
 
 from .exercise import Wrong, exercise
 
-__all__ = ["as_int_tuple", "check_per_dim", "positions_tensor"]
+__all__ = ["as_int_tuple", "check_per_dim", "describe_type", "positions_tensor"]
 
 
 # --- helpers shared by the checkers (lesson 3 uses them too) -------------------------
@@ -48,6 +48,13 @@ def check_per_dim(answer, expected, what: str, why) -> None:
             problems.append(f"Element {d} ({got}) is {direction}: {why(d)}.")
     if problems:
         raise Wrong(" ".join(problems))
+
+
+def describe_type(value) -> str:
+    """``a list``, ``a torch.Tensor``: what a wrong kind of answer is, in words."""
+    kind = type(value)
+    module = kind.__module__.split(".")[0]
+    return f"a {kind.__name__}" if module == "builtins" else f"a {module}.{kind.__name__}"
 
 
 def positions_tensor(n: int) -> vg.Tensor:
@@ -183,51 +190,62 @@ def _column_major(answer):
     check_per_dim(answer, expected, "the stride", why)
 
 
-# --- 02.as_strided_column: a column of x, built by hand ------------------------------
+# --- 02.anti_diagonal: a view no slice can make, built by hand -----------------------
 
 
-def _column_target():
+def _anti_diagonal_target():
+    """x, and the geometry and values of its anti-diagonal x[0, 3], x[1, 2], x[2, 1]."""
     x = positions_tensor(12).view(3, 4)
-    return x, x[:, 2]
+    rows, cols = x.shape
+    length = min(rows, cols)
+    values = [x[i, cols - 1 - i].item() for i in range(length)]
+    # one row down and one column left per step; start at the top-right element
+    stride = (x.stride(0) - x.stride(1),)
+    offset = x.storage_offset() + (cols - 1) * x.stride(1)
+    return x, (length,), stride, offset, values
 
 
 @exercise(
-    "02.as_strided_column",
+    "02.anti_diagonal",
     "x = vg.arange(12).view(3, 4). With vg.as_strided(x, size, stride, storage_offset), "
-    "build the column x[:, 2] (values 2, 6, 10) as a view of x's storage.",
+    "build the anti-diagonal x[0, 3], x[1, 2], x[2, 1] (values 3, 6, 9) as a view of x's "
+    "storage. No slice can make it: slices cannot step backwards.",
     hints=(
-        "The column has 3 elements: size (3,).",
-        "Going down one row skips a row of x: what is x.stride(0)?",
-        "The first element, x[0, 2], is at storage position 2: that is the offset.",
+        "Three elements: size (3,). Where does each live? (over arange, the value is the position)",
+        "From one element to the next you go one row down (+x.stride(0)) and one column "
+        "left (−x.stride(1)). The stride is the sum.",
+        "The offset is the position of the first element, x[0, 3].",
     ),
     solution="""
-answer = vg.as_strided(x, (3,), (4,), 2)
-check("02.as_strided_column", answer)
+answer = vg.as_strided(x, (3,), (3,), 3)
+check("02.anti_diagonal", answer)
 """,
-    explanation="size (3,), stride (4,), offset 2: start at x[0, 2] and skip a row of 4 "
-    "elements per step — exactly what x[:, 2] computes (check x[:, 2].stride()).",
+    explanation="size (3,), stride (3,) = 4 − 1 (a row down, a column left), offset 3 "
+    "(where x[0, 3] lives). A stride can be any number of elements, not just a row or a column.",
 )
-def _as_strided_column(answer):
+def _anti_diagonal(answer):
     if not isinstance(answer, vg.Tensor):
-        kind = f"{type(answer).__module__.split('.')[0]}.{type(answer).__name__}"
-        raise Wrong(f"Expected a vizgrad tensor made by vg.as_strided(x, ...); got a {kind}.")
-    x, target = _column_target()
-    if answer.untyped_storage().numel != x.untyped_storage().numel:
-        raise Wrong(f"Your tensor reads a storage of {answer.untyped_storage().numel} elements, "
-                    f"not x's {x.untyped_storage().numel}: it is a copy (or not built from x). "
+        raise Wrong("Expected a vizgrad tensor made by vg.as_strided(x, ...); got "
+                    f"{describe_type(answer)}.")  # fmt: skip
+    x, size, stride, offset, values = _anti_diagonal_target()
+    storage_numel = answer.untyped_storage().numel
+    if storage_numel != x.untyped_storage().numel:
+        raise Wrong(f"Your tensor reads a storage of {storage_numel} elements, not x's "
+                    f"{x.untyped_storage().numel}: it is a copy (or not built from x). "
                     "as_strided only chooses how to read x's storage.")  # fmt: skip
-    if tuple(answer.shape) != tuple(target.shape):
-        raise Wrong(f"The size is {tuple(answer.shape)}: a column of a 3×4 matrix is 1-d "
-                    "with 3 elements, size (3,).")  # fmt: skip
+    if tuple(answer.shape) != size:
+        raise Wrong(f"The size is {tuple(answer.shape)}: the anti-diagonal is 1-d with "
+                    f"{size[0]} elements, size {size}.")  # fmt: skip
     problems = []
-    if answer.stride() != target.stride():
-        problems.append(f"The stride {answer.stride()} does not go down the column: from x[0, 2] "
-                        f"to x[1, 2] the storage position grows by x.stride(0) = {x.stride(0)}.")  # fmt: skip
-    if answer.storage_offset() != target.storage_offset():
-        problems.append(f"The offset {answer.storage_offset()} is not where x[0, 2] lives: "
-                        "offset + 0·stride must land on it.")  # fmt: skip
-    if not problems and answer.tolist() != target.tolist():
-        problems.append(f"It reads {answer.tolist()}, not {target.tolist()}: build it from "
+    if answer.stride() != stride:
+        problems.append(f"The stride {answer.stride()} does not walk the anti-diagonal: from "
+                        f"x[0, 3] to x[1, 2] is one row down (+{x.stride(0)}) and one column "
+                        f"left (−{x.stride(1)}).")  # fmt: skip
+    if answer.storage_offset() != offset:
+        problems.append(f"The offset {answer.storage_offset()} is not where x[0, 3] lives: "
+                        "offset + 0·stride must land on the first element.")  # fmt: skip
+    if not problems and answer.tolist() != values:
+        problems.append(f"It reads {answer.tolist()}, not {values}: build it from "
                         "x = vg.arange(12).view(3, 4), unchanged.")  # fmt: skip
     if problems:
         raise Wrong(" ".join(problems) + f" (Your view reads {answer.tolist()}.)")

@@ -13,7 +13,7 @@ import vizgrad as vg
 
 from .exercise import Wrong, exercise
 from .lesson01 import as_name_set, shares_storage
-from .lesson02 import check_per_dim
+from .lesson02 import check_per_dim, describe_type
 
 __all__: list[str] = []
 
@@ -182,7 +182,8 @@ check("03.rolling_windows", answer)
 )
 def _rolling_windows(answer):
     if not isinstance(answer, vg.Tensor):
-        raise Wrong(f"Expected a vizgrad tensor made by vg.as_strided(s, ...); got {answer!r}")
+        raise Wrong("Expected a vizgrad tensor made by vg.as_strided(s, ...); got "
+                    f"{describe_type(answer)}.")  # fmt: skip
     s, target = _windows()
     if answer.untyped_storage().numel != s.untyped_storage().numel:
         raise Wrong(f"Your tensor has a storage of {answer.untyped_storage().numel} elements, "
@@ -229,7 +230,7 @@ check("03.free_memory", small)
 )
 def _free_memory(answer):
     if not isinstance(answer, vg.Tensor):
-        raise Wrong(f"Expected a vizgrad tensor; got {answer!r}")
+        raise Wrong(f"Expected a vizgrad tensor; got {describe_type(answer)}.")
     big = vg.zeros(BIG)
     head = big[:KEPT]
     if tuple(answer.shape) != tuple(head.shape):
