@@ -17,8 +17,8 @@ from oracle import LAYOUTS, assert_same, assert_same_error, make_pair
 import vizgrad as vg
 from vizgrad import events
 from vizgrad.dispatcher import COMPOSITE
+from vizgrad.ops.basic_indexing import basic_index
 from vizgrad.ops.registry import OPERATORS
-from vizgrad.ops.views import basic_index
 
 DTYPES = ["float32", "int64", "bool", "complex64"]
 

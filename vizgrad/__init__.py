@@ -37,9 +37,11 @@ from .grad_mode import (
 from .ops import python_operators as _python_operators  # binds a + b, a @ b… onto Tensor
 from .ops.activation import *  # noqa: F403
 from .ops.arithmetic import *  # noqa: F403
+from .ops.basic_indexing import *  # noqa: F403
 from .ops.comparison import *  # noqa: F403
 from .ops.copy import *  # noqa: F403
 from .ops.creation import *  # noqa: F403
+from .ops.detach import *  # noqa: F403
 from .ops.fill import *  # noqa: F403
 from .ops.indexing import *  # noqa: F403
 from .ops.joining import *  # noqa: F403
@@ -51,6 +53,7 @@ from .ops.reductions import *  # noqa: F403
 from .ops.resize import *  # noqa: F403
 from .ops.scan import *  # noqa: F403
 from .ops.sorting import *  # noqa: F403
+from .ops.splitting import *  # noqa: F403
 from .ops.unary import *  # noqa: F403
 from .ops.views import *  # noqa: F403
 from .printing import get_printoptions, printoptions, set_printoptions

@@ -472,7 +472,7 @@ def split_index(tensor: Tensor, index, *, stacklevel: int = 4):
 
 
 def _basic_view(tensor: Tensor, basic: tuple) -> Tensor:
-    from .views import basic_index
+    from .basic_indexing import basic_index
 
     if all(isinstance(b, slice) and b == slice(None) for b in basic):
         return tensor
@@ -1618,7 +1618,8 @@ def nonzero(input: Tensor, *, out=None, as_tuple: bool = False):
     """
     check_tensor("nonzero", input, "input", 1)
     if as_tuple:
-        from .views import unbind, unsqueeze
+        from .splitting import unbind
+        from .views import unsqueeze
 
         # A 0-dim input counts as 1-D here; each column of the result is one dim's indices.
         return unbind(_nonzero_op(input if input._size else unsqueeze(input, 0)), 1)

@@ -1,0 +1,91 @@
+"""``detach`` and ``.data``: aliases that autograd does not follow (``VariableTypeManual.cpp``).
+
+Both return a tensor over the same storage with the same metadata, but cut from the
+autograd graph. ``detach`` shares the version counter (in-place writes are still
+noticed); ``.data`` does not (PyTorch's ``variable_data()``).
+"""
+
+from __future__ import annotations
+
+from ..autograd.formula import NON_DIFFERENTIABLE
+from ..dispatcher import FUNCTIONAL, NON_DIFFERENTIABLE_VIEW
+from ..tensor import Tensor
+from .registry import bind_method, check_tensor, declare
+from .views import _bind_property
+
+__all__ = [
+    "detach",
+    "detach_",
+]
+
+
+# --- detach and .data: aliases that autograd does not follow -----------------------------
+
+
+_detach_op = declare(
+    "detach(Tensor(a) self) -> Tensor(a)",
+    NON_DIFFERENTIABLE_VIEW,
+    lambda self: self._alias(self._size, self._stride, self._offset),
+)
+
+
+def detach(input: Tensor) -> Tensor:
+    """``torch.detach``: the same memory, cut from the autograd graph.
+
+    It shares the storage *and the version counter* (so an in-place change of either is
+    still noticed), but it is not a view: ``_base`` is None and ``_is_view()`` is False.
+    """
+    check_tensor("detach", input, "input", 1)
+    return _detach_op(input)
+
+
+def _detach_inplace_kernel(self: Tensor) -> Tensor:
+    if self._base is not None:
+        raise RuntimeError(
+            "Can't detach views in-place. Use detach() instead. If you are using "
+            "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+            "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+            "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+            "function in torch/optim/optimizer.py as the solution."
+        )
+    self._requires_grad = False
+    self._grad_fn = None
+    self._output_nr = 0
+    return self
+
+
+# Only autograd metadata changes, not data: PyTorch does not bump the version, so this
+# overload is declared FUNCTIONAL (no ADInplaceOrView work) although it returns ``self``.
+# Autograd records nothing for it: its whole point is to leave the graph.
+_detach_inplace_op = declare("detach_(Tensor(a!) self) -> Tensor(a!)", FUNCTIONAL,
+                             _detach_inplace_kernel, NON_DIFFERENTIABLE)  # fmt: skip
+
+
+def detach_(input: Tensor) -> Tensor:
+    """``Tensor.detach_``: make this tensor a leaf that does not require grad."""
+    check_tensor("detach_", input, "input", 1)
+    return _detach_inplace_op(input)
+
+
+def _get_data(self: Tensor) -> Tensor:
+    """``Tensor.data``: a detached alias with its *own* version counter.
+
+    Unlike ``detach()``, writes through ``.data`` are invisible to autograd's version
+    checks: that is why ``.data`` is discouraged. (``variable_data()`` in PyTorch: a
+    metadata copy, not an operator call.)
+    """
+    return self._alias(self._size, self._stride, self._offset)
+
+
+def _set_data(self: Tensor, new_data) -> None:
+    """``x.data = y``: ``x`` now reads ``y``'s storage with ``y``'s metadata and dtype."""
+    if not isinstance(new_data, Tensor):
+        raise TypeError(f"Variable data has to be a tensor, but got {type(new_data).__name__}")
+    self._storage = new_data._storage
+    self._dtype = new_data._dtype
+    self._set_metadata(new_data._size, new_data._stride, new_data._offset)
+
+
+bind_method("detach", detach)
+bind_method("detach_", detach_)
+_bind_property("data", _get_data, _set_data)
