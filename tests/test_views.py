@@ -316,7 +316,7 @@ def test_basic_index_function_returns_views():
 
 
 def test_getitem_sends_advanced_indices_to_indexing(monkeypatch):
-    import vizgrad.ops.indexing as indexing
+    import vizgrad.ops.advanced_indexing as indexing
 
     calls = []
     monkeypatch.setattr(indexing, "advanced_index", lambda x, i: calls.append(i) or "adv",

@@ -36,6 +36,7 @@ from .grad_mode import (
 )
 from .ops import python_operators as _python_operators  # binds a + b, a @ b… onto Tensor
 from .ops.activation import *  # noqa: F403
+from .ops.advanced_indexing import *  # noqa: F403
 from .ops.arithmetic import *  # noqa: F403
 from .ops.basic_indexing import *  # noqa: F403
 from .ops.comparison import *  # noqa: F403
@@ -43,15 +44,20 @@ from .ops.copy import *  # noqa: F403
 from .ops.creation import *  # noqa: F403
 from .ops.detach import *  # noqa: F403
 from .ops.fill import *  # noqa: F403
-from .ops.indexing import *  # noqa: F403
+from .ops.flat_indexing import *  # noqa: F403
+from .ops.index_ops import *  # noqa: F403
+from .ops.indexing_common import *  # noqa: F403
 from .ops.joining import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.logical import *  # noqa: F403
+from .ops.masked import *  # noqa: F403
+from .ops.nonzero import *  # noqa: F403
 from .ops.random import *  # noqa: F403
 from .ops.ranges import *  # noqa: F403
 from .ops.reductions import *  # noqa: F403
 from .ops.resize import *  # noqa: F403
 from .ops.scan import *  # noqa: F403
+from .ops.scatter_gather import *  # noqa: F403
 from .ops.sorting import *  # noqa: F403
 from .ops.splitting import *  # noqa: F403
 from .ops.unary import *  # noqa: F403

@@ -159,11 +159,11 @@ def _getitem(self: Tensor, index) -> Tensor:
     """``Tensor.__getitem__``: basic indexing makes a view; anything else is advanced indexing.
 
     Advanced entries (index tensors, lists, bools, arrays) gather elements into new
-    memory, so they go to ``vizgrad.ops.indexing.advanced_index``.
+    memory, so they go to ``vizgrad.ops.advanced_indexing.advanced_index``.
     """
     entries = index if isinstance(index, tuple) else (index,)
     if any(_is_advanced(entry) for entry in entries):
-        from .indexing import advanced_index
+        from .advanced_indexing import advanced_index
 
         return advanced_index(self, index)
     return basic_index(self, index)

@@ -22,7 +22,7 @@ from ..promotion import can_cast, result_type
 from ..shape import contiguous_strides, is_non_overlapping_and_dense, wrap_dim, wrap_dims
 from ..tensor import Tensor
 from .copy import clone, contiguous_format
-from .indexing import index_select
+from .index_ops import index_select
 from .iterator import check_no_overlap
 from .registry import bind_method, check_tensor, declare, write_to_out
 from .views import flatten, reshape, unsqueeze

@@ -241,7 +241,7 @@ def where(condition, input=None, other=None, *, out=None):
     """
     check_tensor("where", condition, "condition", 1)
     if input is None and other is None:
-        from .indexing import nonzero  # written beside this module; imported when needed
+        from .nonzero import nonzero  # written beside this module; imported when needed
 
         return nonzero(condition, as_tuple=True)
     sources = (input, other)

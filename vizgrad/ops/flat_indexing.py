@@ -1,0 +1,151 @@
+r"""``take`` and ``put``: indexing a tensor as if it were flat (``TensorAdvancedIndexing.cpp``).
+
+Each index is a position in the row-major order of ``self``'s elements, whatever its
+strides, as if ``self`` were first ``reshape``\d to 1-D.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.formula import Derivative
+from ..dispatcher import FUNCTIONAL, INPLACE
+from ..dtypes import int64
+from ..tensor import Tensor
+from .indexing_common import _check_writable, _copy_of, _fresh
+from .registry import bind_method, check_tensor, declare, declare_with_out
+
+__all__ = [
+    "take",
+    "put",
+]
+
+
+# --- take and put: indexing the tensor as if it were flat -------------------------------
+
+
+def _flat_positions(fn_name: str, t: Tensor, index: Tensor) -> np.ndarray:
+    """``index`` as positions into ``t`` read in row-major order (negative from the end)."""
+    if index._dtype is not int64:
+        raise RuntimeError(
+            f"{fn_name}(): Expected a long tensor for index, but got {index._dtype.scalar_name}"
+        )
+    positions = index._array.reshape(-1)
+    numel = t.numel()
+    bad = (positions < -numel) | (positions >= numel)
+    if bad.any():
+        raise IndexError(
+            f"out of range: tried to access index {int(positions[np.argmax(bad)])} on a tensor "
+            f"of {numel} elements."
+        )
+    return np.where(positions < 0, positions + numel, positions)
+
+
+def _take_kernel(self: Tensor, index: Tensor) -> Tensor:
+    positions = _flat_positions("take", self, index)
+    if self.numel() == 0 and positions.size:
+        raise IndexError("take(): tried to take from an empty tensor")
+    if not positions.size:
+        return _fresh(np.empty(index._size, self._dtype.numpy), self._dtype)
+    return _fresh(self._array.reshape(-1)[positions].reshape(index._size), self._dtype)
+
+
+def _take_backward(grad: Tensor, saved) -> Tensor:
+    # ``take_backward``: put-*accumulate* into zeros, so a position taken twice sums.
+    zeros = saved.self.new_zeros(saved.self._size, dtype=grad.dtype)
+    return _put_op(zeros, saved.index, grad, True)
+
+
+_take_op, _take_out_op = declare_with_out(
+    "take(Tensor self, Tensor index) -> Tensor",
+    _take_kernel,
+    Derivative("TakeBackward0", save=("self", "index"), grads={"self": _take_backward}),
+)
+
+
+def take(input: Tensor, index: Tensor, *, out=None) -> Tensor:
+    """``torch.take``: ``input`` read as 1-D (row-major), at the positions in ``index``."""
+    check_tensor("take", input, "input", 1)
+    check_tensor("take", index, "index", 2)
+    if out is None:
+        return _take_op(input, index)
+    return _take_out_op(input, index, out=out)
+
+
+def _write_put(self, index, source, accumulate=False):
+    _check_writable(self)
+    if self._dtype is not source._dtype:
+        raise RuntimeError(
+            f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+            f"{self._dtype.scalar_name} and source.dtype = {source._dtype.scalar_name}"
+        )
+    if source.numel() != index.numel():
+        raise IndexError(
+            f"put_(): Expected source and index to have the same number of elements, but got "
+            f"source.numel() = {source.numel()}, index.numel() = {index.numel()}"
+        )
+    positions = _flat_positions("put_", self, index)
+    # Unravel to coordinates so the write reaches a non-contiguous self in place.
+    where = np.unravel_index(positions, self._size) if self._size else ()
+    values = source._array.reshape(-1)
+    if accumulate:
+        np.add.at(self._array, where, values)
+    elif self._size:
+        self._array[where] = values
+    elif values.size:
+        self._array[...] = values[-1]
+
+
+def _put_functional(self, index, source, accumulate=False):
+    result = _copy_of(self, preserve_layout=True)
+    _write_put(result, index, source, accumulate)
+    return result
+
+
+def _put_inplace(self, index, source, accumulate=False):
+    _write_put(self, index, source, accumulate)
+    return self
+
+
+def _put_self_grad(grad: Tensor, saved) -> Tensor:
+    if saved.accumulate:
+        return grad
+    return _put_op(grad, saved.index, grad.new_zeros(saved.source._size), False)
+
+
+_PUT_DERIVATIVE = Derivative(
+    "PutBackward0",
+    save=("index", "source", "accumulate"),
+    grads={
+        "self": _put_self_grad,
+        "source": lambda grad, saved: _take_op(grad, saved.index).reshape(saved.source._size),
+    },
+)
+_put_op = declare("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
+                  FUNCTIONAL, _put_functional, _PUT_DERIVATIVE)  # fmt: skip
+_put_inplace_op = declare(
+    "put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)",
+    INPLACE,
+    _put_inplace,
+    _PUT_DERIVATIVE,
+)
+
+
+def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """``torch.put``: a copy of ``input`` with ``source`` written at flat positions ``index``."""
+    check_tensor("put", input, "input", 1)
+    check_tensor("put", index, "index", 2)
+    check_tensor("put", source, "source", 3)
+    return _put_op(input, index, source, bool(accumulate))
+
+
+def _put_(self, index, source, accumulate=False):
+    check_tensor("put_", index, "index", 1)
+    check_tensor("put_", source, "source", 2)
+    return _put_inplace_op(self, index, source, bool(accumulate))
+
+
+bind_method("take", lambda self, index: take(self, index))
+bind_method("put", lambda self, index, source, accumulate=False: put(self, index, source,
+                                                                     accumulate))  # fmt: skip
+bind_method("put_", _put_)

@@ -1,0 +1,299 @@
+"""``index_select``, ``index_add``, ``index_copy``, ``index_fill`` (``TensorAdvancedIndexing.cpp``).
+
+Whole slices picked by an index along one dim: ``index`` is a 1-D tensor of positions
+along ``dim``; each position names a whole slice of ``self`` (all the other dims),
+which is read (``index_select``), added to, copied into or filled.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.formula import Derivative
+from ..dtypes import int32, int64
+from ..shape import wrap_dim
+from ..tensor import Tensor
+from .indexing_common import (
+    _FUNCTIONAL,
+    _INPLACE,
+    _OUT,
+    _check_index_in_range,
+    _check_scalar,
+    _check_writable,
+    _declare_inplace_family,
+    _fresh,
+    _nonempty_size,
+    fill_value,
+)
+from .registry import bind_method, check_tensor, declare_with_out
+
+__all__ = [
+    "index_select",
+    "index_add",
+    "index_copy",
+    "index_fill",
+]
+
+
+# --- index_select --------------------------------------------------------------------
+
+
+def _index_select_kernel(self: Tensor, dim: int, index: Tensor) -> Tensor:
+    if len(index._size) > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if index._dtype not in (int32, int64):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    dim = wrap_dim(dim, len(self._size))
+    positions = index._array.reshape(-1)
+    size = self._size[dim] if self._size else 1
+    if positions.size and (positions.min() < 0 or positions.max() >= size):
+        raise IndexError("index out of range in self")
+    if not self._size:  # a 0-dim tensor stays 0-dim
+        return _fresh(self._array.copy(), self._dtype)
+    return _fresh(np.take(self._array, positions, axis=dim), self._dtype)
+
+
+def _index_select_backward(grad: Tensor, saved) -> Tensor:
+    """``index_select_backward``: slices picked several times get their gradients summed."""
+    zeros = grad.new_zeros(saved.self_sym_sizes)
+    if not zeros._size:  # a 0-dim self: its one element was picked (once per index)
+        return grad.sum() if grad._size else grad
+    return zeros.index_add(saved.dim, saved.index.reshape(-1), grad)
+
+
+_index_select_op, _index_select_out_op = declare_with_out(
+    "index_select(Tensor self, int dim, Tensor index) -> Tensor",
+    _index_select_kernel,
+    Derivative("IndexSelectBackward0", save=("self_sym_sizes", "dim", "index"),
+               grads={"self": _index_select_backward}),
+)  # fmt: skip
+
+
+def index_select(input: Tensor, dim: int, index: Tensor, *, out=None) -> Tensor:
+    """``torch.index_select``: the slices ``index`` names along ``dim``, in that order."""
+    check_tensor("index_select", input, "input", 1)
+    check_tensor("index_select", index, "index", 3)
+    if out is None:
+        return _index_select_op(input, dim, index)
+    return _index_select_out_op(input, dim, index, out=out)
+
+
+bind_method("index_select", lambda self, dim, index, *, out=None: index_select(
+    self, dim, index, out=out))  # fmt: skip
+
+
+# --- index_add, index_copy, index_fill ------------------------------------------------
+
+
+def _slices_along(t: Tensor, dim: int) -> np.ndarray:
+    """``t`` with ``dim`` moved to the front: ``result[k]`` is slice ``k`` along ``dim``."""
+    if not t._size:
+        return t._array.reshape(1)
+    return np.moveaxis(t._array, dim, 0)
+
+
+def _write_index_add(self, dim, index, source, *, alpha=1):
+    _check_writable(self)
+    dim = wrap_dim(dim, len(self._size))
+    if len(index._size) > 1:
+        raise IndexError(
+            f"index_add_(): Index is supposed to be a vector, but got dim: {len(index._size)} "
+            f"with type: {index._dtype.scalar_name} and size: {list(index._size)}"
+        )
+    if index._dtype not in (int32, int64):
+        raise RuntimeError(
+            "index_add_(): Expected dtype int32/int64 for index but got: "
+            f"{index._dtype.scalar_name}"
+        )
+    if self._dtype is not source._dtype:
+        raise RuntimeError(
+            f"index_add_(): self ({self._dtype.scalar_name}) and source "
+            f"({source._dtype.scalar_name}) must have the same scalar type"
+        )
+    count = index.numel()
+    if count != _nonempty_size(source, dim):
+        raise RuntimeError(
+            f"index_add_(): Number of indices ({count}) should be equal to source.size(dim): "
+            f"({_nonempty_size(source, dim)}), for dim: {dim}"
+        )
+    same_rest = max(len(source._size), 1) == max(len(self._size), 1) and all(
+        d == dim or source._size[d] == self._size[d] for d in range(len(self._size))
+    )
+    if not same_rest:
+        raise RuntimeError(
+            f"source tensor shape must match self tensor shape, excluding the specified "
+            f"dimension. Got self.shape = {list(self._size)} source.shape = {list(source._size)}"
+        )
+    positions = index._array.reshape(-1)
+    _check_index_in_range(_fresh(positions, int64), _nonempty_size(self, dim), dim)
+    values = _slices_along(source, dim)
+    if alpha != 1:
+        values = values * fill_value(alpha, self._dtype)
+    np.add.at(_slices_along(self, dim), positions, values)
+
+
+def _write_index_copy(self, dim, index, source):
+    _check_writable(self)
+    dim = wrap_dim(dim, len(self._size))
+    if len(index._size) > 1:
+        raise IndexError("index_copy_(): Index should have dimension 1 or 0 (got 2)")
+    if index._dtype is not int64:
+        raise RuntimeError(
+            f"index_copy_(): Expected a long tensor for index, but got {index._dtype.scalar_name}"
+        )
+    if self._dtype is not source._dtype:
+        raise RuntimeError(
+            f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+            f"{self._dtype.scalar_name} and (source) {source._dtype.scalar_name}"
+        )
+    count = index.numel()
+    if count != _nonempty_size(source, dim):
+        raise IndexError(
+            f"index_copy_(): Number of indices ({count}) should be equal to source.size(dim) "
+            f"({_nonempty_size(source, dim)})"
+        )
+    for d in range(len(self._size)):
+        if d != dim and (d >= len(source._size) or source._size[d] != self._size[d]):
+            got = source._size[d] if d < len(source._size) else 1
+            raise RuntimeError(
+                f"index_copy_(): Source/destination tensor must have same slice shapes. "
+                f"Destination slice shape: {self._size[d]} at dimension {d} and source slice "
+                f"shape: {got} at dimension {d}."
+            )
+    positions = index._array.reshape(-1)
+    size = _nonempty_size(self, dim)
+    bad = (positions < 0) | (positions >= size)
+    if bad.any():
+        raise IndexError(
+            f"index_copy_(): index {int(positions[np.argmax(bad)])} is out of bounds for "
+            f"dimension {dim} with size {size}"
+        )
+    _slices_along(self, dim)[positions] = _slices_along(source, dim)
+
+
+def _write_index_fill(self, dim, index, value):
+    _check_writable(self)
+    dim = wrap_dim(dim, len(self._size))
+    if index._dtype is not int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if isinstance(value, Tensor) and value._size:
+        raise RuntimeError(
+            f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{len(value._size)} dimension(s)."
+        )
+    positions = index._array.reshape(-1)
+    size = _nonempty_size(self, dim)
+    bad = (positions < -size) | (positions >= size)
+    if bad.any():
+        raise IndexError(
+            f"index {int(positions[np.argmax(bad)])} is out of bounds for dimension {dim} "
+            f"with size {size}"
+        )
+    _slices_along(self, dim)[positions] = fill_value(value, self._dtype)
+
+
+def _source_slices_grad(grad: Tensor, saved) -> Tensor:
+    """The gradient of ``source`` in ``index_add``/``index_copy``: the slices it went to."""
+    if not saved.source_sym_sizes:  # a 0-dim source went to one position
+        return grad.index_select(saved.dim, saved.index.reshape(-1)).reshape(())
+    return grad.index_select(saved.dim, saved.index.reshape(-1)).expand(saved.source_sym_sizes)
+
+
+def _index_add_source_grad(grad: Tensor, saved) -> Tensor:
+    picked = _source_slices_grad(grad, saved)
+    return picked if saved.alpha == 1 else picked * saved.alpha
+
+
+def _zero_filled_slices(grad: Tensor, saved) -> Tensor:
+    # Slices that were overwritten (index_copy, index_fill) no longer depend on ``self``.
+    return grad.index_fill(saved.dim, saved.index, 0)
+
+
+def _index_fill_value_grad(grad: Tensor, saved) -> Tensor:
+    """The filled value reached every filled slice once (repeated indices count once)."""
+    from .sorting import unique
+
+    return grad.index_select(saved.dim, unique(saved.index.reshape(-1), sorted=False)).sum()
+
+
+_INDEX_ADD_OPS = _declare_inplace_family(
+    "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor",
+    _write_index_add,
+    preserve_layout=False,
+    derivative=Derivative(
+        "IndexAddBackward0",
+        save=("dim", "index", "source_sym_sizes", "alpha"),
+        grads={"self": lambda grad, saved: grad, "source": _index_add_source_grad},
+    ),
+)
+_INDEX_COPY_OPS = _declare_inplace_family(
+    "index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor",
+    _write_index_copy,
+    preserve_layout=False,
+    derivative=Derivative(
+        "IndexCopyBackward0",
+        save=("dim", "index", "source_sym_sizes"),
+        grads={"self": _zero_filled_slices, "source": _source_slices_grad},
+    ),
+)
+_INDEX_FILL_OPS = {
+    "int_Scalar": _declare_inplace_family(
+        "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
+        _write_index_fill, preserve_layout=True,
+        derivative=Derivative("IndexFillBackward0", save=("dim", "index"),
+                              grads={"self": _zero_filled_slices})),
+    "int_Tensor": _declare_inplace_family(
+        "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor",
+        _write_index_fill, preserve_layout=True,
+        derivative=Derivative("IndexFillBackward1", save=("dim", "index"),
+                              grads={"self": _zero_filled_slices,
+                                     "value": _index_fill_value_grad})),
+}  # fmt: skip
+
+
+def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1, out=None):
+    """``torch.index_add``: ``out[index[k]] += alpha * source[k]`` along ``dim``; repeats add up."""
+    check_tensor("index_add", input, "input", 1)
+    check_tensor("index_add", index, "index", 3)
+    check_tensor("index_add", source, "source", 4)
+    if out is None:
+        return _INDEX_ADD_OPS[_FUNCTIONAL](input, dim, index, source, alpha=alpha)
+    return _INDEX_ADD_OPS[_OUT](input, dim, index, source, alpha=alpha, out=out)
+
+
+def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor, *, out=None) -> Tensor:
+    """``torch.index_copy``: ``out[index[k]] = source[k]`` along ``dim``."""
+    check_tensor("index_copy", input, "input", 1)
+    check_tensor("index_copy", index, "index", 3)
+    check_tensor("index_copy", source, "source", 4)
+    if out is None:
+        return _INDEX_COPY_OPS[_FUNCTIONAL](input, dim, index, source)
+    return _INDEX_COPY_OPS[_OUT](input, dim, index, source, out=out)
+
+
+def _index_fill_call(variant: int, fn_name: str, input, dim, index, value):
+    check_tensor(fn_name, index, "index", 3 if variant == _FUNCTIONAL else 2)
+    if isinstance(value, Tensor):
+        overload = "int_Tensor"
+    else:
+        _check_scalar(fn_name, value, "value", 4 if variant == _FUNCTIONAL else 3)
+        overload = "int_Scalar"
+    return _INDEX_FILL_OPS[overload][variant](input, dim, index, value)
+
+
+def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
+    """``torch.index_fill``: a copy of ``input``, the slices ``index`` names set to ``value``."""
+    check_tensor("index_fill", input, "input", 1)
+    return _index_fill_call(_FUNCTIONAL, "index_fill", input, dim, index, value)
+
+
+bind_method("index_add", lambda self, dim, index, source, *, alpha=1: index_add(
+    self, dim, index, source, alpha=alpha))  # fmt: skip
+bind_method("index_add_", lambda self, dim, index, source, *, alpha=1: _INDEX_ADD_OPS[_INPLACE](
+    self, dim, index, source, alpha=alpha))  # fmt: skip
+bind_method("index_copy", lambda self, dim, index, source: index_copy(self, dim, index, source))
+bind_method("index_copy_", lambda self, dim, index, source: _INDEX_COPY_OPS[_INPLACE](
+    self, dim, index, source))  # fmt: skip
+bind_method("index_fill", lambda self, dim, index, value: index_fill(self, dim, index, value))
+bind_method("index_fill_", lambda self, dim, index, value: _index_fill_call(
+    _INPLACE, "index_fill_", self, dim, index, value))  # fmt: skip

@@ -1,0 +1,157 @@
+"""What indexing ops share: new results, clones, checked scalars (``TensorAdvancedIndexing.cpp``).
+
+Every indexing op copies or writes, so each needs the same few things: wrapping a
+NumPy result as a new tensor (``_fresh``), the ``clone`` a functional form starts from
+(``_copy_of``), a Python number converted to a dtype the way c10's ``checked_convert``
+does (``fill_value``), and the declaration of an ``op`` / ``op_`` / ``op.out`` family
+around one routine that writes into ``self`` (``_declare_inplace_family``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from ..dispatcher import INPLACE
+from ..dtypes import COMPLEX, INTEGRAL, uint8
+from ..shape import contiguous_strides, has_internal_overlap, is_non_overlapping_and_dense
+from ..tensor import Tensor
+from .iterator import _C_TYPE
+from .registry import _inplace_schema, declare, declare_with_out
+
+__all__: list[str] = []
+
+
+# --- small shared pieces ---------------------------------------------------------------
+
+
+def _fresh(array: np.ndarray, dtype) -> Tensor:
+    """A new row-major tensor holding ``array`` (cast to ``dtype``).
+
+    The array becomes the storage as it is only if it owns its memory; a view (of an
+    input, or a read-only broadcast) is copied, so the result never aliases anything.
+    """
+    if array.dtype != dtype.numpy:
+        array = array.astype(dtype.numpy)
+    if not (array.flags.owndata and array.flags.c_contiguous and array.flags.writeable):
+        array = np.array(array, order="C")
+    return Tensor._from_array(array, dtype)
+
+
+def _copy_of(t: Tensor, *, preserve_layout: bool) -> Tensor:
+    """``clone``: keep a dense input's strides (``MemoryFormat::Preserve``), else row-major.
+
+    Functional forms of in-place ops (``index_fill``, ``put``) start from such a clone;
+    structured kernels (``scatter``, ``index_add``) allocate row-major outputs instead.
+    """
+    if preserve_layout and is_non_overlapping_and_dense(t._size, t._stride):
+        result = Tensor._empty_strided(t._size, t._stride, t._dtype)
+    else:
+        result = Tensor._empty_strided(t._size, contiguous_strides(t._size), t._dtype)
+    result._array[...] = t._array
+    return result
+
+
+def fill_value(value, dtype) -> np.ndarray:
+    """A Python number as a 0-dim array of ``dtype``: c10's ``checked_convert``.
+
+    A value the dtype cannot hold is an error (``300`` into uint8, ``nan`` into int64,
+    ``2j`` into float32); floats are truncated towards zero into integer dtypes, and
+    negative ints wrap into uint8, as in PyTorch.
+    """
+    if isinstance(value, Tensor):
+        value = value.item()
+    if isinstance(value, np.generic):
+        value = value.item()
+    category = dtype.category
+    overflow = False
+    if isinstance(value, complex) and category != COMPLEX:
+        overflow = value.imag != 0
+        value = value.real
+    if category == INTEGRAL and not isinstance(value, bool):
+        info = np.iinfo(dtype.numpy)
+        if isinstance(value, float):
+            overflow = overflow or not math.isfinite(value) or not info.min <= value <= info.max
+        elif dtype is uint8:
+            overflow = value > info.max or -value > info.max  # -1 wraps to 255, as in C
+        else:
+            overflow = not info.min <= value <= info.max
+    if overflow:
+        raise RuntimeError(
+            f"value cannot be converted to type {_C_TYPE[dtype.name]} without overflow"
+        )
+    with np.errstate(over="ignore", invalid="ignore"):  # 1e10 into float16 is inf
+        return np.array(value).astype(dtype.numpy)
+
+
+def _check_scalar(fn_name: str, value, name: str, position: int) -> None:
+    if not isinstance(value, numbers.Number) or isinstance(value, Tensor):
+        raise TypeError(
+            f"{fn_name}(): argument '{name}' (position {position}) must be Number, "
+            f"not {type(value).__name__}"
+        )
+
+
+def _index_tensor_list(fn_name: str, indices) -> list:
+    """``Tensor?[] indices`` from Python: a tuple or list whose elements are tensors."""
+    if isinstance(indices, Tensor) or not isinstance(indices, tuple | list):
+        raise TypeError(
+            f"{fn_name}(): argument 'indices' (position 1) must be tuple of Tensors, "
+            f"not {type(indices).__name__}"
+        )
+    for i, index in enumerate(indices):
+        if not isinstance(index, Tensor):
+            raise TypeError(
+                f"expected Tensor as element {i} in argument 0, but got {type(index).__name__}"
+            )
+    return list(indices)
+
+
+def _nonempty_size(t: Tensor, dim: int) -> int:
+    return t._size[dim] if t._size else 1
+
+
+def _check_index_in_range(index: Tensor, size: int, dim: int) -> None:
+    values = index._array
+    if values.size == 0:
+        return
+    bad = (values < 0) | (values >= size)
+    if bad.any():
+        value = values[np.unravel_index(int(np.argmax(bad)), values.shape)]
+        raise RuntimeError(
+            f"index {int(value)} is out of bounds for dimension {dim} with size {size}"
+        )
+
+
+def _declare_inplace_family(schema: str, write, *, preserve_layout: bool, derivative=None):
+    """Declare ``op``, ``op_`` and ``op.out`` around one routine that writes into ``self``.
+
+    ``write(self, *args)`` checks its arguments and writes; the functional form runs it
+    on a fresh copy of ``self``, the in-place form on ``self`` itself.
+    """
+
+    def functional_kernel(self, *args, **kwargs):
+        result = _copy_of(self, preserve_layout=preserve_layout)
+        write(result, *args, **kwargs)
+        return result
+
+    def inplace_kernel(self, *args, **kwargs):
+        write(self, *args, **kwargs)
+        return self
+
+    functional_op, out_op = declare_with_out(schema, functional_kernel, derivative)
+    inplace_op = declare(_inplace_schema(schema), INPLACE, inplace_kernel, derivative)
+    return functional_op, inplace_op, out_op
+
+
+def _check_writable(self: Tensor) -> None:
+    if has_internal_overlap(self._size, self._stride):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
+
+
+_FUNCTIONAL, _INPLACE, _OUT = 0, 1, 2
