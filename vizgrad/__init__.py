@@ -50,10 +50,14 @@ from .ops.indexing_common import *  # noqa: F403
 from .ops.joining import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.logical import *  # noqa: F403
+from .ops.logical_reductions import *  # noqa: F403
 from .ops.masked import *  # noqa: F403
+from .ops.min_max import *  # noqa: F403
 from .ops.nonzero import *  # noqa: F403
+from .ops.norms import *  # noqa: F403
 from .ops.random import *  # noqa: F403
 from .ops.ranges import *  # noqa: F403
+from .ops.reduction_machinery import *  # noqa: F403
 from .ops.reductions import *  # noqa: F403
 from .ops.resize import *  # noqa: F403
 from .ops.scan import *  # noqa: F403
@@ -61,6 +65,7 @@ from .ops.scatter_gather import *  # noqa: F403
 from .ops.sorting import *  # noqa: F403
 from .ops.splitting import *  # noqa: F403
 from .ops.unary import *  # noqa: F403
+from .ops.variance import *  # noqa: F403
 from .ops.views import *  # noqa: F403
 from .printing import get_printoptions, printoptions, set_printoptions
 from .promotion import can_cast, promote_types, result_type

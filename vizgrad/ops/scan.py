@@ -19,7 +19,7 @@ from ..tensor import Tensor
 from .creation import ones
 from .joining import cat
 from .logical import where
-from .reductions import (
+from .reduction_machinery import (
     CPP_TYPE_NAMES,
     accumulate_dtype,
     call,
@@ -27,9 +27,9 @@ from .reductions import (
     check_int_dim,
     declare_pair,
     input_as,
-    sum_dtype,
     wrap_result,
 )
+from .reductions import sum_dtype
 from .registry import bind_method, check_tensor, declare
 
 __all__ = ["cumsum", "cumprod"]

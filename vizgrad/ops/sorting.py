@@ -18,19 +18,18 @@ from ..autograd.formula import Derivative
 from ..dispatcher import FUNCTIONAL
 from ..shape import is_contiguous, is_non_overlapping_and_dense, wrap_dim
 from ..tensor import Tensor
-from .reductions import (
+from .min_max import check_reducible
+from .reduction_machinery import (
     call,
     check_int_dim,
     check_out_tensors,
-    check_reducible,
     declare_pair,
     evenly_distributed_derivative,
     selecting_derivative,
     wrap_result,
     write_pair_out,
-    write_to_out,
 )
-from .registry import bind_method, check_tensor, declare
+from .registry import bind_method, check_tensor, declare, write_to_out
 
 __all__ = [
     "sort",
