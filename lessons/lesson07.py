@@ -179,8 +179,8 @@ def _(answer):
             if expected[name] == 0:
                 why = "it is the root: backward starts there and no edge points at it"
             else:
-                why = (f"{expected[name]} edge(s) point at its node, from "
-                       f"{' and '.join(users[name])}")  # fmt: skip
+                sources = " and ".join(f"{user}'s {kind}" for user, kind in users[name])
+                why = f"{expected[name]} edge(s) point at its node, from {sources}"
             raise Wrong(f"{name}: you said {got}, the engine counts {expected[name]}: {why}.")
     extra = [n for n in answer if n not in _DEPENDENCY_NAMES]
     if extra:
@@ -188,13 +188,13 @@ def _(answer):
 
 
 def _users(tensors: dict) -> dict:
-    """For every name: the names (and node types) whose next_functions point at it."""
+    """For every name: (user name, user's node type) for each edge pointing at its node."""
     names = node_names(tensors)
     users: dict = {name: [] for name in tensors}
     for node, name in names.items():
         for next_node, _ in node.next_functions:
             if next_node in names:
-                users[names[next_node]].append(f"{name}'s {node.name()}")
+                users[names[next_node]].append((name, node.name()))
     return users
 
 
@@ -232,8 +232,7 @@ def _(answer):
         if got == want:
             continue
         done = set(order[:position])
-        waiting_for = [u.split("'")[0] for u in _users(tensors)[got]
-                       if u.split("'")[0] not in done]  # fmt: skip
+        waiting_for = [user for user, _ in _users(tensors)[got] if user not in done]
         if waiting_for:
             raise Wrong(f"position {position}: {got} cannot run yet: its count is {counts[got]} "
                         f"and {', '.join(waiting_for)} has not delivered its gradient.")  # fmt: skip
