@@ -65,10 +65,9 @@ def node_names(tensors: dict) -> dict:
 
 
 def sequence_nr(node) -> int:
-    """A node's sequence number: the order in which the forward pass created it.
-    (PyTorch exposes it as a method, ``grad_fn._sequence_nr()``.)"""
-    value = node._sequence_nr
-    return value() if callable(value) else value
+    """A node's sequence number: the order in which the forward pass created it
+    (``grad_fn._sequence_nr()``, as PyTorch exposes it)."""
+    return node._sequence_nr()
 
 
 def dependency_counts(tensors: dict, root: str = "loss") -> dict:

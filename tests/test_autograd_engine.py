@@ -510,3 +510,26 @@ def test_graph_is_collected_when_unreferenced():
     del y, node
     gc.collect()
     assert ref() is None
+
+
+def test_grad_with_respect_to_a_non_leaf_does_not_run_or_free_its_node():
+    (va,), (ta,) = leaves((3,))
+    results = []
+    for lib, a in ((vg, va), (torch, ta)):
+        h = a * 2
+        loss = (h * h).sum()
+        (grad_h,) = lib.autograd.grad(loss, h)
+        # h's own node was not run, so its graph is still there for a second call.
+        (grad_a,) = lib.autograd.grad(h, a, grad_h)
+        results.append((grad_h, grad_a))
+    assert_same(results[0][0], results[1][0])
+    assert_same(results[0][1], results[1][1])
+
+
+def test_sequence_nr_is_a_method_as_in_torch():
+    (va,), (ta,) = leaves((2,))
+    v1, v2 = va * 2, va * 3
+    t1, t2 = ta * 2, ta * 3
+    assert v2.grad_fn._sequence_nr() - v1.grad_fn._sequence_nr() == (
+        t2.grad_fn._sequence_nr() - t1.grad_fn._sequence_nr()
+    )

@@ -81,25 +81,27 @@ def _dependencies(root_nodes) -> dict:
 
 
 def _needed_nodes(root_nodes, targets) -> set:
-    """Nodes on some path from a root to a target node (PyTorch's ``exec_info``)."""
+    """The nodes that must run to reach the targets (PyTorch's ``exec_info``).
+
+    A node runs only if one of its next nodes leads to a target; a target itself is
+    not run unless it leads further (its incoming gradient is captured instead).
+    """
+    leads: dict = {}  # node -> True if it is a target or leads to one
     needed: set = set()
-    memo: dict = {}
-
-    def leads_to_target(node) -> bool:
-        if node in memo:
-            return memo[node]
-        memo[node] = False  # graphs are acyclic; this only guards re-entry
-        result = node in targets
-        for next_node, _ in node.next_functions:
-            if next_node is not None and leads_to_target(next_node):
-                result = True
-        memo[node] = result
-        if result:
-            needed.add(node)
-        return result
-
-    for root in root_nodes:
-        leads_to_target(root)
+    stack = [(node, False) for node in root_nodes]
+    while stack:  # iterative post-order: deep graphs must not hit the recursion limit
+        node, children_done = stack.pop()
+        if children_done:
+            runs = any(leads.get(n, False) for n, _ in node.next_functions if n is not None)
+            if runs:
+                needed.add(node)
+            leads[node] = runs or node in targets
+            continue
+        if node in leads:
+            continue
+        leads[node] = False  # visiting
+        stack.append((node, True))
+        stack.extend((n, False) for n, _ in node.next_functions if n is not None and n not in leads)
     return needed
 
 
@@ -196,7 +198,10 @@ def run_backward(tensors, grad_tensors, *, retain_graph: bool, create_graph: boo
         for t in inputs:
             refresh_view_grad_fn(t)
             captures.append(gradient_edge(t) if t.requires_grad else (None, 0))
-        needed = _needed_nodes(root_nodes, {n for n, _ in captures if n is not None})
+        targets = {n for n, _ in captures if n is not None}
+        needed = _needed_nodes(root_nodes, targets)
+        if accumulate:  # backward(inputs=...): the leaves' AccumulateGrad nodes must run
+            needed |= {n for n in targets if isinstance(n, AccumulateGrad)}
     captured: dict = {}
 
     deps = _dependencies(root_nodes)
@@ -210,7 +215,7 @@ def run_backward(tensors, grad_tensors, *, retain_graph: bool, create_graph: boo
     ready = []
     for node in root_nodes:
         if deps.get(node, 0) == 0:
-            heapq.heappush(ready, (-node._sequence_nr, next(order), node))
+            heapq.heappush(ready, (-node.sequence_nr, next(order), node))
     if events.bus.active:
         events.bus.emit(
             events.BackwardStarted(
@@ -263,11 +268,18 @@ def run_backward(tensors, grad_tensors, *, retain_graph: bool, create_graph: boo
                 buffer[nr] = grad if buffer[nr] is None else buffer[nr] + grad
             deps[next_node] -= 1
             if deps[next_node] == 0:
-                heapq.heappush(ready, (-next_node._sequence_nr, next(order), next_node))
+                heapq.heappush(ready, (-next_node.sequence_nr, next(order), next_node))
         if events.bus.active:
             _emit_queue(ready, deps)
 
     if captures is None:
+        return None
+    if accumulate:
+        # backward(inputs=[non_leaf]) accumulates into the non-leaf's .grad, as PyTorch does.
+        for i, t in enumerate(inputs):
+            grad = captured.get(i)
+            if grad is not None and t._grad_fn is not None:
+                t._grad = grad.detach() if t._grad is None else t._grad + grad.detach()
         return None
     results = []
     for i in range(len(inputs)):

@@ -67,7 +67,22 @@ class Saved:
 
 
 class FormulaNode(Node):
-    """A backward node built from a ``Derivative``: named ``MulBackward0`` and so on."""
+    """A backward node built from a ``Derivative``: named ``MulBackward0`` and so on.
+
+    Each derivative gets its own subclass named after it, so ``type(y.grad_fn).__name__``
+    is ``MulBackward0`` as in PyTorch (whose codegen writes one C++ class per formula).
+    Make nodes with ``FormulaNode.create``.
+    """
+
+    _classes: dict = {}
+
+    @classmethod
+    def create(cls, derivative: Derivative, input_names, next_edges, input_meta, saved):
+        node_class = cls._classes.get(derivative.name)
+        if node_class is None:
+            node_class = type(derivative.name, (cls,), {"__module__": "vizgrad.autograd.nodes"})
+            cls._classes[derivative.name] = node_class
+        return node_class(derivative, input_names, next_edges, input_meta, saved)
 
     def __init__(self, derivative: Derivative, input_names, next_edges, input_meta, saved):
         super().__init__(next_edges)

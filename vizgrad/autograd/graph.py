@@ -77,7 +77,7 @@ class Node:
 
     def __init__(self, next_edges=(), sequence_nr: int | None = None):
         self._next_edges = tuple(next_edges)
-        self._sequence_nr = sequence_counter.take() if sequence_nr is None else sequence_nr
+        self.sequence_nr = sequence_counter.take() if sequence_nr is None else sequence_nr
         self._id = next(_node_ids)
         self._hooks: dict = {}
         self._pre_hooks: dict = {}
@@ -94,7 +94,7 @@ class Node:
         return self._next_edges
 
     def _sequence_nr(self) -> int:  # noqa: D401 - PyTorch exposes it as a method
-        return self._sequence_nr
+        return self.sequence_nr
 
     def register_hook(self, hook) -> RemovableHandle:
         """``hook(grad_inputs, grad_outputs)`` runs after the node; it may return new grad_inputs."""
@@ -170,7 +170,7 @@ def announce_node(node: Node, outputs=(), saved=(), variable=None) -> None:
         events.NodeCreated(
             node._id,
             node.name(),
-            node._sequence_nr,
+            node.sequence_nr,
             tuple(t._id for t in outputs),
             tuple(n._id if n is not None else 0 for n, _ in node.next_functions),
             tuple(t._id for t in saved),

@@ -94,7 +94,7 @@ def autograd_kernel(op, args, kwargs, redispatch):
     else:
         saved = _save_before(derivative, bound, target)
         result = redispatch(op, args, kwargs)
-        node = FormulaNode(derivative, names, edges, meta, saved)
+        node = FormulaNode.create(derivative, names, edges, meta, saved)
         _save_after(derivative, saved, result, node)
     if anomaly_state.enabled:
         node._anomaly_trace = capture_forward_trace()
@@ -171,7 +171,8 @@ def _named_output(result, name: str):
 
 
 def _saved_tensors(node):
-    for v in getattr(node, "_saved", {}).values():
+    # In the order of their ``_saved_<name>`` attributes (as ``dir(grad_fn)`` lists them).
+    for _, v in sorted(getattr(node, "_saved", {}).items()):
         if isinstance(v, SavedTensor):
             yield v
         elif isinstance(v, list):

@@ -70,7 +70,7 @@ def _as_strided_node(base, view) -> Node:
         "stride": view._stride,
         "storage_offset": view._offset,
     }
-    return FormulaNode(_AS_STRIDED, ["self"], [gradient_edge(base)],
+    return FormulaNode.create(_AS_STRIDED, ["self"], [gradient_edge(base)],
                        [(base._size, base._dtype)], saved)  # fmt: skip
 
 

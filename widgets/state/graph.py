@@ -417,7 +417,7 @@ def events_for_graph(tensor) -> list[dict]:
             "kind": "node_created",
             "node": node._id,
             "name": node.name(),
-            "sequence_nr": node._sequence_nr,
+            "sequence_nr": node._sequence_nr(),
             "outputs": (tensor._id,) if node is root else (),
             "next_nodes": tuple(n._id if n is not None else 0 for n, _ in node.next_functions),
             "next_input_nrs": tuple(nr for _, nr in node.next_functions),
@@ -464,11 +464,24 @@ def _walk(root) -> list:
 
 
 def _saved_tensors(node) -> list:
-    """The tensors a node saved for backward (PyTorch shows them as ``_saved_<name>``)."""
+    """The tensors a node saved for backward, read as PyTorch exposes them.
+
+    Formula nodes show them as ``_saved_<name>`` attributes; custom Functions' nodes
+    as ``saved_tensors``. After a backward without ``retain_graph`` they are freed and
+    reading them raises; a freed node shows none.
+    """
+    import vizgrad as vg
+
+    names = [n for n in dir(node) if n.startswith("_saved_")]
+    if hasattr(type(node), "saved_tensors"):
+        names.append("saved_tensors")
     saved = []
-    for value in getattr(node, "_saved", {}).values():
-        for item in value if isinstance(value, list) else [value]:
-            tensor = getattr(item, "tensor", None)  # a SavedTensor holds the tensor it saved
-            if tensor is not None:
-                saved.append(tensor)
+    for name in names:
+        try:
+            value = getattr(node, name)
+        except RuntimeError:  # freed by an earlier backward
+            continue
+        for item in value if isinstance(value, list | tuple) else (value,):
+            if isinstance(item, vg.Tensor) and all(item is not s for s in saved):
+                saved.append(item)
     return saved
