@@ -105,6 +105,27 @@ _COMPLEX_TO_REAL = {complex64: float32, complex128: float64}
 _REAL_TO_COMPLEX = {float16: complex64, float32: complex64, float64: complex128}
 _FROM_NUMPY = {d.numpy: d for d in ALL_DTYPES}
 
+# The C++ type names PyTorch's messages print for a dtype. They come in three spellings,
+# because different parts of PyTorch print a type differently:
+# * ``CPP_TYPE_NAMES``, the demangled C++ names ("long int", "short int"): the dtype
+#   checks of out= and in-place calls ("Expected out tensor to have dtype long int",
+#   cumsum's "Bad in-place call", lerp's "expected dtype … for `end`", clamp's cast
+#   check) and lerp's complex-weight overflow;
+# * ``C_TYPE_NAMES``, the fixed-width typedefs ("int64_t", "uint8_t"): c10's
+#   ``checked_convert`` overflow message, "value cannot be converted to type int64_t
+#   without overflow" (TensorIterator, fills, creation, random, wrapped scalars);
+# * ``TYPEMETA_NAMES``, how ``caffe2::TypeMeta`` prints ("short" for int16):
+#   masked_fill's "only supports boolean masks, but got mask with dtype …".
+CPP_TYPE_NAMES = {
+    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+    "int32": "int", "int64": "long int", "float16": "c10::Half", "float32": "float",
+    "float64": "double", "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
+}  # fmt: skip
+C_TYPE_NAMES = {**CPP_TYPE_NAMES, "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
+                "int64": "int64_t"}  # fmt: skip
+TYPEMETA_NAMES = {**CPP_TYPE_NAMES, "int16": "short"}
+
 
 def from_numpy_dtype(np_dtype) -> dtype:
     """The vizgrad dtype for a NumPy dtype; ``TypeError`` for one PyTorch lacks."""

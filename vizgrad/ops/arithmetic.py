@@ -19,7 +19,7 @@ import numpy as np
 
 from ..autograd.formula import Derivative
 from ..dispatcher import FUNCTIONAL, OUT
-from ..dtypes import BOOL, COMPLEX, FLOATING, INTEGRAL
+from ..dtypes import BOOL, C_TYPE_NAMES, COMPLEX, CPP_TYPE_NAMES, FLOATING, INTEGRAL
 from ..promotion import result_type
 from ..shape import contiguous_strides
 from ..tensor import Tensor
@@ -39,16 +39,6 @@ __all__ = [
     "floor_divide", "remainder", "fmod", "pow", "rsub", "atan2", "arctan2",
     "maximum", "minimum", "fmax", "fmin", "lerp", "addcmul", "addcdiv",
 ]  # fmt: skip
-
-# The C++ type names PyTorch prints in its messages (``lerp``'s dtype checks, overflows).
-CPP_TYPE_NAMES = {
-    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
-    "int32": "int", "int64": "long int", "float16": "c10::Half", "float32": "float",
-    "float64": "double", "complex64": "c10::complex<float>",
-    "complex128": "c10::complex<double>",
-}  # fmt: skip
-C_TYPE_NAMES = {**CPP_TYPE_NAMES, "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
-                "int64": "int64_t"}  # fmt: skip
 
 
 def _is_tensor_of(x, *categories) -> bool:

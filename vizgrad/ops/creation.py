@@ -26,6 +26,7 @@ from ..autograd.formula import NON_DIFFERENTIABLE
 from ..dispatcher import FUNCTIONAL, OUT
 from ..dtypes import (
     BOOL,
+    C_TYPE_NAMES,
     COMPLEX,
     FLOATING,
     INTEGRAL,
@@ -38,7 +39,7 @@ from ..promotion import promote_types
 from ..shape import contiguous_strides, is_non_overlapping_and_dense
 from ..storage import Storage
 from ..tensor import Tensor
-from .iterator import _C_TYPE, output_strides, resize_output
+from .iterator import output_strides, resize_output
 from .registry import bind_method, check_tensor, declare
 
 __all__ = [
@@ -175,7 +176,9 @@ def scalar_type_of(value) -> DType:
 
 
 def _overflow(dtype: DType):
-    return RuntimeError(f"value cannot be converted to type {_C_TYPE[dtype.name]} without overflow")
+    return RuntimeError(
+        f"value cannot be converted to type {C_TYPE_NAMES[dtype.name]} without overflow"
+    )
 
 
 def checked_scalar(value, dtype: DType):

@@ -15,10 +15,9 @@ import numbers
 import numpy as np
 
 from ..dispatcher import INPLACE
-from ..dtypes import COMPLEX, INTEGRAL, uint8
+from ..dtypes import C_TYPE_NAMES, COMPLEX, INTEGRAL, uint8
 from ..shape import contiguous_strides, has_internal_overlap, is_non_overlapping_and_dense
 from ..tensor import Tensor
-from .iterator import _C_TYPE
 from .registry import _inplace_schema, declare, declare_with_out
 
 __all__: list[str] = []
@@ -80,7 +79,7 @@ def fill_value(value, dtype) -> np.ndarray:
             overflow = not info.min <= value <= info.max
     if overflow:
         raise RuntimeError(
-            f"value cannot be converted to type {_C_TYPE[dtype.name]} without overflow"
+            f"value cannot be converted to type {C_TYPE_NAMES[dtype.name]} without overflow"
         )
     with np.errstate(over="ignore", invalid="ignore"):  # 1e10 into float16 is inf
         return np.array(value).astype(dtype.numpy)

@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from .. import events
-from ..dtypes import FLOATING, get_default_dtype, scalar_dtype
+from ..dtypes import C_TYPE_NAMES, FLOATING, get_default_dtype, scalar_dtype
 from ..promotion import check_can_cast, result_type
 from ..shape import (
     broadcast_shapes,
@@ -39,14 +39,6 @@ __all__ = [
     "resize_output",
     "dispatch_dtypes",
 ]
-
-# C++ type names used in PyTorch's overflow messages.
-_C_TYPE = {
-    "bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
-    "int32": "int", "int64": "int64_t", "float16": "c10::Half", "float32": "float",
-    "float64": "double", "complex64": "c10::complex<float>",
-    "complex128": "c10::complex<double>",
-}  # fmt: skip
 
 
 class TensorIterator:
@@ -118,6 +110,7 @@ class TensorIterator:
                     # An output the iterator resized is laid out like the inputs.
                     strides = output_strides(self.shape, tensors)
                     out._set_metadata(self.shape, strides, out._offset)
+                check_no_internal_overlap(out)
                 check_no_overlap(out, tensors)
             self.output = out
 
@@ -191,7 +184,7 @@ def _as_compute_array(x, compute_dtype) -> np.ndarray:
         if isinstance(x, int) and -(2**63) <= x < 2**63:
             return np.asarray(x, dtype=np.int64).astype(compute_dtype.numpy)
         raise RuntimeError(
-            f"value cannot be converted to type {_C_TYPE[compute_dtype.name]} without overflow"
+            f"value cannot be converted to type {C_TYPE_NAMES[compute_dtype.name]} without overflow"
         ) from None
 
 
@@ -265,12 +258,17 @@ def check_inplace_target(op_name: str, out: Tensor, shape, inputs) -> None:
         raise RuntimeError(
             f"output with shape {list(out._size)} doesn't match the broadcast shape {list(shape)}"
         )
+    check_no_internal_overlap(out)
+    check_no_overlap(out, inputs)
+
+
+def check_no_internal_overlap(out: Tensor) -> None:
+    """``assert_no_internal_overlap``: no two elements of a written tensor share memory."""
     if has_internal_overlap(out._size, out._stride):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation."
         )
-    check_no_overlap(out, inputs)
 
 
 def check_no_overlap(out: Tensor, inputs) -> None:

@@ -23,6 +23,7 @@ from ..shape import contiguous_strides, is_non_overlapping_and_dense, wrap_dim, 
 from ..tensor import Tensor
 from .copy import clone, contiguous_format
 from .index_ops import index_select
+from .indexing_common import _fresh
 from .iterator import check_no_overlap
 from .registry import bind_method, check_tensor, declare, write_to_out
 from .views import flatten, reshape, unsqueeze
@@ -44,19 +45,6 @@ __all__ = [
     "flipud",
     "roll",
 ]
-
-
-def _fresh(array: np.ndarray, dtype) -> Tensor:
-    """A new row-major tensor holding ``array`` (cast to ``dtype``).
-
-    The array becomes the storage as it is only if it owns its memory; a view (of an
-    input, or a read-only broadcast) is copied, so the result never aliases anything.
-    """
-    if array.dtype != dtype.numpy:
-        array = array.astype(dtype.numpy)
-    if not (array.flags.owndata and array.flags.c_contiguous and array.flags.writeable):
-        array = np.array(array, order="C")
-    return Tensor._from_array(array, dtype)
 
 
 def _tensor_list(fn_name: str, tensors) -> list[Tensor]:

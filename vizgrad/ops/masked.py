@@ -10,7 +10,7 @@ import numpy as np
 
 from ..autograd.formula import Derivative
 from ..dispatcher import FUNCTIONAL, INPLACE
-from ..dtypes import BOOL
+from ..dtypes import BOOL, TYPEMETA_NAMES
 from ..shape import broadcast_shapes, numel_of
 from ..tensor import Tensor
 from .indexing_common import (
@@ -33,20 +33,11 @@ __all__ = [
 # --- masks: masked_fill, masked_select, masked_scatter ---------------------------------
 
 
-# How PyTorch's ``caffe2::TypeMeta`` prints a dtype in some messages (C++ type names).
-_TYPEMETA_NAME = {
-    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short",
-    "int32": "int", "int64": "long int", "float16": "c10::Half", "float32": "float",
-    "float64": "double", "complex64": "c10::complex<float>",
-    "complex128": "c10::complex<double>",
-}  # fmt: skip
-
-
 def _write_masked_fill(self, mask, value):
     if mask._dtype.category != BOOL:
         raise RuntimeError(
             f"masked_fill_ only supports boolean masks, but got mask with dtype "
-            f"{_TYPEMETA_NAME[mask._dtype.name]}"
+            f"{TYPEMETA_NAMES[mask._dtype.name]}"
         )
     if isinstance(value, Tensor) and value._size:
         raise RuntimeError(

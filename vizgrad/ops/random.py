@@ -639,10 +639,10 @@ def _randperm_values(n: int, dtype, rng) -> np.ndarray:
     if dtype.numpy == np.float16 and n > 2049:
         raise RuntimeError("n cannot be greater than 2049 for Half type.")
     if dtype.category == INTEGRAL and n > 0 and n - 1 > np.iinfo(dtype.numpy).max:
-        from .iterator import _C_TYPE
+        from ..dtypes import C_TYPE_NAMES
 
         raise RuntimeError(
-            f"value cannot be converted to type {_C_TYPE[dtype.name]} without overflow"
+            f"value cannot be converted to type {C_TYPE_NAMES[dtype.name]} without overflow"
         )
     return rng.permutation(n).astype(dtype.numpy)
 

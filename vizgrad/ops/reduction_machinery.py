@@ -28,6 +28,7 @@ import numpy as np
 from .. import dtypes as dt
 from ..autograd.formula import Derivative
 from ..dispatcher import FUNCTIONAL, OUT
+from ..dtypes import CPP_TYPE_NAMES
 from ..dtypes import dtype as DType
 from ..promotion import check_can_cast
 from ..shape import contiguous_strides, wrap_dim, wrap_dims
@@ -39,14 +40,6 @@ __all__: list[str] = []
 
 
 # --- arguments -------------------------------------------------------------------------
-
-# The C++ type names PyTorch's "Expected out tensor to have dtype ..." messages use.
-CPP_TYPE_NAMES = {
-    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
-    "int32": "int", "int64": "long int", "float16": "c10::Half", "float32": "float",
-    "float64": "double", "complex64": "c10::complex<float>",
-    "complex128": "c10::complex<double>",
-}  # fmt: skip
 
 
 def _python_type_name(value) -> str:

@@ -13,6 +13,7 @@ import numpy as np
 from .. import dtypes as dt
 from ..autograd.formula import Derivative
 from ..dispatcher import INPLACE
+from ..dtypes import CPP_TYPE_NAMES
 from ..grad_mode import is_grad_enabled
 from ..shape import wrap_dim
 from ..tensor import Tensor
@@ -20,7 +21,6 @@ from .creation import ones
 from .joining import cat
 from .logical import where
 from .reduction_machinery import (
-    CPP_TYPE_NAMES,
     accumulate_dtype,
     call,
     check_dtype_argument,

@@ -21,11 +21,11 @@ import numpy as np
 
 from ..autograd.formula import NON_DIFFERENTIABLE, Derivative
 from ..dispatcher import FUNCTIONAL, INPLACE, OUT
-from ..dtypes import BOOL, COMPLEX
+from ..dtypes import BOOL, COMPLEX, CPP_TYPE_NAMES
 from ..dtypes import bool as bool_dtype
 from ..promotion import can_cast, result_type
 from ..tensor import Tensor
-from .arithmetic import CPP_TYPE_NAMES, check_scalar_fits, pow
+from .arithmetic import check_scalar_fits, pow
 from .creation import zeros_like
 from .iterator import (
     ALL_TYPES,
