@@ -65,3 +65,13 @@ def test_empty_out_is_resized_silently():
 def test_resize_as_matches_torch():
     v, t = make_pair((2, 3))
     assert_same(v.resize_as_(vg.ones(3)), t.resize_as_(torch.ones(3)))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [lambda lib, x, out: lib.abs(x, out=out), lambda lib, x, out: lib.add(x, 1, out=out)],
+)  # fmt: skip
+def test_out_into_an_expanded_tensor_is_refused_as_in_torch(call):
+    v_out, t_out = vg.zeros(3).expand(3, 3), torch.zeros(3).expand(3, 3)
+    v, t = make_pair((3, 3))
+    assert_same_error(lambda: call(vg, v, v_out), lambda: call(torch, t, t_out))

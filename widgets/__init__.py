@@ -6,9 +6,9 @@ the engine never imports this package. The views themselves are built by the
 from ``widgets/``) is in place from the first commit.
 """
 
-from .stride_map import StrideMap  # noqa: E402, F401
-from .graph_view import GraphView  # noqa: E402, F401
-from .export import export_html  # noqa: E402, F401
 from .dispatch_trace import DispatchTrace  # noqa: E402, F401
+from .export import export_html  # noqa: E402, F401
+from .graph_view import GraphView  # noqa: E402, F401
 from .recording import Recording, record  # noqa: E402, F401
+from .stride_map import StrideMap  # noqa: E402, F401
 from .timeline import Timeline  # noqa: E402, F401

@@ -220,6 +220,7 @@ def write_to_out(result: Tensor, out: Tensor, *, check_cast: bool = True) -> Ten
         raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
     if check_cast:
         check_can_cast(result._dtype, out._dtype)
+    # (No internal-overlap check: PyTorch's reductions write into an expanded out= too.)
     resize_output(out, result._size)
     np.copyto(out._array, result._array, casting="unsafe")
     return out
