@@ -78,8 +78,9 @@ EXPORT_FORMAT_VERSION = 1
 DEFAULT_MAX_FRAMES = 1000
 # Beyond this many events the page keeps the views only, not the raw events.
 MAX_EMBEDDED_EVENTS = 100_000
-# The dispatch trace of a frame shows this many of the most recent top-level calls.
-TRACE_CALLS_SHOWN = 40
+# The dispatch trace of a frame shows this many of the most recent top-level calls: each
+# frame stores its own tree, so the window bounds the page's size (the widget shows 200).
+TRACE_CALLS_SHOWN = 12
 
 # The overview's lanes: which kind of event belongs to which part of the engine.
 LANES = {
