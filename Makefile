@@ -43,7 +43,7 @@ test: venv system-packages browser-packages
 	$(BIN)/python -m pytest
 
 bench: venv
-	$(BIN)/python -m pip install --quiet -e ".[oracle]"
+	$(BIN)/python -m pip install --quiet -e ".[jupyter,oracle]"
 	$(BIN)/python -m benchmarks
 
 lint:
