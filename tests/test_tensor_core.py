@@ -141,3 +141,10 @@ def test_finfo_and_iinfo_match_torch():
     for name in ["uint8", "int8", "int16", "int32", "int64"]:
         assert vg.iinfo(getattr(vg, name)).max == torch.iinfo(getattr(torch, name)).max
         assert vg.iinfo(getattr(vg, name)).min == torch.iinfo(getattr(torch, name)).min
+
+
+def test_complex_tensors_cannot_require_grad_in_vizgrad():
+    # A documented difference: vizgrad's formulas are real; PyTorch's use conjugates.
+    v = vg.zeros(2, dtype=vg.complex64)
+    with pytest.raises(RuntimeError, match="supports real floating dtypes only"):
+        v.requires_grad_()

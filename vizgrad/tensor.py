@@ -284,6 +284,13 @@ class Tensor:
             )
         if requires_grad and self._dtype.category < 2:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._dtype.is_complex:
+            # PyTorch allows it (Wirtinger calculus, conjugates in every formula); vizgrad's
+            # formulas are written for real numbers, so refusing beats a wrong gradient.
+            raise RuntimeError(
+                "vizgrad's autograd supports real floating dtypes only: a complex tensor cannot "
+                "require gradients (PyTorch allows it). Split it into real and imaginary parts."
+            )
         if requires_grad and self._inference and not _grad_state.inference:
             raise RuntimeError(
                 "Setting requires_grad=True on inference tensor outside InferenceMode is not "
