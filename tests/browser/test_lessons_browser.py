@@ -1,0 +1,178 @@
+"""The lessons in a real JupyterLab, in Chromium: the start page and lesson 2 run and draw.
+
+Each test copies a lesson notebook, exactly as stored in ``notebooks/``, into the
+session JupyterLab's root directory, opens it, runs all cells from the Run menu and
+waits until every code cell has an execution count. Then it asserts what a student
+would see: no cell raised, the exercise cells show their feedback box ("Not answered
+yet" for a notebook as stored), the views drew (StrideMap grids and storage strips,
+the Timeline's DAG) and answer to the mouse (hovering an element lights a cell), and
+the start page links to all ten lessons. Screenshots go to ``test-artifacts/``.
+
+The JupyterLab plumbing (opening a notebook on a running kernel, Run All with
+retries) is ``test_lab``'s; this module only adds what lessons need.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+import urllib.parse
+from pathlib import Path
+
+import nbformat
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from test_lab import cell_output, open_notebook, run_all_cells
+from vizgrad.lessons.catalog import LESSONS
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+START_PAGE = "00-start-here.ipynb"
+STRIDES = "02-strides.ipynb"
+TIME_LIMIT_S = 90
+# Every code cell numbered, or a traceback shown (Run All stops at the first error).
+ALL_CELLS_RAN_JS = """(expected) => {
+  const errors = [...document.querySelectorAll(
+    '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')];
+  if (errors.some(e => e.textContent.includes('Traceback'))) return true;
+  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];
+  return prompts.length === expected && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+}"""
+
+
+def code_cell_indices(notebook: nbformat.NotebookNode, exercises: bool = False) -> list[int]:
+    """Positions (among all cells, as the page numbers them) of the code / exercise cells."""
+    return [
+        i
+        for i, cell in enumerate(notebook.cells)
+        if cell.cell_type == "code"
+        and (not exercises or "exercise" in cell.metadata.get("tags", []))
+    ]
+
+
+def file_name(href: str) -> str:
+    """The file a link points at (JupyterLab rewrites ``02-x.ipynb`` to ``/files/02-x.ipynb?_xsrf=``)."""
+    return urllib.parse.unquote(urllib.parse.urlsplit(href).path).rsplit("/", 1)[-1]
+
+
+def tracebacks_on(page) -> list[str]:
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    return [text for text in errors.all_inner_texts() if "Traceback" in text]
+
+
+def run_lesson(page, jupyter_lab, artifacts_dir, name: str) -> nbformat.NotebookNode:
+    """Open the stored lesson ``name`` in JupyterLab, run all its cells, check none failed."""
+    shutil.copy(NOTEBOOKS / name, jupyter_lab.root_dir / name)
+    notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
+    open_notebook(page, jupyter_lab, name)
+    run_all_cells(page)
+    shot = artifacts_dir / f"lab-lesson-{name.removesuffix('.ipynb')}.png"
+    try:
+        page.wait_for_function(
+            ALL_CELLS_RAN_JS, arg=len(code_cell_indices(notebook)), timeout=60_000
+        )
+    except PlaywrightTimeout:
+        pytest.fail(f"{name} did not finish running; server log:\n{jupyter_lab.log_tail()}")
+    finally:
+        page.screenshot(path=str(shot), full_page=True)
+    tracebacks = tracebacks_on(page)
+    assert not tracebacks, f"{name} raised:\n" + "\n\n".join(tracebacks)
+    return notebook
+
+
+def assert_stride_map_reacts_to_hover(stride_map, n_elements: int, n_storage: int) -> None:
+    """The StrideMap drew its grids and strip; hovering an element lights a storage cell."""
+    stride_map.locator(".vg-stride-map .vg-stride-cell").first.wait_for(timeout=30_000)
+    assert stride_map.locator(".vg-stride-cell").count() == n_elements
+    assert stride_map.locator(".vg-storage-cell").count() == n_storage
+    assert stride_map.locator(".vg-lit").count() == 0
+    stride_map.locator(".vg-stride-cell").nth(1).hover()
+    stride_map.locator(".vg-storage-cell.vg-lit").first.wait_for(timeout=10_000)
+    assert stride_map.locator(".vg-stride-cell.vg-lit").count() >= 1
+
+
+@pytest.fixture
+def dialogs(page):
+    """Unexpected dialogs (an alert would mean a name ran as script) are collected."""
+    seen: list[str] = []
+
+    def on_dialog(dialog):
+        if dialog.type == "beforeunload":  # "leave with unsaved changes?" on reload: yes
+            dialog.accept()
+            return
+        seen.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    return seen
+
+
+def test_start_page_runs_links_every_lesson_and_draws(jupyter_lab, page, dialogs, artifacts_dir):
+    started = time.monotonic()
+    notebook = run_lesson(page, jupyter_lab, artifacts_dir, START_PAGE)
+
+    # The lesson table: one link per lesson of the catalog, to its notebook file.
+    links = page.locator(".jp-Notebook .jp-MarkdownOutput a").evaluate_all(
+        "els => els.map(a => [a.textContent.trim(), a.getAttribute('href') || ''])"
+    )
+    linked = {file_name(href): text for text, href in links}
+    for lesson in LESSONS:
+        assert linked.get(lesson.notebook) == lesson.title, (lesson, links)
+    assert len(LESSONS) == 10
+
+    # The exercise demo cell shows a feedback box.
+    demo = cell_output(page, code_cell_indices(notebook)[0])
+    demo.locator(".vg-feedback").wait_for(timeout=30_000)
+
+    # x and x.t() over one 6-element storage, answering to the mouse.
+    stride_cell = next(i for i in code_cell_indices(notebook)
+                       if "StrideMap(" in notebook.cells[i].source)  # fmt: skip
+    assert_stride_map_reacts_to_hover(cell_output(page, stride_cell), 6 + 6, 6)
+
+    # The teachers' replay: rec.show() draws a Timeline with its DAG.
+    timeline_cell = next(i for i in code_cell_indices(notebook)
+                         if "rec.show()" in notebook.cells[i].source)  # fmt: skip
+    timeline = cell_output(page, timeline_cell).locator(".vg-timeline")
+    timeline.locator(".vg-dag svg g.node").first.wait_for(timeout=30_000)
+    page.screenshot(path=str(artifacts_dir / "lab-lesson-00-start-here-end.png"), full_page=True)
+    assert not tracebacks_on(page)
+    assert not dialogs, dialogs
+    assert time.monotonic() - started < TIME_LIMIT_S, "the start page took too long"
+
+
+def test_strides_lesson_runs_with_feedback_and_stride_maps(
+    jupyter_lab, page, dialogs, artifacts_dir
+):
+    started = time.monotonic()
+    notebook = run_lesson(page, jupyter_lab, artifacts_dir, STRIDES)
+
+    # Every exercise, unanswered as stored, says so in its feedback box.
+    exercises = code_cell_indices(notebook, exercises=True)
+    assert len(exercises) >= 3
+    for index in exercises:
+        feedback = cell_output(page, index).locator(".vg-feedback")
+        feedback.wait_for(timeout=30_000)
+        # text_content: JupyterLab skips the layout of cells out of view, so innerText is "".
+        text = feedback.text_content()
+        assert "Not answered yet" in text, (index, text)
+
+    # x, x.t() and x[:, ::2] of a 3×4 tensor over one 12-cell storage, plus the 2×2 view the
+    # next cell builds with the editor (stride_map.edit((2, 2), (4, 1), 5)): the map is live.
+    stride_cell = next(i for i in code_cell_indices(notebook)
+                       if "StrideMap(" in notebook.cells[i].source)  # fmt: skip
+    stride_map = cell_output(page, stride_cell)
+    assert_stride_map_reacts_to_hover(stride_map, 12 + 12 + 6 + 2 * 2, 12)
+    page.screenshot(path=str(artifacts_dir / "lab-lesson-02-strides-hover.png"), full_page=True)
+    assert not tracebacks_on(page)
+    assert not dialogs, dialogs
+    assert time.monotonic() - started < TIME_LIMIT_S, "lesson 2 took too long"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_root(jupyter_lab):
+    """Each test leaves no notebook and no kernel behind for the next."""
+    yield
+    for session in jupyter_lab.api("GET", "sessions"):
+        if session["path"] in (START_PAGE, STRIDES):
+            jupyter_lab.api("DELETE", f"sessions/{session['id']}")
+    for leftover in jupyter_lab.root_dir.glob("*.ipynb"):
+        leftover.unlink()
