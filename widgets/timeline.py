@@ -27,6 +27,12 @@ the slider, ``button.vg-play`` play/pause, ``button.vg-step-back`` /
 ``.vg-step-description`` (the step's event in words, in a
 ``.vg-step-description-text[data-step]``), ``.vg-timeline-notice`` (dropped
 events), ``.vg-timeline-views`` (the three views).
+
+**Layout.** The views sit in a grid (``.vg-timeline-views``): the stride map and the
+DAG side by side when the notebook is wide enough to give each ``VIEW_MIN_WIDTH``,
+stacked otherwise, and the dispatch trace across the whole width below them; the DAG
+keeps at least ``DAG_MIN_WIDTH`` beside its side panel (the panel moves below it
+first) and its SVG scales down to the width it has.
 """
 
 from __future__ import annotations
@@ -300,6 +306,42 @@ _SCRUBBER_CSS = r"""
 .vg-scrubber .vg-scrubber-label { color: #555; font-variant-numeric: tabular-nums; }
 """
 
+# The DAG inside a Timeline: its canvas takes the width it is given (the SVG scales down
+# to it, never below DAG_MIN_WIDTH before the side panel moves under the drawing), so the
+# graph is never squeezed beside the panel. A VBox has no stylesheet of its own: these
+# rules travel with the Timeline's Scrubber (anywidget adds a widget's _css to the page).
+DAG_MIN_WIDTH = "360px"
+_TIMELINE_CSS = f"""
+.vg-timeline .vg-dag-body {{ flex-wrap: wrap; }}
+.vg-timeline .vg-dag-canvas {{ flex: 1 1 {DAG_MIN_WIDTH}; min-width: 0; }}
+.vg-timeline .vg-dag-canvas svg {{ display: block; }}
+"""
+
+# The stride map and the DAG side by side when each gets a column this wide, else stacked.
+VIEW_MIN_WIDTH = "600px"
+
+
+def _views_grid(stride_map, graph_view, dispatch_trace) -> widgets.VBox:
+    """The Timeline's views: the stride map and the DAG share a row (a grid) only when both
+    get ``VIEW_MIN_WIDTH`` (a wide notebook), else each has a row of its own; the dispatch
+    trace, long and wide, takes the whole width below them."""
+    # min_width 0: a wide grid of cells scrolls inside its column instead of widening it.
+    stride_map.layout = widgets.Layout(min_width="0", overflow="auto")
+    graph_view.layout = widgets.Layout(min_width="0")
+    # auto-fit drops the empty columns, so the two views share all the width there is.
+    pair = widgets.GridBox(
+        [stride_map, graph_view],
+        layout=widgets.Layout(
+            grid_template_columns=f"repeat(auto-fit, minmax(min(100%, {VIEW_MIN_WIDTH}), 1fr))",
+            grid_gap="12px 24px",
+            align_items="flex-start",
+            width="100%",
+        ),
+    )
+    views = widgets.VBox([pair, dispatch_trace])
+    views.add_class("vg-timeline-views")
+    return views
+
 
 class Scrubber(anywidget.AnyWidget):
     """Play, pause, step back and forward, and a slider: ``value`` is the step shown.
@@ -309,7 +351,7 @@ class Scrubber(anywidget.AnyWidget):
     """
 
     _esm = traitlets.Unicode(_SCRUBBER_ESM).tag(sync=True)
-    _css = traitlets.Unicode(_SCRUBBER_CSS).tag(sync=True)
+    _css = traitlets.Unicode(_SCRUBBER_CSS + _TIMELINE_CSS).tag(sync=True)
     value = traitlets.Int(0).tag(sync=True)
     max = traitlets.Int(0).tag(sync=True)
     playing = traitlets.Bool(False).tag(sync=True)
@@ -340,9 +382,7 @@ class Timeline(widgets.VBox):
         self.stride_map = StrideMap()
         self.graph_view = GraphView()
         self.dispatch_trace = DispatchTrace(max_calls=TRACE_WINDOW)
-        views = widgets.VBox([widgets.HBox([self.stride_map, self.graph_view]),
-                              self.dispatch_trace])  # fmt: skip
-        views.add_class("vg-timeline-views")
+        views = _views_grid(self.stride_map, self.graph_view, self.dispatch_trace)
         self._tensor_ids: list[int] = []
         self._shown_step: int | None = None  # the step the views show now
         self._shown_ids: list[int] | None = None

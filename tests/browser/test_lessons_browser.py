@@ -6,7 +6,9 @@ waits until every code cell has an execution count. Then it asserts what a stude
 would see: no cell raised, the exercise cells show their feedback box ("Not answered
 yet" for a notebook as stored), the views drew (StrideMap grids and storage strips,
 the Timeline's DAG) and answer to the mouse (hovering an element lights a cell), and
-the start page links to all ten lessons. Screenshots go to ``test-artifacts/``.
+the start page links to all ten lessons; the start page's Timeline gives its DAG room
+(full size, stacked under the stride map or beside it in a wide notebook).
+Screenshots go to ``test-artifacts/``.
 
 The JupyterLab plumbing (opening a notebook on a running kernel, Run All with
 retries) is ``test_lab``'s; this module only adds what lessons need.
@@ -90,6 +92,36 @@ def assert_stride_map_reacts_to_hover(stride_map, n_elements: int, n_storage: in
     assert stride_map.locator(".vg-stride-cell.vg-lit").count() >= 1
 
 
+def dag_scale(timeline) -> float:
+    """How much the Timeline's DAG is shrunk: drawn width / the SVG's own width (1: full size)."""
+    return timeline.locator(".vg-dag-canvas svg").evaluate(
+        "svg => svg.getBoundingClientRect().width / svg.width.baseVal.value"
+    )
+
+
+def assert_timeline_layout(page, timeline, artifacts_dir) -> None:
+    """The Timeline gives its DAG room: full size in a notebook of ordinary width (views
+    stacked), and stride map and DAG side by side in a wide one."""
+    timeline.locator(".vg-dag").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts_dir / "lab-timeline-layout.png"))
+    canvas = timeline.locator(".vg-dag-canvas").bounding_box()
+    assert canvas["width"] >= 360, canvas  # DAG_MIN_WIDTH in widgets/timeline.py
+    assert dag_scale(timeline) > 0.99, "the Timeline's DAG is squeezed"
+
+    page.set_viewport_size({"width": 2400, "height": 1000})
+    page.wait_for_function(
+        "root => { const [s, d] = ['.vg-stride-map', '.vg-dag'].map("
+        "  c => root.querySelector(c).getBoundingClientRect());"
+        " return Math.abs(s.top - d.top) < 2 && s.right <= d.left; }",
+        arg=timeline.element_handle(),
+        timeout=10_000,
+    )
+    timeline.locator(".vg-scrubber").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts_dir / "lab-timeline-layout-wide.png"))
+    assert dag_scale(timeline) > 0.99, "the Timeline's DAG is squeezed in a wide notebook"
+    page.set_viewport_size({"width": 1400, "height": 1000})
+
+
 @pytest.fixture
 def dialogs(page):
     """Unexpected dialogs (an alert would mean a name ran as script) are collected."""
@@ -133,7 +165,7 @@ def test_start_page_runs_links_every_lesson_and_draws(jupyter_lab, page, dialogs
                          if "rec.show()" in notebook.cells[i].source)  # fmt: skip
     timeline = cell_output(page, timeline_cell).locator(".vg-timeline")
     timeline.locator(".vg-dag svg g.node").first.wait_for(timeout=30_000)
-    page.screenshot(path=str(artifacts_dir / "lab-lesson-00-start-here-end.png"), full_page=True)
+    assert_timeline_layout(page, timeline, artifacts_dir)
     assert not tracebacks_on(page)
     assert not dialogs, dialogs
     assert time.monotonic() - started < TIME_LIMIT_S, "the start page took too long"
