@@ -53,14 +53,14 @@ from pathlib import Path
 
 from vizgrad import events
 
-from .graph_view import GraphView, _panel
+from .graph_view import GraphView, engine_panel
 from .render.dag_dot import graph_drawing
 from .render.dag_layout import render_svg
 from .render.dispatch_tree import render_text, render_tree_html
 from .render.escape import escape_html, json_for_script
 from .render.stride_map import StorageInfo, ViewGeometry, stride_map_data, stride_map_html
 from .stride_map import StrideMap
-from .timeline import Replay, _events_of, describe_event, tensors_of_step, view_states
+from .timeline import Replay, describe_event, event_dicts_of, tensors_of_step, view_states
 
 __all__ = [
     "DEFAULT_MAX_FRAMES",
@@ -228,7 +228,7 @@ def export_data(recording, *, names=None, max_frames: int = DEFAULT_MAX_FRAMES) 
     events / event dicts. ``names``: ``{"w": w}``, the user's names for tensors of a
     recording (shown in the stride map and the DAG).
     """
-    event_list = _events_of(recording)
+    event_list = event_dicts_of(recording)
     named = _names_by_id(recording, names)
 
     def make_states():
@@ -258,7 +258,7 @@ def export_data(recording, *, names=None, max_frames: int = DEFAULT_MAX_FRAMES) 
             "description": describe_event(event, dispatch),
             "stride": strides.add(_stride_view(tensors, shown, named)),
             "dag": dags.add(svg),
-            "panel": panels.add(_panel(states["graph"])),
+            "panel": panels.add(engine_panel(states["graph"])),
             "trace": traces.add(_trace_view(dispatch, current)),
         })  # fmt: skip
     if len(frames) < replay.n_steps + 1:
@@ -336,7 +336,7 @@ def _recording_data(recording) -> dict | None:
         if len(recording) > MAX_EMBEDDED_EVENTS:
             return None
         return json.loads(recording.to_json())
-    event_list = _events_of(recording)
+    event_list = event_dicts_of(recording)
     if len(event_list) > MAX_EMBEDDED_EVENTS:
         return None
     return {"schema_version": events.SCHEMA_VERSION, "dropped": 0,
@@ -383,7 +383,13 @@ def export_html(
     title: str = "vizgrad recording",
     max_frames: int = DEFAULT_MAX_FRAMES,
 ) -> Path:
-    """Write ``recording`` as one self-contained HTML page that replays it; returns the path."""
+    """Write ``recording`` as one self-contained HTML page that replays it; returns the path.
+
+    ``names``: ``{"w": w}``, the user's names for recorded tensors (stride maps and DAG);
+    ``title``: the page's title and heading; ``max_frames``: at most this many steps
+    become frames (evenly spaced, first and last kept). ``Recording.to_html`` forwards
+    all three.
+    """
     data = export_data(recording, names=names, max_frames=max_frames)
     path = Path(path)
     path.write_text(page_html(data, _recording_data(recording), title), encoding="utf-8")

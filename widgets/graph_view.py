@@ -63,7 +63,7 @@ from .render.dag_dot import graph_drawing, to_dot
 from .render.dag_layout import render_svg
 from .state.graph import GraphState, events_for_graph
 
-__all__ = ["GraphView"]
+__all__ = ["GraphView", "engine_panel"]
 
 MAX_FRAMES = 5000  # a backward pass longer than this keeps its last frames
 MAX_TENSORS = 100_000  # shapes kept while following; beyond, undrawn ones are forgotten
@@ -267,7 +267,7 @@ class GraphView(anywidget.AnyWidget):
             self.dot = to_dot(drawing)
             self.notice = " · ".join(text for text in (self._note, layout.notice) if text)
             self.graph_state = state.to_json(drawn_only=True)
-            self.panel = _panel(state)
+            self.panel = engine_panel(state)
             self.n_frames = len(self._frames)
         self._dirty = False
         self._last_render = time.perf_counter()
@@ -407,8 +407,10 @@ class GraphView(anywidget.AnyWidget):
     """
 
 
-def _panel(state: GraphState) -> dict:
-    """The engine's state in words, for the panel beside the drawing."""
+def engine_panel(state: GraphState) -> dict:
+    """The engine's state in words, for the panel beside the drawing (the ``panel``
+    traitlet; exported pages store the same dict per frame): phase, running node, ready
+    queue, dependency counts and the last step."""
     if state.phase == "forward":
         phase = f"forward: {len(state.nodes)} nodes recorded"
     elif state.phase == "done":

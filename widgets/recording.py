@@ -7,6 +7,7 @@
         loss.backward()
     rec.show()               # the Timeline: stride maps, dispatch trace and DAG, one scrubber
     rec.to_html("run.html")  # the same replay as one self-contained page
+    rec.to_html("run.html", names={"x": x}, title="one step", max_frames=200)
     text = rec.to_json()     # plain data; Recording.from_json(text) gives it back
 
 A ``Recording`` is the engine's ``vizgrad.events.Recorder`` (a bounded buffer: at most
@@ -83,11 +84,19 @@ class Recording(events.Recorder):
 
         return Timeline(self, **kwargs)
 
-    def to_html(self, path) -> None:
-        """Write one self-contained HTML page that replays this recording with a scrubber."""
+    def to_html(self, path, **options):
+        """Write one self-contained HTML page that replays this recording with a scrubber;
+        returns its path. ``options`` go to ``widgets.export.export_html``:
+
+        * ``names`` — the tensors' names, ``{"w": w, "x": x}`` (as ``GraphView(names=...)``),
+          shown in the stride maps and the DAG instead of ``tensor #3``;
+        * ``title`` — the page's title and heading (default ``"vizgrad recording"``);
+        * ``max_frames`` — at most this many steps become frames of the page's scrubber,
+          evenly spaced, first and last kept (default 1000): bounds the file's size.
+        """
         from .export import export_html
 
-        return export_html(self, path)
+        return export_html(self, path, **options)
 
     def __repr__(self) -> str:
         dropped = f", {self.dropped:,} dropped" if self.dropped else ""

@@ -51,7 +51,7 @@ from .render.dispatch_tree import call_outputs
 from .state.dispatch import AUTOGRAD_KEY, INPLACE_OR_VIEW_KEY, DispatchState
 
 __all__ = ["DEFAULT_SNAPSHOT_EVERY", "Replay", "Scrubber", "Timeline", "describe_event",
-           "view_states"]  # fmt: skip
+           "event_dicts_of", "view_states"]  # fmt: skip
 
 # Events folded at most per scrubber step: small enough for a step well under 50 ms,
 # large enough that snapshots of a 10^6-event recording stay few (2000).
@@ -231,7 +231,7 @@ def tensors_of_step(event, dispatch: DispatchState, known) -> list[int]:
 # --- the widget ---------------------------------------------------------------------------
 
 
-def _events_of(recording) -> list:
+def event_dicts_of(recording) -> list:
     """Event dicts, ids renumbered from 1, from a Recording, a Recorder or a list of events."""
     if hasattr(recording, "event_dicts"):
         return recording.event_dicts()
@@ -368,7 +368,7 @@ class Timeline(widgets.VBox):
         from .stride_map import StrideMap
 
         self.recording = recording
-        self.replay = Replay(_events_of(recording), snapshot_every=snapshot_every)
+        self.replay = Replay(event_dicts_of(recording), snapshot_every=snapshot_every)
         last = self.replay.n_steps
         self.scrubber = Scrubber(value=last, max=last, interval=interval_ms)
 

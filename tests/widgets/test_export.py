@@ -281,6 +281,24 @@ def test_recording_to_html_writes_the_page(recorded, tmp_path):
     assert json.loads(Page(path.read_text(encoding="utf-8")).script("vg-export-data"))["frames"]
 
 
+def test_recording_to_html_forwards_names_title_and_max_frames(recorded, tmp_path):
+    rec, x, w = recorded
+    path = rec.to_html(tmp_path / "named.html", names={"weights": w}, title="my <run>",
+                       max_frames=3)  # fmt: skip
+    assert path == tmp_path / "named.html"
+    text = path.read_text(encoding="utf-8")
+    data = json.loads(Page(text).script("vg-export-data"))
+    assert data == json.loads(json.dumps(export_data(rec, names={"weights": w}, max_frames=3)))
+    assert len(data["frames"]) == 3
+    assert any("weights" in s["html"] for s in data["stride_maps"])
+    assert any("weights" in svg for svg in data["dags"])
+    assert "<title>my &lt;run&gt;</title>" in text
+    # Without names, the same tensor is a number.
+    plain = json.loads(Page(rec.to_html(tmp_path / "plain.html").read_text()).script(
+        "vg-export-data"))  # fmt: skip
+    assert not any("weights" in s["html"] for s in plain["stride_maps"])
+
+
 def test_overview_has_one_clickable_point_per_event_frame():
     frames = [{"step": 0, "lane": "", "description": "start"},
               {"step": 1, "lane": "dispatcher", "description": XSS},

@@ -262,10 +262,17 @@ def test_to_html_is_written_by_the_exporter(rec, monkeypatch, tmp_path):
 
     calls = []
     monkeypatch.setattr(
-        export, "export_html", lambda recording, path: calls.append((recording, path))
+        export,
+        "export_html",
+        lambda recording, path, **options: calls.append((recording, path, options)),
     )
     rec.to_html(tmp_path / "run.html")
-    assert calls == [(rec, tmp_path / "run.html")]
+    names = {"a": vg.ones(1)}
+    rec.to_html(tmp_path / "named.html", names=names, title="t", max_frames=5)
+    assert calls == [
+        (rec, tmp_path / "run.html", {}),
+        (rec, tmp_path / "named.html", {"names": names, "title": "t", "max_frames": 5}),
+    ]
 
 
 def test_record_is_a_context_manager_that_stops():
