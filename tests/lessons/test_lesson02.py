@@ -7,19 +7,11 @@ vizgrad), so a test also catches a checker that drifted from PyTorch's behaviour
 import numpy as np
 import pytest
 import torch
+from lesson_feedback import assert_wrong as _wrong
 from vizgrad.lessons import check
 from vizgrad.lessons import lesson02 as lesson
 
 import vizgrad as vg
-
-
-def _wrong(key, answer, *fragments):
-    feedback = check(key, answer)
-    assert feedback.status == "wrong", feedback
-    for fragment in fragments:
-        assert fragment in feedback.message, (fragment, feedback.message)
-    return feedback.message
-
 
 # --- 02.contiguous_stride -------------------------------------------------------------
 

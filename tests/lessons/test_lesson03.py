@@ -6,23 +6,12 @@ vizgrad), so a test also catches a checker that drifted from PyTorch's behaviour
 
 import pytest
 import torch
+from lesson_feedback import assert_wrong as _wrong
+from lesson_feedback import same_storage as _same_storage
 from vizgrad.lessons import check
 from vizgrad.lessons import lesson03 as lesson
 
 import vizgrad as vg
-
-
-def _wrong(key, answer, *fragments):
-    feedback = check(key, answer)
-    assert feedback.status == "wrong", feedback
-    for fragment in fragments:
-        assert fragment in feedback.message, (fragment, feedback.message)
-    return feedback.message
-
-
-def _same_storage(a, b):
-    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
-
 
 # --- 03.permute_stride ----------------------------------------------------------------
 

@@ -9,20 +9,13 @@ from pathlib import Path
 import nbformat
 import pytest
 import torch
+from lesson_feedback import assert_wrong as _wrong
 from vizgrad.lessons import check
 from vizgrad.lessons import lesson04 as lesson
 
 import vizgrad as vg
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "04-broadcasting-and-promotion.ipynb"
-
-
-def _wrong(key, answer, *fragments):
-    feedback = check(key, answer)
-    assert feedback.status == "wrong", feedback
-    for fragment in fragments:
-        assert fragment in feedback.message, (fragment, feedback.message)
-    return feedback.message
 
 
 # --- 04.broadcast_shape --------------------------------------------------------------

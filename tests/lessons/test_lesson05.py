@@ -11,6 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 import torch
+from lesson_feedback import assert_wrong as _wrong
 from torch.utils._python_dispatch import TorchDispatchMode
 from vizgrad.lessons import check
 from vizgrad.lessons import lesson05 as lesson
@@ -18,14 +19,6 @@ from vizgrad.lessons import lesson05 as lesson
 import vizgrad as vg
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "05-dispatch.ipynb"
-
-
-def _wrong(key, answer, *fragments):
-    feedback = check(key, answer)
-    assert feedback.status == "wrong", feedback
-    for fragment in fragments:
-        assert fragment in feedback.message, (fragment, feedback.message)
-    return feedback.message
 
 
 # --- 05.abs_overloads -----------------------------------------------------------------

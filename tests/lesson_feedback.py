@@ -1,0 +1,17 @@
+"""Assertions shared by the lesson checker tests."""
+
+from vizgrad.lessons import check
+
+
+def assert_wrong(key, answer, *fragments):
+    """``answer`` is rejected, and the explanation mentions every fragment."""
+    feedback = check(key, answer)
+    assert feedback.status == "wrong", feedback
+    for fragment in fragments:
+        assert fragment in feedback.message, (fragment, feedback.message)
+    return feedback.message
+
+
+def same_storage(a, b):
+    """Two tensors read one storage (compared by address, which works in torch too)."""
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
