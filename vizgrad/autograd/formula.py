@@ -43,13 +43,18 @@ class Derivative:
     """The backward of one operator overload."""
 
     __slots__ = ("name", "save", "grads", "differentiable_outputs", "multi_output",
-                 "inplace_view")  # fmt: skip
+                 "inplace_view", "reads")  # fmt: skip
 
     def __init__(self, name: str, grads: dict, save=(), *, differentiable_outputs=None,
-                 multi_output: bool = False, inplace_view: bool = False):  # fmt: skip
+                 multi_output: bool = False, inplace_view: bool = False, reads=None):  # fmt: skip
         self.name = name
         self.grads = grads
         self.save = tuple(save)
+        # What each input's formula reads (``{"self": ("other",), "other": ("self",)}`` for
+        # mul): a name listed here is saved only if an input that needs a gradient reads it,
+        # as PyTorch's codegen does (``a * b`` keeps no ``self`` when only ``a`` needs grad).
+        # Names never listed (and derivatives without ``reads``) are always saved.
+        self.reads = reads
         # Indices of outputs that carry gradients (``max.dim``: values yes, indices no).
         self.differentiable_outputs = differentiable_outputs
         # If True, formulas receive the tuple of all output gradients.
@@ -58,12 +63,38 @@ class Derivative:
         # not any values: a view's base keeps its history (no ``CopySlices``).
         self.inplace_view = inplace_view
 
+    def unneeded_saves(self, needs_grad) -> set:
+        """The saved names no input in ``needs_grad`` (names needing a gradient) reads."""
+        if self.reads is None:
+            return set()
+        listed = {name for names in self.reads.values() for name in names}
+        read = {name for input_name in needs_grad for name in self.reads.get(input_name, ())}
+        return listed - read
+
 
 class Saved:
     """What a formula reads: saved tensors (version-checked) and arguments, by name."""
 
     def __init__(self, values: dict):
         self.__dict__.update(values)
+
+    def layout(self, name: str) -> SavedLayout:
+        """An input's shape and strides (``self_sym_sizes``, ``self_sym_strides``), not its values.
+
+        ``mm``'s gradient for ``mat2`` needs ``mat2``'s layout (to come out column-major like
+        it) but not its values: PyTorch saves only the layout then.
+        """
+        return SavedLayout(getattr(self, f"{name}_sym_sizes"), getattr(self, f"{name}_sym_strides"))
+
+
+class SavedLayout:
+    """Stands for a tensor where only its ``_size`` and ``_stride`` are read."""
+
+    __slots__ = ("_size", "_stride")
+
+    def __init__(self, size: tuple, stride: tuple):
+        self._size = size
+        self._stride = stride
 
 
 class FormulaNode(Node):

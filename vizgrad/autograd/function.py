@@ -28,6 +28,7 @@ from .anomaly import anomaly_state, capture_forward_trace
 from .grad_mode import state as grad_state
 from .graph import FREED_GRAPH_MESSAGE, Node, SavedTensor, announce_node, gradient_edge
 from .recording import check_inplace_allowed
+from .view_history import CreationMeta
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
@@ -194,6 +195,9 @@ def _set_function_history(node, args, results):
             result._grad_fn = node
             result._output_nr = i
             result._requires_grad = True
+            if result._base is not None and id(result) not in dirty:
+                # Writing it in place would bypass the custom backward: PyTorch forbids it.
+                result.__dict__["_creation_meta"] = CreationMeta.IN_CUSTOM_FUNCTION
             meta.append((result._size, result._dtype))
         out.append(result)
     node._output_meta = tuple(meta)

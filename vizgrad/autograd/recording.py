@@ -22,7 +22,7 @@ from .anomaly import anomaly_state, capture_forward_trace
 from .formula import NON_DIFFERENTIABLE, FormulaNode, NotImplementedNode
 from .grad_mode import state as grad_state
 from .graph import SavedTensor, announce_node, gradient_edge
-from .view_history import rebase_view_history
+from .view_history import check_view_rebase_allowed, rebase_view_history, record_creation_meta
 
 __all__ = ["autograd_kernel", "install"]
 
@@ -66,7 +66,12 @@ def _differentiable_inputs(op, bound):
 def autograd_kernel(op, args, kwargs, redispatch):
     """The autograd key's work for one call (see the module docstring)."""
     if not grad_state.enabled or not _any_requires_grad(args, kwargs):
-        return redispatch(op, args, kwargs)
+        if grad_state.enabled and op.variant is INPLACE:
+            _check_view_of_requiring_base(args[0])
+        result = redispatch(op, args, kwargs)
+        if op.variant is VIEW:  # nothing recorded, but the view remembers how it was made
+            record_creation_meta(args[0], result, grad_state.enabled, grad_state.inference)
+        return result
     derivative = op.derivative
     if derivative is NON_DIFFERENTIABLE or op.variant is NON_DIFFERENTIABLE_VIEW:
         # Checked first: out= is fine for ops without gradients (``nonzero(x, out=o)``).
@@ -92,13 +97,16 @@ def autograd_kernel(op, args, kwargs, redispatch):
         result = redispatch(op, args, kwargs)
         node = NotImplementedNode(op.qualname, edges)
     else:
-        saved = _save_before(derivative, bound, target)
+        needs_grad = {n for n, v in _differentiable_inputs(op, bound) if _requires_grad(v)}
+        saved = _save_before(derivative, bound, target, derivative.unneeded_saves(needs_grad))
         result = redispatch(op, args, kwargs)
         node = FormulaNode.create(derivative, names, edges, meta, saved)
         _save_after(derivative, saved, result, node)
     if anomaly_state.enabled:
         node._anomaly_trace = capture_forward_trace()
 
+    if op.variant is VIEW:
+        record_creation_meta(args[0], result, grad_enabled=True, inference=False)
     outputs = _set_history(node, op, derivative, result, target)
     if outputs is not None:
         announce_node(node, outputs, [v.tensor for v in _saved_tensors(node)])
@@ -106,8 +114,13 @@ def autograd_kernel(op, args, kwargs, redispatch):
 
 
 def check_inplace_allowed(target: Tensor) -> None:
-    """An in-place write may not change a leaf that requires grad (or a view of one)."""
+    """An in-place write may not change a leaf that requires grad (or a view of one).
+
+    Nor a view whose history can't be rewritten (made by ``unbind``, under ``no_grad``…).
+    """
     base = target._base
+    if base is not None:
+        check_view_rebase_allowed(target)
     if target._grad_fn is None and target._requires_grad and base is None:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation."
@@ -118,9 +131,26 @@ def check_inplace_allowed(target: Tensor) -> None:
         )
 
 
-def _save_before(derivative, bound, target) -> dict:
+def _check_view_of_requiring_base(target) -> None:
+    # A view made under no_grad of a base that requires grad requires grad itself in
+    # PyTorch (without a grad_fn): writing it in place in grad mode is checked the same way.
+    base = target._base if isinstance(target, Tensor) else None
+    if base is not None and base._requires_grad:
+        check_view_rebase_allowed(target)
+
+
+def _requires_grad(value) -> bool:
+    return isinstance(value, Tensor) and value._requires_grad
+
+
+def _save_before(derivative, bound, target, unneeded=frozenset()) -> dict:
     saved = {}
     for name in derivative.save:
+        if name in unneeded:
+            # No gradient that will be computed reads it: keep nothing (``_saved_self`` is
+            # None; PyTorch keeps an empty tuple for unneeded strides).
+            saved[name] = () if name.endswith("_sym_strides") else None
+            continue
         if name == "result":
             continue
         value = bound.get(name)
@@ -134,6 +164,8 @@ def _save_before(derivative, bound, target) -> dict:
             saved[name] = [SavedTensor(v) if isinstance(v, Tensor) else v for v in value]
         elif name.endswith("_sym_sizes"):
             saved[name] = bound[name[: -len("_sym_sizes")]]._size
+        elif name.endswith("_sym_strides"):
+            saved[name] = bound[name[: -len("_sym_strides")]]._stride
         elif name.endswith("_geometry"):  # size, stride and offset (``as_strided``'s backward)
             t = bound[name[: -len("_geometry")]]
             saved[name] = (t._size, t._stride, t._offset)
@@ -147,7 +179,7 @@ def _save_before(derivative, bound, target) -> dict:
 
 
 def _save_after(derivative, saved, result, node) -> None:
-    if "result" in derivative.save:
+    if "result" in derivative.save and "result" not in saved:
         first = result[0] if isinstance(result, tuple | list) else result
         saved["result"] = SavedTensor(first, node, is_output=True)
     for name in derivative.save:

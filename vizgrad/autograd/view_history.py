@@ -12,6 +12,9 @@ the next time their ``grad_fn`` is asked for, it is regenerated the same way.
 
 from __future__ import annotations
 
+import enum
+import re
+
 import numpy as np
 
 from .formula import Derivative, FormulaNode
@@ -128,6 +131,8 @@ def refresh_view_grad_fn(view) -> None:
     if recorded is None or recorded == view._version_counter.value:
         return
     base = view._base
+    if base is not None and (base._requires_grad or view._grad_fn is not None):
+        check_view_rebase_allowed(view, indirect=True)
     view.__dict__["_view_version"] = view._version_counter.value
     if base is None or not base._requires_grad:
         return
@@ -135,3 +140,101 @@ def refresh_view_grad_fn(view) -> None:
     view._output_nr = 0
     view._requires_grad = True
     announce_node(view._grad_fn, [view])
+
+
+class CreationMeta(enum.Enum):
+    """How a differentiable view was made (PyTorch's ``CreationMeta``).
+
+    Autograd handles an in-place write through a view by rewriting the base's history
+    (``CopySlices``). That is only sound for a view made by a single-output view op in
+    grad mode (``DEFAULT``); for the others PyTorch refuses the write, because the
+    rewritten history would be wrong or ambiguous.
+    """
+
+    DEFAULT = "default"
+    IN_CUSTOM_FUNCTION = "in custom function"  # its custom backward would be bypassed
+    MULTI_OUTPUT_NODE = "multi-output node"  # unbind/split: one node for all the views
+    NO_GRAD_MODE = "no_grad mode"  # made where nothing was recorded
+    INFERENCE_MODE = "inference mode"
+
+
+def creation_meta_of(view) -> CreationMeta:
+    return view.__dict__.get("_creation_meta", CreationMeta.DEFAULT)
+
+
+def record_creation_meta(source, result, grad_enabled: bool, inference: bool) -> None:
+    """Stamp the views a view op just made with their ``CreationMeta`` (``as_view``)."""
+    views = list(result) if isinstance(result, tuple | list) else [result]
+    if not grad_enabled:
+        meta = CreationMeta.INFERENCE_MODE if inference else CreationMeta.NO_GRAD_MODE
+    elif isinstance(result, tuple | list):
+        meta = CreationMeta.MULTI_OUTPUT_NODE
+    else:
+        meta = CreationMeta.DEFAULT
+    # A view of a view inherits its source's restriction (``propagate_creation_meta``).
+    previous = creation_meta_of(source) if source._base is not None else CreationMeta.DEFAULT
+    if meta is CreationMeta.DEFAULT or previous is CreationMeta.INFERENCE_MODE:
+        meta = previous
+    for view in views:
+        if view is source or view._base is None:
+            continue
+        view.__dict__["_creation_meta"] = meta
+        if meta is not CreationMeta.DEFAULT:
+            # Remember the version, so a later write to the base is noticed (indirect case).
+            view.__dict__.setdefault("_view_version", view._version_counter.value)
+
+
+_MODE_ADVICE = (
+    " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify"
+    " your code by moving both the view and the inplace either both inside the {block} block"
+    " (if you don't want the inplace to be tracked) or both outside (if you want the inplace"
+    " to be tracked)."
+)
+_ADVICE = {
+    CreationMeta.MULTI_OUTPUT_NODE: (
+        " This view is the output of a function that returns multiple views. Such functions do"
+        " not allow the output views to be modified inplace. You should replace the inplace"
+        " operation by an out-of-place one."
+    ),
+    CreationMeta.NO_GRAD_MODE: _MODE_ADVICE.format(block="no_grad"),
+    CreationMeta.INFERENCE_MODE: _MODE_ADVICE.format(block="inference_mode"),
+    CreationMeta.IN_CUSTOM_FUNCTION: (
+        " This view was created inside a custom Function (or because an input was returned"
+        " as-is) and the autograd logic to handle view+inplace would override the custom"
+        " backward associated with the custom Function, leading to incorrect gradients. This"
+        " behavior is forbidden. You can fix this by cloning the output of the custom Function."
+    ),
+}
+
+
+def check_view_rebase_allowed(view, indirect: bool = False) -> None:
+    """Raise PyTorch's error if ``view``'s history may not be rewritten (``handle_view_on_rebase``).
+
+    ``indirect``: the view itself was not written, its base (or another view of it) was,
+    and the view's ``grad_fn`` is being regenerated.
+    """
+    meta = creation_meta_of(view)
+    if meta is CreationMeta.DEFAULT:
+        return
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    grad_fn = view._grad_fn
+    # PyTorch names the view's node without its "Backward0" suffix ("Output 0 of Unbind").
+    fn_name = re.sub(r"Backward\d*$", "", grad_fn.name()) if grad_fn is not None else None
+    if meta in (CreationMeta.INFERENCE_MODE, CreationMeta.NO_GRAD_MODE) or grad_fn is None:
+        if grad_fn is not None:
+            prefix = (
+                f"Output {view._output_nr} of {fn_name} is a view of a view which was created in"
+            )
+        else:
+            prefix = "A view was created in"
+        if meta is CreationMeta.INFERENCE_MODE:
+            message = f"{prefix} inference mode and {modified} modified inplace in normal mode."
+        else:  # without a grad_fn, the view was made where nothing was recorded
+            message = (
+                f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
+            )
+    else:
+        message = (
+            f"Output {view._output_nr} of {fn_name} is a view and {modified} modified inplace."
+        )
+    raise RuntimeError(message + _ADVICE[meta])

@@ -179,6 +179,7 @@ mul = pointwise(
     derivative=Derivative(
         "MulBackward0",
         save=("self", "other"),
+        reads={"self": ("other",), "other": ("self",)},
         grads={
             "self": lambda grad, saved: grad * saved.other,
             "other": lambda grad, saved: grad * saved.self,
@@ -312,7 +313,12 @@ _true_divide = pointwise(
     _true_divide_kernel,
     promote_integer_inputs_to_float=True,
     method=False,
-    derivative=Derivative("DivBackward0", save=("self", "other"), grads=_TRUE_DIVISION_GRADS),
+    derivative=Derivative(
+        "DivBackward0",
+        save=("self", "other"),
+        grads=_TRUE_DIVISION_GRADS,
+        reads={"self": ("other",), "other": ("self", "other")},
+    ),
 )
 _divide_rounding = pointwise(
     "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
@@ -413,6 +419,7 @@ def _remainder_family(fn_name: str, kernel, rounding_mode: str, doc: str):
         derivative=Derivative(
             f"{name}Backward1",
             save=("self", "other"),
+            reads={"self": (), "other": ("self", "other")},
             grads={
                 **self_grad,
                 "other": lambda grad, saved: (
@@ -848,6 +855,7 @@ _lerp = pointwise(
     derivative=Derivative(
         "LerpBackward1",
         save=("self", "end", "weight"),
+        reads={"weight": ("self", "end")},  # weight is kept either way, as in torch
         grads={**_LERP_GRADS, "weight": lambda grad, saved: grad * (saved.end - saved.self)},
     ),
 )
@@ -926,6 +934,7 @@ addcmul = pointwise(
     derivative=Derivative(
         "AddcmulBackward0",
         save=("tensor1", "tensor2", "value"),
+        reads={"tensor1": ("tensor2",), "tensor2": ("tensor1",)},
         grads={
             "self": lambda grad, saved: grad,
             "tensor1": lambda grad, saved: grad * (saved.tensor2 * saved.value),
@@ -942,6 +951,7 @@ addcdiv = pointwise(
     derivative=Derivative(
         "AddcdivBackward0",
         save=("tensor1", "tensor2", "value"),
+        reads={"tensor2": ("tensor1",)},  # tensor2 is kept either way, as in torch
         grads={
             "self": lambda grad, saved: grad,
             "tensor1": lambda grad, saved: grad * (saved.value / saved.tensor2),

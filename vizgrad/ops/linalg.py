@@ -124,6 +124,7 @@ _dot_op = declare(
     Derivative(
         "DotBackward0",
         save=("self", "tensor"),
+        reads={"self": ("tensor",), "tensor": ("self",)},
         grads={
             "self": lambda grad, saved: grad * saved.tensor,
             "tensor": lambda grad, saved: grad * saved.self,
@@ -140,6 +141,7 @@ _vdot_op = declare(
     Derivative(
         "VdotBackward0",
         save=("self", "other"),
+        reads={"self": ("other",), "other": ("self",)},
         grads={
             "self": lambda grad, saved: grad * saved.other,
             "other": lambda grad, saved: grad * saved.self,
@@ -255,6 +257,7 @@ _mv_op = declare(
     Derivative(
         "MvBackward0",
         save=("self", "vec"),
+        reads={"self": ("vec",), "vec": ("self",)},
         grads={
             "self": lambda grad, saved: outer(grad, saved.vec),
             "vec": lambda grad, saved: saved.self.t().mv(grad),
@@ -291,10 +294,19 @@ _mm_op = declare(
     _mm_kernel,
     Derivative(
         "MmBackward0",
-        save=("self", "mat2"),
+        save=(
+            "self",
+            "mat2",
+            "self_sym_sizes",
+            "self_sym_strides",
+            "mat2_sym_sizes",
+            "mat2_sym_strides",
+        ),
+        # Each gradient reads the other matrix, and only the layout of its own.
+        reads={"self": ("mat2", "self_sym_strides"), "mat2": ("self", "mat2_sym_strides")},
         grads={
-            "self": lambda grad, saved: mm_mat1_backward(grad, saved.mat2, saved.self),
-            "mat2": lambda grad, saved: mm_mat2_backward(grad, saved.self, saved.mat2),
+            "self": lambda grad, saved: mm_mat1_backward(grad, saved.mat2, saved.layout("self")),
+            "mat2": lambda grad, saved: mm_mat2_backward(grad, saved.self, saved.layout("mat2")),
         },
     ),
 )
@@ -308,6 +320,7 @@ _bmm_op = declare(
     Derivative(
         "BmmBackward0",
         save=("self", "mat2"),
+        reads={"self": ("mat2",), "mat2": ("self",)},
         grads={
             "self": lambda grad, saved: grad.bmm(saved.mat2.transpose(1, 2)),
             "mat2": lambda grad, saved: saved.self.transpose(1, 2).bmm(grad),
@@ -537,13 +550,15 @@ _addmm_op = declare(
     # (the engine sums a broadcast ``self``'s gradient back to its shape).
     Derivative(
         "AddmmBackward0",
-        save=("mat1", "mat2", "alpha", "beta"),
+        save=("mat1", "mat2", "alpha", "beta", "mat1_sym_sizes", "mat1_sym_strides",
+              "mat2_sym_sizes", "mat2_sym_strides"),
+        reads={"mat1": ("mat2", "mat1_sym_strides"), "mat2": ("mat1", "mat2_sym_strides")},
         grads={
             "self": lambda grad, saved: grad if saved.beta == 1 else grad * saved.beta,
-            "mat1": lambda grad, saved: mm_mat1_backward(grad, saved.mat2, saved.mat1,
-                                                         saved.alpha),
-            "mat2": lambda grad, saved: mm_mat2_backward(grad, saved.mat1, saved.mat2,
-                                                         saved.alpha),
+            "mat1": lambda grad, saved: mm_mat1_backward(grad, saved.mat2,
+                                                         saved.layout("mat1"), saved.alpha),
+            "mat2": lambda grad, saved: mm_mat2_backward(grad, saved.mat1,
+                                                         saved.layout("mat2"), saved.alpha),
         },
     ),
 )  # fmt: skip
