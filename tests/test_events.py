@@ -33,10 +33,10 @@ def test_recorder_sees_creation_dispatch_kernel_and_inplace_events_in_order():
     kinds = [e.kind for e in rec.events]
     assert kinds[:2] == ["op_dispatched", "op_dispatched"]
     assert "kernel_chosen" in kinds and "tensor_created" in kinds
-    assert kinds[-1] == "inplace_write"
+    assert kinds[-2:] == ["inplace_write", "op_returned"]
     seqs = [e.seq for e in rec.events]
     assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
-    write = rec.events[-1]
+    write = rec.events[-2]
     assert write.version == x._version == 1
 
 
@@ -103,3 +103,103 @@ def test_unsubscribe_stops_delivery_and_deactivates_bus():
 def test_reading_a_recording_of_another_schema_version_is_a_clear_error():
     with pytest.raises(ValueError, match="schema version"):
         events.Recorder.from_json(json.dumps({"schema_version": 999, "events": []}))
+
+
+# --- call ids: the call tree by construction -----------------------------------------------
+
+
+def _calls(rec):
+    """``call id -> (op, parent)`` from each call's first step."""
+    calls = {}
+    for e in rec.events:
+        if isinstance(e, events.OpDispatched):
+            calls.setdefault(e.call, (e.op, e.parent))
+    return calls
+
+
+def test_a_copying_reshape_is_the_parent_of_its_clone_and_unsafe_view():
+    x = vg.ones(2, 3).t()  # not viewable as 6 elements: reshape copies
+    with events.Recorder() as rec:
+        x.reshape(6)
+    calls = _calls(rec)
+    (reshape,) = [c for c, (op, _) in calls.items() if op == "aten::reshape"]
+    assert calls[reshape][1] == 0
+    inner = sorted(op for op, parent in calls.values() if parent == reshape)
+    assert inner == ["aten::_unsafe_view", "aten::clone"]
+    # Every step of one call carries the same id and parent.
+    for e in rec.events:
+        if isinstance(e, events.OpDispatched):
+            assert calls[e.call] == (e.op, e.parent)
+
+
+@pytest.mark.parametrize("source", ["x + 1", "x.add_(1)", "x.t().reshape(6)", "x.sum(0)",
+                                    "x[0]", "vg.matmul(x, x.t())"])  # fmt: skip
+def test_every_call_is_closed_by_one_op_returned_after_all_its_events(source):
+    x = vg.ones(2, 3, requires_grad=not source.startswith("x.add_"))
+    with events.Recorder() as rec:
+        eval(source, {"x": x, "vg": vg})  # noqa: S307
+    open_calls = []
+    returned = []
+    for e in rec.events:
+        if isinstance(e, events.OpDispatched) and e.action == "call":
+            assert e.parent == (open_calls[-1] if open_calls else 0)
+            open_calls.append(e.call)
+        elif isinstance(e, events.OpReturned):
+            assert open_calls[-1] == e.call and e.error == ""  # calls return innermost first
+            returned.append(open_calls.pop())
+        elif isinstance(e, events.OpDispatched | events.KernelChosen | events.ViewCreated
+                        | events.InplaceWrite | events.NodeCreated):  # fmt: skip
+            assert e.call == open_calls[-1]  # emitted inside the innermost call
+    assert open_calls == [] and len(returned) == len(set(returned)) == len(_calls(rec))
+
+
+def test_kernel_event_names_the_qualified_overload_of_its_call():
+    with events.Recorder() as rec:
+        vg.ones(2) + vg.ones(2)
+        vg.ones(2).mul_(2)
+    kernels = [e for e in rec.events if isinstance(e, events.KernelChosen)]
+    calls = _calls(rec)
+    # As in PyTorch, a Python number passed to ``mul_`` is wrapped: the Tensor overload.
+    assert [k.op for k in kernels] == ["aten::add.Tensor", "aten::mul_.Tensor"]
+    assert all(calls[k.call][0] == k.op for k in kernels)
+
+
+def test_a_call_that_raises_is_closed_with_the_exception_class_name():
+    a, b, c = vg.ones(2), vg.ones(3), vg.ones(1)
+    with events.Recorder() as rec:
+        with pytest.raises(RuntimeError):
+            a + b
+        c + 1  # the next call is top level again
+    returned = [e for e in rec.events if isinstance(e, events.OpReturned)]
+    assert [(e.op, e.error) for e in returned] == [("aten::add.Tensor", "RuntimeError"),
+                                                   ("aten::add.Tensor", "")]  # fmt: skip
+    assert [parent for _, parent in _calls(rec).values()] == [0, 0]
+
+
+def test_events_outside_any_call_name_call_zero():
+    x = vg.ones(2, requires_grad=True)
+    y = (x * 2).sum()
+    with events.Recorder() as rec:
+        y.backward()
+    assert rec.events and all(getattr(e, "call", 0) == 0 for e in rec.events
+                              if isinstance(e, events.NodeCreated))  # fmt: skip
+
+
+def test_call_ids_are_renumbered_from_one_and_survive_json():
+    vg.ones(1) + 1  # engine call ids are far from 1 by now
+    with events.Recorder() as rec:
+        vg.ones(2, 3).t().reshape(6)
+    dicts = rec.to_dicts()
+    ids = [d["call"] for d in dicts if d["kind"] == "op_dispatched"]
+    assert sorted(set(ids)) == list(range(1, len(set(ids)) + 1)) and ids[0] == 1
+    kernel_calls = [d["call"] for d in dicts if d["kind"] in ("kernel_chosen", "view_created")]
+    assert kernel_calls and set(kernel_calls) <= set(ids)
+    restored = events.Recorder.from_json(rec.to_json())
+    assert restored.to_dicts() == dicts
+    assert any(isinstance(e, events.OpReturned) for e in restored.events)
+
+
+def test_a_version_1_recording_is_refused_with_a_clear_error():
+    assert events.SCHEMA_VERSION == 2
+    with pytest.raises(ValueError, match="schema version 1, this vizgrad reads version 2"):
+        events.Recorder.from_json(json.dumps({"schema_version": 1, "events": []}))

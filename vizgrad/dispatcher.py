@@ -13,6 +13,10 @@ For a CPU strided tensor an operator call visits, in order:
    (``AT_DISPATCH_ALL_TYPES``); see ``vizgrad.ops.iterator``.
 
 Each step emits an ``OpDispatched`` event, which is what ``dispatch_trace`` prints.
+While someone listens, each call also gets a *call id*: its steps carry it (and the
+id of the call it was made from), every event emitted during the call names it, and
+an ``OpReturned`` event closes it — so the views rebuild the call tree exactly, the
+way a profiler's enter/exit records do.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ __all__ = [
     "VIEW",
     "NON_DIFFERENTIABLE_VIEW",
     "Operator",
+    "current_call",
+    "current_op",
     "dispatch",
     "set_autograd_handler",
 ]
@@ -104,7 +110,8 @@ def schema_params(schema: str) -> tuple[tuple[str, str], ...]:
 
 
 class _DispatchState:
-    __slots__ = ("depth", "autograd_handler", "below_autograd")
+    __slots__ = ("depth", "autograd_handler", "below_autograd", "call", "parent", "call_op",
+                 "next_call")  # fmt: skip
 
     def __init__(self):
         self.depth = 0  # nesting of calls in progress, for the trace's indentation
@@ -112,6 +119,13 @@ class _DispatchState:
         # > 0 while a backend kernel runs: the ops it calls skip the autograd key, as
         # PyTorch's AutoDispatchBelowADInplaceOrView guard makes them do.
         self.below_autograd = 0
+        # The call in progress, for the events: its id (0 outside any call, or in a call
+        # that began while nobody listened), the id of the call that made it, and its
+        # overload's name. Ids are counted only while someone listens.
+        self.call = 0
+        self.parent = 0
+        self.call_op = ""
+        self.next_call = 1
 
 
 _state = _DispatchState()
@@ -122,8 +136,45 @@ def set_autograd_handler(handler) -> None:
     _state.autograd_handler = handler
 
 
+def current_call() -> int:
+    """The id of the operator call in progress (0 outside any call): what events name."""
+    return _state.call
+
+
+def current_op() -> str:
+    """The qualified overload name of the call in progress (``aten::add.Tensor``), or ""."""
+    return _state.call_op
+
+
 def dispatch(op: Operator, args: tuple, kwargs: dict):
     """Call ``op``: enter at the highest key (AutogradCPU) and walk down."""
+    if events.bus.active:
+        return _dispatch_observed(op, args, kwargs)
+    return _walk_keys(op, args, kwargs)
+
+
+def _dispatch_observed(op: Operator, args: tuple, kwargs: dict):
+    """``dispatch`` while someone listens: the call gets an id, and ``OpReturned`` ends it."""
+    state = _state
+    outer = (state.call, state.parent, state.call_op)
+    call = state.next_call
+    state.next_call = call + 1
+    state.call, state.parent, state.call_op = call, outer[0], op.qualname
+    try:
+        result = _walk_keys(op, args, kwargs)
+    except BaseException as error:
+        state.call, state.parent, state.call_op = outer
+        if events.bus.active:
+            events.bus.emit(events.OpReturned(call, op.qualname, type(error).__name__))
+        raise
+    state.call, state.parent, state.call_op = outer
+    if events.bus.active:
+        events.bus.emit(events.OpReturned(call, op.qualname))
+    return result
+
+
+def _walk_keys(op: Operator, args: tuple, kwargs: dict):
+    """Walk the keys from AutogradCPU down (only the backend when called inside a kernel)."""
     if _state.below_autograd:
         # Called from inside a kernel: PyTorch's AutoDispatchBelowADInplaceOrView guard
         # excludes the autograd and ADInplaceOrView keys, so only the backend runs. The
@@ -190,11 +241,9 @@ def _make_views(op: Operator, source, result) -> None:
         view._base = base
         view._version_counter = source._version_counter
         if events.bus.active:
-            events.bus.emit(
-                events.ViewCreated(
-                    view._id, base._id, source._id, op.name, view._size, view._stride, view._offset
-                )  # fmt: skip
-            )
+            made = events.ViewCreated(view._id, base._id, source._id, op.name, view._size,
+                                      view._stride, view._offset, _state.call)  # fmt: skip
+            events.bus.emit(made)
 
 
 def _check_inference_write(target) -> None:
@@ -212,13 +261,12 @@ def _record_write(op: Operator, tensor) -> None:
         return  # inference tensors keep no version counter
     tensor._version_counter.value += 1
     if events.bus.active:
-        events.bus.emit(
-            events.InplaceWrite(
-                tensor._id, tensor._storage._id, op.qualname, tensor._version_counter.value
-            )  # fmt: skip
-        )
+        written = events.InplaceWrite(tensor._id, tensor._storage._id, op.qualname,
+                                      tensor._version_counter.value, _state.call)  # fmt: skip
+        events.bus.emit(written)
 
 
 def _emit_step(op: Operator, key: str, action: str, args: tuple) -> None:
     inputs = tuple([a._id for a in args if isinstance(a, Tensor)])
-    events.bus.emit(events.OpDispatched(op.qualname, key, action, _state.depth, op.variant, inputs))
+    events.bus.emit(events.OpDispatched(op.qualname, key, action, _state.depth, op.variant, inputs,
+                                        "", _state.call, _state.parent))  # fmt: skip

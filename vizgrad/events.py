@@ -14,6 +14,12 @@ Schema version history:
 * 1 — storage/tensor/view creation, dispatch steps, kernel choice, in-place writes,
   and the autograd events (node created, backward started, node run, ready queue,
   gradient accumulated, hook fired, version checked).
+* 2 — every operator call has a call id: ``OpDispatched`` carries ``call`` and ``parent``
+  (0 at top level), the new ``OpReturned`` closes each call (with ``error`` when it
+  raised), and ``KernelChosen``, ``ViewCreated``, ``InplaceWrite`` and ``NodeCreated``
+  name the ``call`` they were emitted in (0 outside any call). ``KernelChosen.op`` is
+  the call's qualified overload name (``aten::add.Tensor``). Call ids are renumbered
+  from 1 in the ``"call"`` namespace, like tensor ids.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ __all__ = [
     "TensorCreated",
     "ViewCreated",
     "OpDispatched",
+    "OpReturned",
     "KernelChosen",
     "InplaceWrite",
     "NodeCreated",
@@ -49,7 +56,7 @@ __all__ = [
     "event_from_dict",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _MAX_NR = sys.maxsize  # AccumulateGrad's sequence number (see vizgrad.autograd.graph)
 
 
@@ -58,7 +65,8 @@ class Event:
     """Base of every event. ``seq`` orders events across the whole process."""
 
     kind: ClassVar[str] = "event"
-    # Fields that hold ids, by the namespace they live in ("tensor", "storage", "node").
+    # Fields that hold ids, by the namespace they live in ("tensor", "storage", "node",
+    # "call").
     # A recording renumbers them from 1 so that it does not depend on what ran before.
     id_fields: ClassVar[dict[str, str]] = {}
     seq: int = field(default=0, init=False)
@@ -104,7 +112,8 @@ class ViewCreated(Event):
     """A view shares ``base``'s storage and version counter; only metadata is new."""
 
     kind: ClassVar[str] = "view_created"
-    id_fields: ClassVar[dict[str, str]] = {"tensor": "tensor", "base": "tensor", "source": "tensor"}
+    id_fields: ClassVar[dict[str, str]] = {"tensor": "tensor", "base": "tensor", "source": "tensor",
+                                           "call": "call"}  # fmt: skip
     tensor: int
     base: int  # the tensor that owns the memory (``_base``)
     source: int  # the tensor the view op was called on
@@ -112,6 +121,7 @@ class ViewCreated(Event):
     shape: tuple
     stride: tuple
     offset: int
+    call: int = 0  # the operator call that made the view
 
 
 # --- the dispatcher -------------------------------------------------------------------
@@ -122,11 +132,13 @@ class OpDispatched(Event):
     """One step of one operator call through one dispatch key.
 
     ``action`` is ``"call"`` (entering the dispatcher) or ``"redispatch"`` (a key
-    handing the call to the next one); ``note`` says what the key decided.
+    handing the call to the next one); ``note`` says what the key decided. ``call``
+    names the call (the same id for all its keys) and ``parent`` the call it was made
+    from (0 at top level): the call tree is exact, never inferred from depths.
     """
 
     kind: ClassVar[str] = "op_dispatched"
-    id_fields: ClassVar[dict[str, str]] = {"inputs": "tensor"}
+    id_fields: ClassVar[dict[str, str]] = {"inputs": "tensor", "call": "call", "parent": "call"}
     op: str  # "aten::add.Tensor"
     key: str  # "AutogradCPU", "ADInplaceOrView", "CPU"
     action: str
@@ -134,6 +146,22 @@ class OpDispatched(Event):
     variant: str  # "functional", "inplace", "out", "view"
     inputs: tuple = ()
     note: str = ""
+    call: int = 0
+    parent: int = 0
+
+
+@dataclass(slots=True)
+class OpReturned(Event):
+    """An operator call finished: returned, or raised ``error`` (the exception's class name).
+
+    Every call's events come between its first ``OpDispatched`` and this one.
+    """
+
+    kind: ClassVar[str] = "op_returned"
+    id_fields: ClassVar[dict[str, str]] = {"call": "call"}
+    call: int
+    op: str
+    error: str = ""
 
 
 @dataclass(slots=True)
@@ -141,14 +169,15 @@ class KernelChosen(Event):
     """The backend picked its dtype kernel (the second dispatch, ``AT_DISPATCH``)."""
 
     kind: ClassVar[str] = "kernel_chosen"
-    id_fields: ClassVar[dict[str, str]] = {"output": "tensor"}
-    op: str
+    id_fields: ClassVar[dict[str, str]] = {"output": "tensor", "call": "call"}
+    op: str  # the call's overload: "aten::add.Tensor"
     dtype: str  # the dtype the kernel computes in
     input_dtypes: tuple
     shape: tuple  # the broadcast shape the kernel iterates over
     output: int
     output_stride: tuple
     reason: str = ""  # why this dtype: the promotion rule that decided
+    call: int = 0  # the operator call whose kernel this is
 
 
 @dataclass(slots=True)
@@ -156,11 +185,13 @@ class InplaceWrite(Event):
     """A tensor's memory was written in place; its version counter went up."""
 
     kind: ClassVar[str] = "inplace_write"
-    id_fields: ClassVar[dict[str, str]] = {"tensor": "tensor", "storage": "storage"}
+    id_fields: ClassVar[dict[str, str]] = {"tensor": "tensor", "storage": "storage",
+                                           "call": "call"}  # fmt: skip
     tensor: int
     storage: int
     op: str
     version: int
+    call: int = 0
 
 
 # --- autograd (emitted by vizgrad.autograd) -------------------------------------------
@@ -172,7 +203,8 @@ class NodeCreated(Event):
 
     kind: ClassVar[str] = "node_created"
     id_fields: ClassVar[dict[str, str]] = {"node": "node", "outputs": "tensor", "next_nodes": "node",
-                                           "saved": "tensor", "variable": "tensor"}  # fmt: skip
+                                           "saved": "tensor", "variable": "tensor",
+                                           "call": "call"}  # fmt: skip
     node: int
     name: str
     sequence_nr: int
@@ -181,6 +213,7 @@ class NodeCreated(Event):
     saved: tuple = ()
     variable: int = 0  # for AccumulateGrad: the leaf it accumulates into
     next_input_nrs: tuple = ()  # per next node: which of its inputs this edge feeds
+    call: int = 0  # the operator call that recorded it (0: made outside any call)
 
 
 @dataclass(slots=True)
@@ -247,7 +280,8 @@ class VersionChecked(Event):
 
 
 EVENT_TYPES = {cls.kind: cls for cls in (
-    StorageCreated, TensorCreated, ViewCreated, OpDispatched, KernelChosen, InplaceWrite,
+    StorageCreated, TensorCreated, ViewCreated, OpDispatched, OpReturned, KernelChosen,
+    InplaceWrite,
     NodeCreated, BackwardStarted, NodeStarted, NodeFinished, ReadyQueueChanged,
     GradAccumulated, HookFired, VersionChecked,
 )}  # fmt: skip
@@ -363,7 +397,7 @@ class Recorder:
 
     def to_dicts(self) -> list[dict]:
         """Events as plain dicts, ids renumbered from 1 per namespace, ``seq`` from 1."""
-        renumber: dict[str, dict[int, int]] = {"tensor": {}, "storage": {}, "node": {}}
+        renumber: dict[str, dict[int, int]] = {"tensor": {}, "storage": {}, "node": {}, "call": {}}
 
         def local(space: str, value):
             if isinstance(value, tuple | list):

@@ -172,6 +172,10 @@ def describe_event(event, dispatch: DispatchState | None = None) -> str:
             where = "nested call" if e.depth else "call"
             return f"{e.op} ({e.variant}): {where} enters the dispatcher at {e.key}"
         return f"{e.op} → {e.key}"
+    if isinstance(e, events.OpReturned):
+        if e.error:
+            return f"{e.op} raised {e.error}: the call ends without a result"
+        return f"{e.op} returned"
     if isinstance(e, events.KernelChosen):
         op = call.op if call is not None else e.op
         backend = _backend_of(call) if call is not None else "CPU"

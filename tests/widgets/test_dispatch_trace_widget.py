@@ -277,12 +277,14 @@ def test_text_view_equals_dispatch_trace(program):
 
 def _hostile_state():
     state = DispatchState()
-    state.apply(events.OpDispatched(XSS, "AutogradCPU", "call", 0, "functional", (1,)))
-    state.apply(events.OpDispatched(XSS, "CPU", "redispatch", 1, "functional", (1,)))
-    state.apply(events.KernelChosen(XSS, "float32", ("float32",), (2,), 2, (1,), XSS))
-    state.apply(events.NodeCreated(1, XSS, 0, (2,), (0,), ()))
+    state.apply(events.OpDispatched(XSS, "AutogradCPU", "call", 0, "functional", (1,), call=1))
+    state.apply(events.OpDispatched(XSS, "CPU", "redispatch", 1, "functional", (1,), call=1))
+    state.apply(events.KernelChosen(XSS, "float32", ("float32",), (2,), 2, (1,), XSS, call=1))
+    state.apply(events.NodeCreated(1, XSS, 0, (2,), (0,), (), call=1))
+    state.apply(events.OpReturned(1, XSS))
     state.apply(events.OpDispatched('"><script>alert(1)</script>', "AutogradCPU", "call", 0,
-                                    'view" onmouseover="x', ()))  # fmt: skip
+                                    'view" onmouseover="x', (), call=2))  # fmt: skip
+    assert state.calls[0].kernel["reason"] == XSS and state.calls[0].nodes[0]["name"] == XSS
     return state
 
 
@@ -297,6 +299,74 @@ def test_user_strings_are_escaped_in_html():
 
 
 # --- the state: snapshots and plain data ----------------------------------------------------
+
+
+# --- call ids: the tree by construction -----------------------------------------------------
+
+
+def test_a_call_that_raises_is_closed_with_its_error_and_the_next_call_is_top_level():
+    a, c = vg.ones(2, 3), vg.ones(1)
+
+    def program():
+        with pytest.raises(RuntimeError):
+            vg.matmul(a, a)  # matmul calls mm, which raises: both calls end
+        c + 1
+
+    state = trace_of(program)
+    # The ops PyTorch runs: matmul decomposes into mm, which raises the same error class.
+    t = torch.ones(2, 3)
+    with pytest.raises(RuntimeError), TorchOps() as log:
+        torch.matmul(t, t)
+    assert log.qualnames == ["aten::mm"]
+    assert [(call.op, call.error, call.returned) for call in state.calls] == [
+        ("aten::matmul", "RuntimeError", True), ("aten::mm", "RuntimeError", True),
+        ("aten::add.Tensor", "", True)]  # fmt: skip
+    assert state.roots == [0, 2] and state.calls[0].children == [1]
+    assert state._open == [] and state._open_ids == {}
+    assert render_tree_html(state).count('<span class="vg-trace-error">raised RuntimeError') == 2
+
+
+def _step(op, key, action, depth, call, parent=0):
+    return events.OpDispatched(op, key, action, depth, "functional", (), call=call, parent=parent)
+
+
+def test_events_land_on_their_call_when_an_op_is_nested_in_itself():
+    # ``add`` called from inside ``add``: matching by operator name cannot tell them apart.
+    add = "aten::add.Tensor"
+    stream = [
+        _step(add, "AutogradCPU", "call", 0, call=7),
+        _step(add, "CPU", "redispatch", 1, call=7),
+        _step(add, "AutogradCPU", "call", 2, call=8, parent=7),
+        _step(add, "CPU", "redispatch", 3, call=8, parent=7),
+        events.KernelChosen(add, "float64", ("float64",), (2,), 2, (1,), "inner", call=8),
+        events.ViewCreated(3, 2, 2, "add", (2,), (1,), 0, call=8),
+        events.OpReturned(8, add),
+        events.KernelChosen(add, "float32", ("float32",), (2,), 4, (1,), "outer", call=7),
+        events.InplaceWrite(4, 1, add, 1, call=7),
+        events.NodeCreated(1, "AddBackward0", 0, (4,), (0,), (), call=7),
+        events.OpReturned(7, add),
+    ]
+    state = DispatchState.from_events(stream)
+    outer, inner = state.calls
+    assert state.roots == [0] and outer.children == [1] and inner.parent == 0
+    assert outer.keys == ["AutogradCPU", "CPU"] and inner.keys == ["AutogradCPU", "CPU"]
+    assert (outer.kernel["reason"], inner.kernel["reason"]) == ("outer", "inner")
+    assert [v["tensor"] for v in inner.views] == [3] and outer.views == []
+    assert [w["tensor"] for w in outer.writes] == [4] and inner.writes == []
+    assert [n["name"] for n in outer.nodes] == ["AddBackward0"] and inner.nodes == []
+    # The same events as dicts (a recording) build the same tree.
+    dicts = DispatchState.from_events([e.to_dict() for e in stream])
+    assert dicts.to_json() == state.to_json()
+
+
+def test_live_nested_calls_have_their_engine_parents():
+    x = vg.ones(2, 3).t()
+    state = trace_of(lambda: x.reshape(6))
+    reshape, clone, unsafe_view = state.calls
+    assert reshape.op == "aten::reshape" and reshape.children == [clone.index, unsafe_view.index]
+    assert (clone.op, unsafe_view.op) == ("aten::clone", "aten::_unsafe_view")
+    assert clone.kernel is None or clone.kernel["op"] == "aten::clone"
+    assert all(call.returned and not call.error for call in state.calls)
 
 
 def _recorded_events(program):

@@ -19,6 +19,7 @@ import re
 import sys
 
 from .. import events
+from ..dispatcher import current_call
 
 __all__ = [
     "Node",
@@ -176,6 +177,7 @@ def announce_node(node: Node, outputs=(), saved=(), variable=None) -> None:
             tuple(t._id for t in saved),
             variable._id if variable is not None else 0,
             tuple(nr for _, nr in node.next_functions),
+            current_call(),  # the operator call whose autograd key recorded it
         )
     )
 

@@ -20,6 +20,7 @@ import warnings
 import numpy as np
 
 from .. import events
+from ..dispatcher import current_call, current_op
 from ..dtypes import C_TYPE_NAMES, FLOATING, get_default_dtype, scalar_dtype
 from ..promotion import check_can_cast, result_type
 from ..shape import (
@@ -148,15 +149,18 @@ class TensorIterator:
         reason = " and ".join(kinds) + " promote to " + self.common_dtype.name
         if self.compute_dtype is not self.common_dtype:
             reason += "; computed in " + self.compute_dtype.name
+        # The event names the call's overload (``aten::add.Tensor``) rather than the
+        # kernel's short name, and the call id, so a view attaches it to its exact call.
         events.bus.emit(
             events.KernelChosen(
-                self.op_name,
+                current_op() or self.op_name,
                 self.compute_dtype.name,
                 tuple(dtypes),
                 self.shape,
                 self.output._id,
                 self.output._stride,
                 reason,
+                current_call(),
             )
         )
 

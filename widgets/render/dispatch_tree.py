@@ -196,10 +196,13 @@ def _call_head_html(call: OperatorCall) -> str:
     flow = f"{_ids(call.inputs)} → {_ids(outputs)}" if outputs else _ids(call.inputs)
     during = (f' <span class="vg-trace-during">in backward: {escape(call.during)}</span>'
               if call.during else "")  # fmt: skip
+    # A call that raised (its OpReturned named the exception) ends without a result.
+    error = (f' <span class="vg-trace-error">raised {escape(call.error)}</span>'
+             if call.error else "")  # fmt: skip
     return (f'<div class="vg-trace-head"><span class="vg-trace-op">{escape(call.op)}</span> '
             f'<span class="vg-trace-variant vg-variant-{escape(call.variant)}">'
             f'{escape(variant)}</span> <span class="vg-trace-io">{escape(flow)}</span>'
-            f"{during}</div>")  # fmt: skip
+            f"{during}{error}</div>")  # fmt: skip
 
 
 # A closed call never changes again (see DispatchState), so, unfiltered and away from

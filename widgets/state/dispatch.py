@@ -7,20 +7,21 @@ wrote; a *fall-through* for functional ops), then the backend (``CPU``), whose k
 makes a second, dtype dispatch (``AT_DISPATCH``). Calls nest: a composite op
 (``reshape``) is made of other calls, and a kernel may call ops itself (``resize_``).
 
-The engine reports each step as an event (``OpDispatched``, ``KernelChosen``,
-``ViewCreated``, ``InplaceWrite``, ``NodeCreated``, ``TensorCreated``). This module
-rebuilds the call tree from that flat stream, the way a debugger rebuilds a call stack
-from entry events:
+The engine reports each step as an event (``OpDispatched``, ``OpReturned``,
+``KernelChosen``, ``ViewCreated``, ``InplaceWrite``, ``NodeCreated``, ``TensorCreated``).
+Every operator call has a *call id*, so this module rebuilds the call tree from that
+flat stream exactly, the way a profiler rebuilds a call stack from enter/exit records
+(nothing is inferred from depths or operator names):
 
-* an ``OpDispatched`` with action ``"call"`` opens a new call; its parent is the
-  innermost call still open *above* its depth;
-* a ``"redispatch"`` is the next key of an open call;
-* the other events belong to an open call: the kernel's dtype choice to the call of
-  that operator, a node to the innermost call that went through the autograd key.
+* the first ``OpDispatched`` of a call id opens the call; its ``parent`` id names the
+  call it was made from (0: top level);
+* the later ``OpDispatched`` of that id are its next keys (redispatches);
+* ``OpReturned`` closes it (``error`` set when it raised);
+* ``KernelChosen``, ``ViewCreated``, ``InplaceWrite`` and ``NodeCreated`` carry the id
+  of the call they happened in; a ``TensorCreated`` belongs to the innermost open call.
 
-A call is never changed once a later call at its depth or above has started, so
-``copy()`` shares every closed call and copies only the open ones: snapshots for a
-timeline cost a list copy, not a tree copy.
+A call is never changed once closed, so ``copy()`` shares every closed call and copies
+only the open ones: snapshots for a timeline cost a list copy, not a tree copy.
 
 Pure: no widget library is imported here.
 """
@@ -74,6 +75,9 @@ class OperatorCall:
     seq: int  # seq of its first step
     inputs: tuple  # tensor ids passed in
     parent: int = -1  # index of the enclosing call, -1 at top level
+    call_id: int = 0  # the engine's call id (``OpDispatched.call``)
+    error: str = ""  # the exception's class name when the call raised
+    returned: bool = False  # its ``OpReturned`` was seen
     during: str = ""  # the backward node running when it was called ("" in forward)
     steps: list = field(default_factory=list)  # DispatchStep, in order
     children: list = field(default_factory=list)  # indices of nested calls, in order
@@ -98,7 +102,7 @@ class OperatorCall:
     def copy(self) -> OperatorCall:
         return OperatorCall(
             self.index, self.op, self.variant, self.depth, self.seq, self.inputs, self.parent,
-            self.during, list(self.steps), list(self.children), self.kernel, list(self.views),
+            self.call_id, self.error, self.returned, self.during, list(self.steps), list(self.children), self.kernel, list(self.views),
             list(self.writes), list(self.nodes), list(self.created),
         )  # fmt: skip
 
@@ -111,6 +115,9 @@ class OperatorCall:
             "seq": self.seq,
             "inputs": list(self.inputs),
             "parent": self.parent,
+            "call_id": self.call_id,
+            "error": self.error,
+            "returned": self.returned,
             "during": self.during,
             "steps": [s.to_json() for s in self.steps],
             "children": list(self.children),
@@ -125,7 +132,8 @@ class OperatorCall:
     def from_json(cls, d: dict) -> OperatorCall:
         return cls(
             d["index"], d["op"], d["variant"], d["depth"], d["seq"], tuple(d["inputs"]),
-            d["parent"], d.get("during", ""), [DispatchStep.from_json(s) for s in d["steps"]],
+            d["parent"], d.get("call_id", 0), d.get("error", ""), d.get("returned", False),
+            d.get("during", ""), [DispatchStep.from_json(s) for s in d["steps"]],
             list(d["children"]), _lists_to_tuples(d["kernel"]),
             [_lists_to_tuples(v) for v in d["views"]], [dict(w) for w in d["writes"]],
             [_lists_to_tuples(n) for n in d["nodes"]], [_lists_to_tuples(c) for c in d["created"]],
@@ -173,7 +181,8 @@ class DispatchState:
     def __init__(self):
         self.calls: list[OperatorCall] = []
         self.roots: list[int] = []  # top-level calls, in order
-        self._open: list[int] = []  # calls that may still receive events, outermost first
+        self._open: list[int] = []  # calls not yet returned, outermost first
+        self._open_ids: dict[int, int] = {}  # engine call id -> index, for the open calls
         self._during = ""  # the backward node now running, if any
         self.last_call = -1  # the call the last folded event belonged to
         self.events_seen = 0
@@ -195,26 +204,21 @@ class DispatchState:
             handler(self, event)
 
     def _on_dispatched(self, e: events.OpDispatched) -> None:
-        if e.action == "call":
-            self._close_calls_at_or_below(e.depth)
+        index = self._open_ids.get(e.call)
+        if index is None:
+            # A new call id opens a call (or, in a recording that starts mid-call, the
+            # remaining keys of a call whose first step was dropped).
             self._open_call(e)
             return
-        # A redispatch is the next key of an open call, one level deeper than its entry.
-        self._close_calls_at_or_below(e.depth)
-        while self._open and self.calls[self._open[-1]].op != e.op:
-            self._open.pop()  # defensive: never attach a step to another operator
-        if not self._open:
-            self._open_call(e)  # a trace that starts mid-call (events dropped before it)
-            return
-        call = self._writable(self._open[-1])
+        call = self._writable(index)
         call.steps.append(DispatchStep(e.key, e.action, e.depth, e.seq))
-        self.last_call = call.index
+        self.last_call = index
 
     def _open_call(self, e: events.OpDispatched) -> None:
-        parent = self._open[-1] if self._open else -1
+        parent = self._open_ids.get(e.parent, -1) if e.parent else -1
         index = len(self.calls)
         call = OperatorCall(index, e.op, e.variant, e.depth, e.seq, tuple(e.inputs), parent,
-                            self._during)  # fmt: skip
+                            call_id=e.call, during=self._during)  # fmt: skip
         call.steps.append(DispatchStep(e.key, e.action, e.depth, e.seq))
         self.calls.append(call)
         if parent < 0:
@@ -222,12 +226,20 @@ class DispatchState:
         else:
             self._writable(parent).children.append(index)
         self._open.append(index)
+        if e.call:
+            self._open_ids[e.call] = index
         self.last_call = index
 
-    def _close_calls_at_or_below(self, depth: int) -> None:
-        """Calls entered at ``depth`` or deeper have returned once a step at ``depth`` runs."""
-        while self._open and self.calls[self._open[-1]].depth >= depth:
-            self._open.pop()
+    def _on_returned(self, e: events.OpReturned) -> None:
+        index = self._open_ids.pop(e.call, None)
+        if index is None:
+            return  # its first step was dropped before the recording's window
+        call = self._writable(index)
+        call.returned = True
+        call.error = e.error
+        self._open.remove(index)
+        self._shared.discard(index)
+        self.last_call = index
 
     def _writable(self, index: int) -> OperatorCall:
         """The open call ``index``, copied first if a snapshot still shares it."""
@@ -238,20 +250,14 @@ class DispatchState:
             self._shared.discard(index)
         return call
 
-    def _owner(self, op_name: str | None = None, *, autograd: bool = False) -> int:
-        """The open call an event belongs to: the innermost one of that operator, or that
-        went through the autograd key; the innermost open call when none matches."""
-        for index in reversed(self._open):
-            call = self.calls[index]
-            if op_name is not None and (call.name == op_name or call.op == op_name):
-                return index
-            if autograd and call.went_through_autograd():
-                return index
-        return self._open[-1] if self._open else -1
+    def _call_index(self, call_id: int) -> int:
+        """The open call an event's ``call`` id names; -1 for 0 (no call) or an unknown id."""
+        return self._open_ids.get(call_id, -1) if call_id else -1
 
     def _attach(self, index: int, attribute: str, value) -> None:
+        """Add an event's data to the open call ``index``."""
         if index < 0:
-            return  # an event outside any call (e.g. a tensor made by ``vizgrad.tensor``)
+            return  # an event outside any call (e.g. the leaf's AccumulateGrad in backward)
         call = self._writable(index)
         if attribute == "kernel":
             call.kernel = value
@@ -262,31 +268,29 @@ class DispatchState:
     def _on_kernel(self, e: events.KernelChosen) -> None:
         value = _event_fields(e, "op", "dtype", "input_dtypes", "shape", "output",
                               "output_stride", "reason")  # fmt: skip
-        self._attach(self._owner(e.op), "kernel", value)
+        self._attach(self._call_index(e.call), "kernel", value)
 
     def _on_view(self, e: events.ViewCreated) -> None:
         value = _event_fields(e, "tensor", "base", "source", "op", "shape", "stride", "offset")
-        self._attach(self._owner(e.op), "views", value)
+        self._attach(self._call_index(e.call), "views", value)
 
     def _on_write(self, e: events.InplaceWrite) -> None:
         value = _event_fields(e, "tensor", "storage", "op", "version")
-        self._attach(self._owner(e.op), "writes", value)
+        self._attach(self._call_index(e.call), "writes", value)
 
     def _on_node(self, e: events.NodeCreated) -> None:
-        # Only the autograd key records nodes, and calls made inside a kernel skip it.
         value = _event_fields(e, "node", "name", "outputs", "next_nodes", "saved", "variable")
-        self._attach(self._owner(autograd=True), "nodes", value)
+        self._attach(self._call_index(e.call), "nodes", value)
 
     def _on_tensor(self, e: events.TensorCreated) -> None:
+        # TensorCreated names no call: a tensor is made by the innermost call running.
         value = _event_fields(e, "tensor", "storage", "shape", "stride", "offset", "dtype")
         self._attach(self._open[-1] if self._open else -1, "created", value)
 
     def _on_node_started(self, e: events.NodeStarted) -> None:
-        self._open.clear()  # the engine calls a node's formula from outside any call
-        self._during = e.name
+        self._during = e.name  # calls made from here on run a backward formula
 
     def _on_node_finished(self, e: events.NodeFinished) -> None:
-        self._open.clear()
         self._during = ""
 
     # --- reading ----------------------------------------------------------------------
@@ -317,6 +321,7 @@ class DispatchState:
         other.calls = list(self.calls)
         other.roots = list(self.roots)
         other._open = list(self._open)
+        other._open_ids = dict(self._open_ids)
         other._during = self._during
         other.last_call = self.last_call
         other.events_seen = self.events_seen
@@ -330,6 +335,7 @@ class DispatchState:
             "calls": [call.to_json() for call in self.calls],
             "roots": list(self.roots),
             "open": list(self._open),
+            "open_ids": [[call_id, index] for call_id, index in self._open_ids.items()],
             "during": self._during,
             "last_call": self.last_call,
             "events_seen": self.events_seen,
@@ -341,6 +347,7 @@ class DispatchState:
         state.calls = [OperatorCall.from_json(d) for d in data["calls"]]
         state.roots = list(data["roots"])
         state._open = list(data.get("open", []))
+        state._open_ids = {call_id: index for call_id, index in data.get("open_ids", [])}
         state._during = data.get("during", "")
         state.last_call = data.get("last_call", -1)
         state.events_seen = data.get("events_seen", 0)
@@ -356,6 +363,7 @@ class DispatchState:
 
 _HANDLERS = {
     events.OpDispatched: DispatchState._on_dispatched,
+    events.OpReturned: DispatchState._on_returned,
     events.KernelChosen: DispatchState._on_kernel,
     events.ViewCreated: DispatchState._on_view,
     events.InplaceWrite: DispatchState._on_write,
