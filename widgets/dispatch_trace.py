@@ -110,6 +110,7 @@ _CSS = r"""
 .vg-dispatch-trace .vg-trace-io, .vg-dispatch-trace .vg-trace-during { color: #666; }
 .vg-dispatch-trace .vg-trace-key { font-family: ui-monospace, monospace; color: #3557a0; }
 .vg-dispatch-trace .vg-trace-fallthrough { color: #888; }
+.vg-dispatch-trace .vg-trace-error { color: #b91c1c; font-weight: bold; margin-left: 0.5em; }
 .vg-dispatch-trace .vg-trace-kernel .vg-trace-key { color: #8a4b00; }
 .vg-dispatch-trace .vg-trace-notice { color: #8a4b00; margin-bottom: 4px; }
 .vg-dispatch-trace pre.vg-trace-text { margin: 0; font-size: 12px; }
