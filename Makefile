@@ -36,7 +36,7 @@ browser-packages:
 
 lab: venv system-packages
 	$(BIN)/python -m pip install --quiet -e ".[jupyter]"
-	$(BIN)/jupyter lab notebooks/00-start-here.ipynb
+	$(BIN)/jupyter lab $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) notebooks/00-start-here.ipynb
 
 test: venv system-packages browser-packages
 	$(BIN)/python -m pip install --quiet -e ".[jupyter,dev,oracle]"
