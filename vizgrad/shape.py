@@ -17,6 +17,7 @@ __all__ = [
     "is_contiguous",
     "is_non_overlapping_and_dense",
     "has_internal_overlap",
+    "storage_extent",
     "numel_of",
 ]
 
@@ -132,6 +133,16 @@ def is_non_overlapping_and_dense(shape, stride) -> bool:
             return False
         expected *= shape[i]
     return True
+
+
+def storage_extent(shape, stride, offset: int = 0) -> int:
+    """How many storage elements a geometry needs: one past the farthest position it reads.
+
+    An empty tensor reads nothing and needs none (PyTorch's ``computeStorageNbytes``).
+    """
+    if 0 in shape:
+        return 0
+    return offset + 1 + sum((size - 1) * st for size, st in zip(shape, stride, strict=True))
 
 
 def has_internal_overlap(shape, stride) -> bool:

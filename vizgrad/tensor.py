@@ -22,7 +22,7 @@ from .device import device as Device
 from .device import strided
 from .dtypes import dtype as DType
 from .grad_mode import state as _grad_state
-from .shape import Size, contiguous_strides, is_contiguous, numel_of, wrap_dim
+from .shape import Size, contiguous_strides, is_contiguous, numel_of, storage_extent, wrap_dim
 from .storage import Storage
 
 __all__ = ["Tensor", "VersionCounter"]
@@ -80,7 +80,6 @@ class Tensor:
         "_grad_fn",
         "_output_nr",
         "_retains_grad",
-        "_hooks",
         "_post_accumulate_hooks",
         "__dict__",
         "__weakref__",
@@ -107,7 +106,6 @@ class Tensor:
         self._grad_fn = None
         self._output_nr = 0
         self._retains_grad = False
-        self._hooks = None
         self._post_accumulate_hooks = None
         if events.bus.active:
             events.bus.emit(
@@ -136,11 +134,7 @@ class Tensor:
         """``at::empty_strided``: storage just big enough for ``size``/``stride``."""
         if tuple(stride) == contiguous_strides(size):  # exactly row-major: NumPy's layout
             return cls._from_array(np.empty(size, dtype=dtype.numpy), dtype)
-        if 0 in size:
-            numel = 0
-        else:
-            numel = 1 + sum((s - 1) * st for s, st in zip(size, stride, strict=True))
-        return cls(Storage.empty(numel, dtype), size, stride, 0)
+        return cls(Storage.empty(storage_extent(size, stride), dtype), size, stride, 0)
 
     def _alias(self, size, stride, offset: int) -> Tensor:
         """A new tensor over this tensor's storage: the body of every view op."""
@@ -338,7 +332,7 @@ class Tensor:
             )
         return self._array.reshape(-1)[0].item()
 
-    def _to_python_scalar(self, kind, name: str):
+    def _to_python_scalar(self, kind):
         if self.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return kind(self.item())
@@ -353,13 +347,13 @@ class Tensor:
         return bool(self.item())
 
     def __int__(self) -> int:
-        return self._to_python_scalar(int, "int")
+        return self._to_python_scalar(int)
 
     def __float__(self) -> float:
-        return self._to_python_scalar(float, "float")
+        return self._to_python_scalar(float)
 
     def __complex__(self) -> complex:
-        return self._to_python_scalar(complex, "complex")
+        return self._to_python_scalar(complex)
 
     def __index__(self) -> int:
         if self._dtype.category != 1 or self.numel() != 1:

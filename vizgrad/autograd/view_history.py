@@ -17,6 +17,7 @@ import re
 
 import numpy as np
 
+from ..shape import storage_extent
 from .formula import Derivative, FormulaNode
 from .graph import Node, announce_node, gradient_edge
 
@@ -38,16 +39,10 @@ def as_strided_backward(grad, input_geometry, view_geometry):
         shape = [1] * len(size)
         shape[dim] = n
         positions = positions + (np.arange(n, dtype=np.int64) * st).reshape(shape)
-    extent = max(_extent(in_size, in_stride, in_offset), int(positions.max(initial=0)) + 1)
+    extent = max(storage_extent(in_size, in_stride, in_offset), int(positions.max(initial=0)) + 1)
     flat = vg.zeros(extent, dtype=grad.dtype)
     flat = flat.index_add(0, vg.from_numpy(positions.reshape(-1).copy()), grad.reshape(-1))
     return flat.as_strided(in_size, in_stride, in_offset)
-
-
-def _extent(size, stride, offset) -> int:
-    if 0 in size:
-        return offset
-    return offset + 1 + sum((n - 1) * s for n, s in zip(size, stride, strict=True))
 
 
 def _geometry(t) -> tuple:

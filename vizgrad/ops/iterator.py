@@ -29,7 +29,6 @@ from ..shape import (
     has_internal_overlap,
     is_contiguous,
     is_non_overlapping_and_dense,
-    numel_of,
 )
 from ..tensor import Tensor
 
@@ -325,12 +324,6 @@ def resize_output(out: Tensor, shape) -> None:
     version = out._version_counter.value
     out.resize_(shape)
     out._version_counter.value = version
-
-
-def storage_numel_needed(shape, stride, offset: int) -> int:
-    if numel_of(shape) == 0:
-        return 0
-    return offset + 1 + sum((s - 1) * st for s, st in zip(shape, stride, strict=True))
 
 
 # Dtype groups of PyTorch's ``AT_DISPATCH_*`` macros, by NumPy dtype name.

@@ -54,16 +54,30 @@ def _write_masked_fill(self, mask, value):
     np.copyto(self._array, fill_value(value, self._dtype), where=where)
 
 
-def _masked_fill_functional(self, mask, value):
-    shape = broadcast_shapes(self._size, mask._size)
-    result = _fresh(np.broadcast_to(self._array, shape), self._dtype)
-    _write_masked_fill(result, mask, value)
-    return result
+def _functional(write):
+    """The out-of-place form of a masked write: a copy of ``self`` broadcast with the mask."""
+
+    def kernel(self, mask, value):
+        shape = broadcast_shapes(self._size, mask._size)
+        result = _fresh(np.broadcast_to(self._array, shape), self._dtype)
+        write(result, mask, value)
+        return result
+
+    return kernel
 
 
-def _masked_fill_inplace(self, mask, value):
-    _write_masked_fill(self, mask, value)
-    return self
+def _inplace(write):
+    """The in-place form of a masked write: ``self`` itself, written."""
+
+    def kernel(self, mask, value):
+        write(self, mask, value)
+        return self
+
+    return kernel
+
+
+_masked_fill_functional = _functional(_write_masked_fill)
+_masked_fill_inplace = _inplace(_write_masked_fill)
 
 
 def _zero_where_masked(grad: Tensor, saved) -> Tensor:
@@ -169,16 +183,8 @@ def _write_masked_scatter(self, mask, source):
     self._array[where] = source._array.reshape(-1)[:count]
 
 
-def _masked_scatter_functional(self, mask, source):
-    shape = broadcast_shapes(self._size, mask._size)
-    result = _fresh(np.broadcast_to(self._array, shape), self._dtype)
-    _write_masked_scatter(result, mask, source)
-    return result
-
-
-def _masked_scatter_inplace(self, mask, source):
-    _write_masked_scatter(self, mask, source)
-    return self
+_masked_scatter_functional = _functional(_write_masked_scatter)
+_masked_scatter_inplace = _inplace(_write_masked_scatter)
 
 
 def _masked_scatter_source_grad(grad: Tensor, saved) -> Tensor:

@@ -34,7 +34,7 @@ import warnings
 from ..autograd.formula import Derivative
 from ..autograd.view_history import as_strided_backward
 from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE, VIEW
-from ..shape import contiguous_strides, numel_of, wrap_dim, wrap_dims
+from ..shape import contiguous_strides, numel_of, storage_extent, wrap_dim, wrap_dims
 from ..tensor import Tensor
 from .registry import bind_method, check_tensor, declare
 from .view_geometry import infer_size, view_copy_free_stride
@@ -147,11 +147,7 @@ def _check_as_strided(self: Tensor, size, stride, storage_offset) -> int:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
-    needed = (
-        0
-        if 0 in size
-        else offset + 1 + sum((n - 1) * st for n, st in zip(size, stride, strict=True))
-    )
+    needed = storage_extent(size, stride, offset)
     available = self._storage.numel
     if needed > available:
         itemsize = self._dtype.itemsize
