@@ -251,15 +251,7 @@ class Tensor:
     def _is_view(self) -> bool:
         return self._base is not None
 
-    def _bump_version(self) -> None:
-        """Record an in-place write (``increment_version`` in PyTorch)."""
-        self._version_counter.value += 1
-        if events.bus.active:
-            events.bus.emit(
-                events.InplaceWrite(self._id, self._storage._id, "", self._version_counter.value)
-            )
-
-    # --- autograd metadata (the engine behind it arrives with vizgrad.autograd) ------
+    # --- autograd metadata (vizgrad.autograd adds backward, hooks and view history) --
 
     @property
     def requires_grad(self) -> bool:
