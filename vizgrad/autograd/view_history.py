@@ -15,34 +15,11 @@ from __future__ import annotations
 import enum
 import re
 
-import numpy as np
-
-from ..shape import storage_extent
+from ..ops.views import as_strided_backward
 from .formula import Derivative, FormulaNode
 from .graph import Node, announce_node, gradient_edge
 
-__all__ = ["CopySlices", "rebase_view_history", "refresh_view_grad_fn", "as_strided_backward"]
-
-
-def as_strided_backward(grad, input_geometry, view_geometry):
-    """Gradient of ``input.as_strided(*view_geometry)`` w.r.t. ``input``.
-
-    Each element of the view read one storage position; its gradient is added back
-    there (positions read twice, by overlapping views, get both gradients).
-    """
-    import vizgrad as vg
-
-    in_size, in_stride, in_offset = input_geometry
-    size, stride, offset = view_geometry
-    positions = np.full(size, offset, dtype=np.int64)
-    for dim, (n, st) in enumerate(zip(size, stride, strict=True)):
-        shape = [1] * len(size)
-        shape[dim] = n
-        positions = positions + (np.arange(n, dtype=np.int64) * st).reshape(shape)
-    extent = max(storage_extent(in_size, in_stride, in_offset), int(positions.max(initial=0)) + 1)
-    flat = vg.zeros(extent, dtype=grad.dtype)
-    flat = flat.index_add(0, vg.from_numpy(positions.reshape(-1).copy()), grad.reshape(-1))
-    return flat.as_strided(in_size, in_stride, in_offset)
+__all__ = ["CopySlices", "rebase_view_history", "refresh_view_grad_fn"]
 
 
 def _geometry(t) -> tuple:

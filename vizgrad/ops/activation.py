@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dtypes import dtype as DType
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor

@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dispatcher import FUNCTIONAL, INPLACE
 from ..dtypes import BOOL, INTEGRAL, int32, int64, uint8
 from ..shape import (

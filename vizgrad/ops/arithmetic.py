@@ -17,7 +17,7 @@ import numbers
 
 import numpy as np
 
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dispatcher import FUNCTIONAL, OUT
 from ..dtypes import BOOL, C_TYPE_NAMES, COMPLEX, CPP_TYPE_NAMES, FLOATING, INTEGRAL
 from ..promotion import result_type

@@ -11,7 +11,7 @@ import numbers
 
 import numpy as np
 
-from ..autograd.formula import NON_DIFFERENTIABLE, Derivative
+from ..derivatives import NON_DIFFERENTIABLE, Derivative
 from ..dispatcher import FUNCTIONAL
 from ..dtypes import bool as bool_dtype
 from ..tensor import Tensor

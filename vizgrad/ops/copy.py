@@ -24,7 +24,7 @@ import warnings
 
 import numpy as np
 
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..device import device as Device
 from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE
 from ..dtypes import ALIASES, ALL_DTYPES, int8, scalar_dtype, uint8

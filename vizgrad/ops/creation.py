@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from ..autograd.formula import NON_DIFFERENTIABLE
+from ..derivatives import NON_DIFFERENTIABLE
 from ..dispatcher import FUNCTIONAL, OUT
 from ..dtypes import (
     BOOL,

@@ -7,7 +7,7 @@ noticed); ``.data`` does not (PyTorch's ``variable_data()``).
 
 from __future__ import annotations
 
-from ..autograd.formula import NON_DIFFERENTIABLE
+from ..derivatives import NON_DIFFERENTIABLE
 from ..dispatcher import FUNCTIONAL, NON_DIFFERENTIABLE_VIEW
 from ..tensor import Tensor
 from .registry import bind_method, check_tensor, declare

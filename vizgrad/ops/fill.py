@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dispatcher import FUNCTIONAL, INPLACE
 from ..tensor import Tensor
 from .registry import bind_method, check_tensor, declare

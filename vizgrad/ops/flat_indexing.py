@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dispatcher import FUNCTIONAL, INPLACE
 from ..dtypes import int64
 from ..tensor import Tensor

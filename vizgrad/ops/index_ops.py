@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dtypes import int32, int64
 from ..shape import wrap_dim
 from ..tensor import Tensor

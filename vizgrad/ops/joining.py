@@ -16,7 +16,7 @@ import operator
 
 import numpy as np
 
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE, FUNCTIONAL, OUT
 from ..promotion import can_cast, result_type
 from ..shape import contiguous_strides, is_non_overlapping_and_dense, wrap_dim, wrap_dims

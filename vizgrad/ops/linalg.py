@@ -17,7 +17,7 @@ import operator
 
 import numpy as np
 
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE, FUNCTIONAL, OUT
 from ..dtypes import BOOL
 from ..promotion import result_type

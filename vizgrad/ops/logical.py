@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from ..autograd.formula import NON_DIFFERENTIABLE, Derivative
+from ..derivatives import NON_DIFFERENTIABLE, Derivative
 from ..dispatcher import FUNCTIONAL, OUT
 from ..dtypes import bool as bool_dtype
 from ..promotion import result_type

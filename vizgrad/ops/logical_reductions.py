@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as dt
-from ..autograd.formula import NON_DIFFERENTIABLE
+from ..derivatives import NON_DIFFERENTIABLE
 from ..dispatcher import FUNCTIONAL
 from ..tensor import Tensor
 from .reduction_machinery import (

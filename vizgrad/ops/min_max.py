@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import dtypes as dt
 from .. import return_types
-from ..autograd.formula import NON_DIFFERENTIABLE, Derivative
+from ..derivatives import NON_DIFFERENTIABLE, Derivative
 from ..shape import wrap_dim
 from ..tensor import Tensor
 from .reduction_machinery import (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.formula import NON_DIFFERENTIABLE
+from ..derivatives import NON_DIFFERENTIABLE
 from ..dispatcher import FUNCTIONAL
 from ..dtypes import int64
 from ..tensor import Tensor

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from .. import dtypes as dt
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..tensor import Tensor
 from .reduction_machinery import (
     accumulate_dtype,

@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-from ..autograd.formula import NON_DIFFERENTIABLE, Derivative
+from ..derivatives import NON_DIFFERENTIABLE, Derivative
 from ..dispatcher import FUNCTIONAL, INPLACE, OUT
 from ..dtypes import BOOL, COMPLEX, FLOATING, INTEGRAL, get_default_dtype
 from ..dtypes import int64 as INT64

@@ -17,7 +17,7 @@ import warnings
 
 import numpy as np
 
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE, OUT
 from ..dtypes import BOOL, COMPLEX, INTEGRAL, default_complex_dtype, get_default_dtype
 from ..dtypes import int64 as INT64

@@ -26,7 +26,7 @@ import operator
 import numpy as np
 
 from .. import dtypes as dt
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dispatcher import FUNCTIONAL, OUT
 from ..dtypes import CPP_TYPE_NAMES
 from ..dtypes import dtype as DType

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as dt
-from ..autograd.formula import COMPOSITE, Derivative
+from ..derivatives import COMPOSITE, Derivative
 from ..dispatcher import FUNCTIONAL, OUT
 from ..dtypes import dtype as DType
 from ..promotion import check_can_cast

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as dt
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dispatcher import INPLACE
 from ..dtypes import CPP_TYPE_NAMES
 from ..grad_mode import is_grad_enabled

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dtypes import int32, int64
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor

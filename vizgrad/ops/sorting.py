@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import dtypes as dt
 from .. import return_types
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dispatcher import FUNCTIONAL
 from ..shape import is_contiguous, is_non_overlapping_and_dense, wrap_dim
 from ..tensor import Tensor

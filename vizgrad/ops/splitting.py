@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dispatcher import VIEW
 from ..shape import wrap_dim
 from ..tensor import Tensor

@@ -19,7 +19,7 @@ import numbers
 
 import numpy as np
 
-from ..autograd.formula import NON_DIFFERENTIABLE, Derivative
+from ..derivatives import NON_DIFFERENTIABLE, Derivative
 from ..dispatcher import FUNCTIONAL, INPLACE, OUT
 from ..dtypes import BOOL, COMPLEX, CPP_TYPE_NAMES
 from ..dtypes import bool as bool_dtype

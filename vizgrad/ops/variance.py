@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes as dt
-from ..autograd.formula import Derivative
+from ..derivatives import Derivative
 from ..dispatcher import FUNCTIONAL, OUT
 from ..tensor import Tensor
 from .logical import where

@@ -31,11 +31,13 @@ from __future__ import annotations
 import operator
 import warnings
 
-from ..autograd.formula import Derivative
-from ..autograd.view_history import as_strided_backward
+import numpy as np
+
+from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE, VIEW
 from ..shape import contiguous_strides, numel_of, storage_extent, wrap_dim, wrap_dims
 from ..tensor import Tensor
+from .creation import from_numpy, zeros
 from .registry import bind_method, check_tensor, declare
 from .view_geometry import infer_size, view_copy_free_stride
 
@@ -61,6 +63,25 @@ __all__ = [
 
 
 INT64_MAX = 2**63 - 1  # what PyTorch passes to ``slice`` for an open end (``x[1:]``)
+
+
+def as_strided_backward(grad, input_geometry, view_geometry):
+    """Gradient of ``input.as_strided(*view_geometry)`` w.r.t. ``input``.
+
+    Each element of the view read one storage position; its gradient is added back
+    there (positions read twice, by overlapping views, get both gradients).
+    """
+    in_size, in_stride, in_offset = input_geometry
+    size, stride, offset = view_geometry
+    positions = np.full(size, offset, dtype=np.int64)
+    for dim, (n, st) in enumerate(zip(size, stride, strict=True)):
+        shape = [1] * len(size)
+        shape[dim] = n
+        positions = positions + (np.arange(n, dtype=np.int64) * st).reshape(shape)
+    extent = max(storage_extent(in_size, in_stride, in_offset), int(positions.max(initial=0)) + 1)
+    flat = zeros(extent, dtype=grad.dtype)
+    flat = flat.index_add(0, from_numpy(positions.reshape(-1).copy()), grad.reshape(-1))
+    return flat.as_strided(in_size, in_stride, in_offset)
 
 
 # --- arguments ---------------------------------------------------------------------------

@@ -1,0 +1,69 @@
+"""Derivative formulas, declared beside their operators (PyTorch's ``derivatives.yaml``).
+
+An operator's ``derivative`` holds a ``Derivative``: the node name PyTorch gives
+its backward (``MulBackward0``), what to save during the forward (inputs by schema
+name, ``result``, or scalar arguments), and one formula per differentiable input::
+
+    Derivative(
+        "MulBackward0",
+        save=("self", "other"),
+        grads={
+            "self": lambda grad, saved: grad * saved.other,
+            "other": lambda grad, saved: grad * saved.self,
+        },
+    )
+
+Formulas are written with vizgrad operators, so with ``create_graph=True`` they are
+recorded too and can be differentiated again. A formula may return a gradient of the
+broadcast shape: the engine sums it down to the input's shape, as PyTorch's does.
+
+This module is data only: operators (``vizgrad.ops``) import it to declare their
+formulas, and ``vizgrad.autograd`` turns a ``Derivative`` into backward nodes. Keeping
+it below both is what lets autograd import the operators without a cycle.
+"""
+
+from __future__ import annotations
+
+from . import dispatcher
+
+__all__ = ["Derivative", "NON_DIFFERENTIABLE", "COMPOSITE"]
+
+# Markers for the derivative slot:
+# the outputs never require grad (argmax, comparisons, ...);
+NON_DIFFERENTIABLE = "non-differentiable"
+# the op is built from other ops that each record their own nodes
+# (CompositeImplicitAutograd: matmul, reshape, einsum, ...): see the dispatcher.
+COMPOSITE = dispatcher.COMPOSITE
+
+
+class Derivative:
+    """The backward of one operator overload."""
+
+    __slots__ = ("name", "save", "grads", "differentiable_outputs", "multi_output",
+                 "inplace_view", "reads")  # fmt: skip
+
+    def __init__(self, name: str, grads: dict, save=(), *, differentiable_outputs=None,
+                 multi_output: bool = False, inplace_view: bool = False, reads=None):  # fmt: skip
+        self.name = name
+        self.grads = grads
+        self.save = tuple(save)
+        # What each input's formula reads (``{"self": ("other",), "other": ("self",)}`` for
+        # mul): a name listed here is saved only if an input that needs a gradient reads it,
+        # as PyTorch's codegen does (``a * b`` keeps no ``self`` when only ``a`` needs grad).
+        # Names never listed (and derivatives without ``reads``) are always saved.
+        self.reads = reads
+        # Indices of outputs that carry gradients (``max.dim``: values yes, indices no).
+        self.differentiable_outputs = differentiable_outputs
+        # If True, formulas receive the tuple of all output gradients.
+        self.multi_output = multi_output
+        # An in-place *view* op (``t_``, ``squeeze_``) changes only the tensor's metadata,
+        # not any values: a view's base keeps its history (no ``CopySlices``).
+        self.inplace_view = inplace_view
+
+    def unneeded_saves(self, needs_grad) -> set:
+        """The saved names no input in ``needs_grad`` (names needing a gradient) reads."""
+        if self.reads is None:
+            return set()
+        listed = {name for names in self.reads.values() for name in names}
+        read = {name for input_name in needs_grad for name in self.reads.get(input_name, ())}
+        return listed - read
