@@ -40,7 +40,7 @@ def _inputs(values, requires_grad=True):
 def vizgrad_declaration(name: str = "mul") -> str:
     """The source lines that declare ``name`` in ``vizgrad/ops/arithmetic.py``."""
     lines = Path(inspect.getsourcefile(arithmetic)).read_text().splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(f"{name} = pointwise("))
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"{name} = native_function("))
     end = next(i for i in range(start + 1, len(lines)) if lines[i] == ")")
     return "\n".join(lines[start : end + 1])
 
@@ -242,7 +242,7 @@ def _short(qualname: str) -> str:
 
 @exercise(
     "10.overloads",
-    "The single pointwise(...) declaration of mul in vizgrad/ops/arithmetic.py registers "
+    "The single native_function(...) declaration of mul in vizgrad/ops/arithmetic.py registers "
     "several overloads, as native_functions.yaml lists them. Name them all (schema names "
     "like 'mul.Tensor').",
     hints=(
@@ -250,7 +250,8 @@ def _short(qualname: str) -> str:
         "the one that writes into out=.",
         "In-place overloads have a trailing underscore in their name; out= overloads are "
         "called <name>.out.",
-        "mul.overloads is a dict {variant: Operator}; each Operator has a .qualname.",
+        "mul.overloads is a dict {schema name: Operator}; each Operator has a .qualname "
+        "and a .variant.",
     ),
     solution="""
 answer = ["mul.Tensor", "mul_.Tensor", "mul.out"]
@@ -262,7 +263,7 @@ check("10.overloads", answer)
 def _(answer):
     if isinstance(answer, str) or not isinstance(answer, list | tuple | set):
         raise Wrong("answer with a list of schema names, e.g. ['mul.Tensor', ...].")
-    expected = {variant: _short(op.qualname) for variant, op in vg.mul.overloads.items()}
+    expected = {op.variant: _short(op.qualname) for op in vg.mul.overloads.values()}
     given = {_short(str(name)) for name in answer}
     what = {"functional": "the function/method overload (the result is a new tensor)",
             "inplace": "the in-place overload (x.mul_(y): the name gets a trailing underscore)",

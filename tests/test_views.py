@@ -16,7 +16,7 @@ from oracle import LAYOUTS, assert_same, assert_same_error, make_pair
 
 import vizgrad as vg
 from vizgrad import events
-from vizgrad.dispatcher import COMPOSITE
+from vizgrad.dispatcher import COMPOSITE_IMPLICIT
 from vizgrad.ops.basic_indexing import basic_index
 from vizgrad.ops.registry import OPERATORS
 
@@ -262,7 +262,7 @@ def vg_primitive_ops(fn):
             continue
         while open_calls and open_calls[-1][0] >= e.depth:
             open_calls.pop()
-        is_composite = OPERATORS[e.op].derivative is COMPOSITE
+        is_composite = OPERATORS[e.op].kind is COMPOSITE_IMPLICIT
         if not is_composite and all(composite for _, composite in open_calls):
             ops.append(e.op)
         open_calls.append((e.depth, is_composite))

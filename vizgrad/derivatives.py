@@ -28,12 +28,12 @@ from . import dispatcher
 
 __all__ = ["Derivative", "NON_DIFFERENTIABLE", "COMPOSITE"]
 
-# Markers for the derivative slot:
-# the outputs never require grad (argmax, comparisons, ...);
-NON_DIFFERENTIABLE = "non-differentiable"
-# the op is built from other ops that each record their own nodes
-# (CompositeImplicitAutograd: matmul, reshape, einsum, ...): see the dispatcher.
-COMPOSITE = dispatcher.COMPOSITE
+# Instead of a formula, a declaration may give the operator's kind (a dispatch fact,
+# kept on the ``Operator``): its outputs never require grad (argmax, comparisons...);
+NON_DIFFERENTIABLE = dispatcher.NONDIFFERENTIABLE
+# or it is built from other operators that each record their own nodes
+# (CompositeImplicitAutograd: matmul, reshape, einsum...).
+COMPOSITE = dispatcher.COMPOSITE_IMPLICIT
 
 
 class Derivative:

@@ -27,6 +27,9 @@ from .tensor import Tensor
 
 __all__ = [
     "COMPOSITE",
+    "COMPOSITE_IMPLICIT",
+    "EXPLICIT",
+    "NONDIFFERENTIABLE",
     "FUNCTIONAL",
     "INPLACE",
     "OUT",
@@ -48,9 +51,17 @@ VIEW = "view"  # returns a tensor sharing its first argument's storage
 # (``_base`` stays None), as ``make_variable_non_differentiable_view``.
 NON_DIFFERENTIABLE_VIEW = "non_differentiable_view"
 
-# The derivative slot of a CompositeImplicitAutograd op (``matmul``, ``reshape``…): its
-# kernel runs at the autograd key and is made of other ops, which record their own nodes.
-COMPOSITE = "CompositeImplicitAutograd"
+# What the autograd key does for an operator: its *kind*, a fact about the operator
+# (PyTorch's dispatch table entry for the Autograd key), not about one call.
+# An explicit derivative formula (``derivatives.yaml``): the autograd key records a node.
+EXPLICIT = "explicit"
+# CompositeImplicitAutograd (``matmul``, ``reshape``…): the kernel runs at the autograd
+# key and is made of other operators, which record their own nodes.
+COMPOSITE_IMPLICIT = "CompositeImplicitAutograd"
+# Outputs never require grad (``argmax``, comparisons…): nothing is recorded.
+NONDIFFERENTIABLE = "non-differentiable"
+# The markers an old-style declaration passes in the derivative slot (see ``Operator``).
+COMPOSITE = COMPOSITE_IMPLICIT
 
 AUTOGRAD_KEY = "AutogradCPU"
 INPLACE_OR_VIEW_KEY = "ADInplaceOrView"
@@ -62,22 +73,37 @@ class Operator:
 
     ``schema`` is its signature in PyTorch's schema language
     (``add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``);
-    ``kernel`` is the CPU implementation; ``derivative`` is the slot for its
-    backward formula (``derivatives.yaml``), filled in by ``vizgrad.autograd``.
+    ``kernel`` is the CPU implementation; ``derivative`` its backward formula
+    (``derivatives.yaml``) when ``kind`` is ``EXPLICIT``. ``kind`` says what the
+    autograd key does with it: record a node (``EXPLICIT``), run the kernel there and
+    let its inner calls record (``COMPOSITE_IMPLICIT``), or nothing
+    (``NONDIFFERENTIABLE``). Without a ``kind``, it is read from ``derivative``,
+    which may then be the marker ``COMPOSITE`` or ``"non-differentiable"``.
     """
 
     __slots__ = ("schema", "name", "overload", "qualname", "variant", "kernel", "derivative",
-                 "params")  # fmt: skip
+                 "kind", "params", "params_info", "positional_count", "keyword_names",
+                 "out_names")  # fmt: skip
 
-    def __init__(self, schema: str, variant: str, kernel, derivative=None):
+    def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=None):
         self.schema = schema
         full_name = schema.split("(", 1)[0]
         self.name, _, self.overload = full_name.partition(".")
         self.qualname = f"aten::{full_name}"
         self.variant = variant
         self.kernel = kernel
+        if kind is None:
+            kind = {COMPOSITE_IMPLICIT: COMPOSITE_IMPLICIT,
+                    NONDIFFERENTIABLE: NONDIFFERENTIABLE}.get(derivative, EXPLICIT)  # fmt: skip
+            derivative = derivative if kind is EXPLICIT else None
+        self.kind = kind
         self.derivative = derivative
         self.params = schema_params(schema)
+        # For the argument parser: each non-out parameter's (schema name, keyword-only,
+        # Python name) and the names of the tensors an out= overload writes.
+        self.params_info, self.out_names = _call_layout(schema)
+        self.positional_count = sum(not kwarg_only for _, kwarg_only, _ in self.params_info)
+        self.keyword_names = tuple(name for name, kwarg_only, _ in self.params_info if kwarg_only)
 
     def __call__(self, *args, **kwargs):
         return dispatch(self, args, kwargs)
@@ -107,6 +133,27 @@ def schema_params(schema: str) -> tuple[tuple[str, str], ...]:
             depth -= 1
         current += char
     return tuple(params)
+
+
+def _call_layout(schema: str):
+    inside = schema.split("(", 1)[1].rsplit(") ->", 1)[0]
+    layout, outs, kwarg_only, depth, current = [], [], False, 0, ""
+    for char in inside + ",":
+        if char == "," and depth == 0:
+            param = current.strip().split("=")[0].strip()
+            current = ""
+            if param == "*":
+                kwarg_only = True
+            elif param:
+                type_, _, name = param.rpartition(" ")
+                if kwarg_only and "!" in type_:
+                    outs.append(name)
+                else:
+                    layout.append((name, kwarg_only, "input" if name == "self" else name))
+            continue
+        depth += (char in "([") - (char in ")]")
+        current += char
+    return tuple(layout), tuple(outs)
 
 
 class _DispatchState:
@@ -181,10 +228,10 @@ def _walk_keys(op: Operator, args: tuple, kwargs: dict):
         # outer call's own keys record history and bump versions for what it returns.
         return _backend(op, args, kwargs, "call")
     if events.bus.active:
-        _emit_step(op, AUTOGRAD_KEY, "call", args)
+        _emit_step(op, AUTOGRAD_KEY, "call", args, _autograd_note(op, args, kwargs))
     _state.depth += 1
     try:
-        if op.derivative is COMPOSITE:
+        if op.kind is COMPOSITE_IMPLICIT:
             return op.kernel(*args, **kwargs)
         handler = _state.autograd_handler
         if handler is None:
@@ -201,7 +248,7 @@ def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict, action="r
     if op.variant is INPLACE or op.variant is OUT:
         _check_inference_write(args[0] if op.variant is INPLACE else kwargs["out"])
     if events.bus.active:
-        _emit_step(op, INPLACE_OR_VIEW_KEY, action, args)
+        _emit_step(op, INPLACE_OR_VIEW_KEY, action, args, _INPLACE_OR_VIEW_NOTES[op.variant])
     _state.depth += 1
     try:
         result = _backend(op, args, kwargs)
@@ -222,7 +269,7 @@ def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict, action="r
 
 def _backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
     if events.bus.active:
-        _emit_step(op, BACKEND_KEY, action, args)
+        _emit_step(op, BACKEND_KEY, action, args, _BACKEND_NOTE)
     _state.depth += 1
     _state.below_autograd += 1
     try:
@@ -266,7 +313,46 @@ def _record_write(op: Operator, tensor) -> None:
         events.bus.emit(written)
 
 
-def _emit_step(op: Operator, key: str, action: str, args: tuple) -> None:
+# --- what each key decided, for the ``note`` of its ``OpDispatched`` event -----------------
+
+_INPLACE_OR_VIEW_NOTES = {
+    VIEW: "view: the result shares its input's storage, base and version counter",
+    NON_DIFFERENTIABLE_VIEW: "shares storage and version counter; autograd sees no view",
+    INPLACE: "in-place: bumps the version counter of self after the kernel writes it",
+    OUT: "out=: bumps the version counter of out after the kernel writes it",
+}
+_BACKEND_NOTE = "CPU strided kernel; the dtype is dispatched inside it"
+
+
+def _input_requires_grad(args, kwargs) -> bool:
+    for value in (*args, *(v for k, v in kwargs.items() if k != "out")):
+        if isinstance(value, Tensor) and value.requires_grad:
+            return True
+        if isinstance(value, tuple | list) and any(
+            isinstance(v, Tensor) and v.requires_grad for v in value
+        ):
+            return True
+    return False
+
+
+def _autograd_note(op: Operator, args: tuple, kwargs: dict) -> str:
+    """What the autograd key will do with this call, decided before it does it."""
+    if op.kind is COMPOSITE_IMPLICIT:
+        return "CompositeImplicitAutograd: runs here; the operators it calls record their nodes"
+    if not grad_state.enabled:
+        return "grad mode is off: records nothing"
+    if not _input_requires_grad(args, kwargs):
+        return "no input requires grad: records nothing"
+    if op.kind is NONDIFFERENTIABLE or op.variant is NON_DIFFERENTIABLE_VIEW:
+        return "not differentiable: records nothing"
+    if op.variant is OUT:
+        return "out= with an input that requires grad: refused"
+    if op.derivative is None:
+        return "no derivative formula: records a node that raises in backward"
+    return f"records {op.derivative.name}"
+
+
+def _emit_step(op: Operator, key: str, action: str, args: tuple, note: str = "") -> None:
     inputs = tuple([a._id for a in args if isinstance(a, Tensor)])
     events.bus.emit(events.OpDispatched(op.qualname, key, action, _state.depth, op.variant, inputs,
-                                        "", _state.call, _state.parent))  # fmt: skip
+                                        note, _state.call, _state.parent))  # fmt: skip

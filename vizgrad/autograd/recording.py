@@ -16,10 +16,17 @@ node. If that tensor is a view, the base's history is rebased too, through a
 
 from __future__ import annotations
 
-from ..dispatcher import INPLACE, NON_DIFFERENTIABLE_VIEW, OUT, VIEW, set_autograd_handler
+from ..dispatcher import (
+    INPLACE,
+    NON_DIFFERENTIABLE_VIEW,
+    NONDIFFERENTIABLE,
+    OUT,
+    VIEW,
+    set_autograd_handler,
+)
 from ..tensor import Tensor
 from .anomaly import anomaly_state, capture_forward_trace
-from .formula import NON_DIFFERENTIABLE, FormulaNode, NotImplementedNode
+from .formula import FormulaNode, NotImplementedNode
 from .grad_mode import state as grad_state
 from .graph import SavedTensor, announce_node, gradient_edge
 from .view_history import check_view_rebase_allowed, rebase_view_history, record_creation_meta
@@ -73,7 +80,7 @@ def autograd_kernel(op, args, kwargs, redispatch):
             record_creation_meta(args[0], result, grad_state.enabled, grad_state.inference)
         return result
     derivative = op.derivative
-    if derivative is NON_DIFFERENTIABLE or op.variant is NON_DIFFERENTIABLE_VIEW:
+    if op.kind is NONDIFFERENTIABLE or op.variant is NON_DIFFERENTIABLE_VIEW:
         # Checked first: out= is fine for ops without gradients (``nonzero(x, out=o)``).
         return redispatch(op, args, kwargs)
     if op.variant is OUT:

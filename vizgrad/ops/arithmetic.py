@@ -23,6 +23,8 @@ from ..dtypes import BOOL, C_TYPE_NAMES, COMPLEX, CPP_TYPE_NAMES, FLOATING, INTE
 from ..promotion import result_type
 from ..shape import contiguous_strides
 from ..tensor import Tensor
+from .declaration import native_function
+from .elementwise import elementwise
 from .iterator import (
     ALL_TYPES,
     ALL_TYPES_AND_COMPLEX,
@@ -59,7 +61,7 @@ def raise_if_integer_division_by_zero(divisor: np.ndarray) -> None:
 # --- add, sub, mul -------------------------------------------------------------------
 
 
-def _check_alpha(input, other, alpha=1):
+def _check_alpha(input, other, *, alpha=1, out=None):
     """``alpha_check``: ``alpha`` must fit the result's kind (no 2.5 * an int tensor)."""
     if alpha == 1 and type(alpha) is int:
         return
@@ -99,7 +101,7 @@ def _mul_kernel(out, a, b):
         np.multiply(a, b, out=out)
 
 
-def _check_sub(input, other, alpha=1):
+def _check_sub(input, other, *, alpha=1, out=None):
     """Subtracting booleans has no meaning: PyTorch points to ``^`` and ``~`` instead.
 
     A Python ``True`` counts as a bool tensor here (it is wrapped into one).
@@ -115,7 +117,7 @@ def _check_sub(input, other, alpha=1):
             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
             "trying to invert a mask, use the `~` or `logical_not()` operator instead."
         )
-    _check_alpha(input, other, alpha)
+    _check_alpha(input, other, alpha=alpha)
 
 
 def _times_alpha(grad, saved):
@@ -138,10 +140,11 @@ def _zeros_like(grad, saved):
     return zeros_like(grad)
 
 
-add = pointwise(
+add = native_function(
     "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-    _add_kernel,
-    options={"alpha": 1},
+    "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+    "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_add_kernel),
     check=_check_alpha,
     # d(self + alpha*other) = grad for self, alpha*grad for other. Broadcast inputs get
     # the gradient summed back to their shape by the engine.
@@ -150,13 +153,15 @@ add = pointwise(
         save=("alpha",),
         grads={"self": lambda grad, saved: grad, "other": _times_alpha},
     ),
+    numbers_as_tensors=True,
     doc="``torch.add``: ``input + alpha * other``, broadcast and promoted.",
 )
 
-sub = pointwise(
+sub = native_function(
     "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-    _sub_kernel,
-    options={"alpha": 1},
+    "sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+    "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_sub_kernel),
     check=_check_sub,
     derivative=Derivative(
         "SubBackward0",
@@ -166,15 +171,18 @@ sub = pointwise(
             "other": lambda grad, saved: -_times_alpha(grad, saved),
         },
     ),
+    numbers_as_tensors=True,
     doc="``torch.sub``: ``input - alpha * other``, broadcast and promoted.",
 )
 subtract = sub
 bind_method("subtract", Tensor.sub)
 bind_method("subtract_", Tensor.sub_)
 
-mul = pointwise(
+mul = native_function(
     "mul.Tensor(Tensor self, Tensor other) -> Tensor",
-    _mul_kernel,
+    "mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_mul_kernel),
     # The product rule: each factor's gradient is grad times the other factor.
     derivative=Derivative(
         "MulBackward0",
@@ -185,6 +193,7 @@ mul = pointwise(
             "other": lambda grad, saved: grad * saved.self,
         },
     ),
+    numbers_as_tensors=True,
     doc="``torch.mul``: elementwise product, broadcast and promoted.",
 )
 multiply = mul

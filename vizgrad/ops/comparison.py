@@ -50,17 +50,17 @@ def _comparison(name: str, numpy_function, doc: str, *, ordered: bool):
     node = f"{name.capitalize()}Backward"
     overloads = {}
     for overload, other_type, number in (("Tensor", "Tensor", 1), ("Scalar", "Scalar", 0)):
+        grads = {"self": _zero_gradient, "other": _zero_gradient}
         function = pointwise(
             f"{name}.{overload}(Tensor self, {other_type} other) -> Tensor",
             kernel,
             result_dtype=bool_dtype,
             method=False,
             derivative=NON_DIFFERENTIABLE,
+            # derivatives.yaml has an entry of its own for the in-place overload.
+            derivatives={f"{name}_.{overload}": Derivative(f"{node}{number}", grads=grads)},
             doc=full_doc,
         )
-        grads = {"self": _zero_gradient, "other": _zero_gradient}
-        # derivatives.yaml has an entry of its own for the in-place overload.
-        function.overloads["inplace"].derivative = Derivative(f"{node}{number}", grads=grads)
         overloads[overload] = function
 
     def pick(other):

@@ -45,7 +45,7 @@ def _matmul(a, b):
 def _floor_divide_overload(a, b):
     # ``2 // t`` passes the number as ``self``, a "wrapped number" the TensorIterator
     # promotes like any Python scalar (PyTorch has no Scalar overload for it either).
-    return arithmetic.floor_divide.overloads["functional"](a, b)
+    return arithmetic.floor_divide.overloads["floor_divide"](a, b)
 
 
 def _rtruediv(self, other):

@@ -14,9 +14,8 @@ import numbers
 
 import numpy as np
 
-from ..dispatcher import FUNCTIONAL, INPLACE, OUT, Operator
+from ..dispatcher import FUNCTIONAL, OUT, Operator
 from ..tensor import Tensor
-from .iterator import TensorIterator
 
 __all__ = [
     "OPERATORS",
@@ -112,98 +111,50 @@ def pointwise(
     method: bool = True,
     check=None,
     derivative=None,
+    derivatives: dict | None = None,
     doc: str = "",
 ):
-    """Declare an elementwise operator and bind its variants; return the function.
+    """Declare an elementwise operator from its functional schema; return the function.
 
+    The in-place (``add_.Tensor``) and ``out=`` (``add.out``) schemas are derived from
+    the functional one by PyTorch's naming rules, and ``native_function`` does the rest.
     ``kernel(out_array, *input_arrays, **options)`` computes with NumPy.
-    ``options`` are keyword-only arguments with defaults (``{"alpha": 1}``).
+    ``options`` are defaults for keyword-only arguments the schema leaves without one.
     ``check(*operands, **options)`` may reject bad input before any work.
     """
+    from .declaration import native_function
+    from .elementwise import elementwise
+
+    schemas = [schema]
+    if inplace:
+        schemas.append(_inplace_schema(schema))
+    if out:
+        schemas.append(_out_schema(schema))
     defaults = options or {}
-    names = parse_params(schema)
-    fn_name = schema.split("(", 1)[0].split(".")[0]
-    config = {
-        "promote_integer_inputs_to_float": promote_integer_inputs_to_float,
-        "result_dtype": result_dtype,
-        "compute_dtype": compute_dtype,
-    }
 
-    def prepare(operands, opts):
-        if len(operands) != len(names):
-            raise TypeError(
-                f"{fn_name}() takes {len(names)} positional arguments but {len(operands)} were given"
-            )
-        check_tensor(fn_name, operands[0], "input", 1)
-        for position in range(1, len(operands)):
-            _check_operand(fn_name, operands[position], names[position], position + 1)
-        merged = defaults
-        if opts:
-            unknown = set(opts) - set(defaults)
-            if unknown:
-                raise TypeError(f"{fn_name}() got an unexpected keyword argument '{unknown.pop()}'")
-            merged = {**defaults, **opts}
-        if check is not None:  # checks run on every call, with or without options
-            check(*operands, **merged)
-        return merged
+    def check_operands(*operands, out=None, **opts):
+        for name, value in defaults.items():
+            if opts.get(name) is None:
+                opts[name] = value
+        check(*operands, **opts)
 
-    def iterator_config(opts):
-        # ``div(a, b, rounding_mode=None)`` promotes integers to float; the rounded modes
-        # don't: the option may be a function of the call's options.
-        promote = config["promote_integer_inputs_to_float"]
-        if callable(promote):
-            return {**config, "promote_integer_inputs_to_float": promote(**opts)}
-        return config
-
-    def functional_kernel(*operands, **opts):
-        return TensorIterator(fn_name, operands, **iterator_config(opts)).run(kernel, **opts)
-
-    def inplace_kernel(*operands, **opts):
-        it = TensorIterator(fn_name + "_", operands, out=operands[0], inplace=True,
-                            **iterator_config(opts))  # fmt: skip
-        return it.run(kernel, **opts)
-
-    def out_kernel(*operands, out, **opts):
-        it = TensorIterator(fn_name, operands, out=out, **iterator_config(opts))
-        return it.run(kernel, **opts)
-
-    functional_op = declare(schema, FUNCTIONAL, functional_kernel, derivative)
-    # In-place variants share the formula (and the node name) of the functional op.
-    inplace_op = (
-        declare(_inplace_schema(schema), INPLACE, inplace_kernel, derivative) if inplace else None
+    structured = elementwise(
+        kernel,
+        promote_integer_inputs_to_float=promote_integer_inputs_to_float,
+        result_dtype=result_dtype,
+        compute_dtype=compute_dtype,
+        defaults=defaults,
     )
-    out_op = declare(_out_schema(schema), OUT, out_kernel) if out else None
-
-    def function(*operands, out=None, **opts):
-        opts = prepare(operands, opts)
-        if out is None:
-            return functional_op(*operands, **opts)
-        if out_op is None:
-            raise TypeError(f"{fn_name}() got an unexpected keyword argument 'out'")
-        check_tensor(fn_name, out, "out", len(names) + 1)
-        return out_op(*operands, out=out, **opts)
-
-    function.__name__ = function.__qualname__ = fn_name
-    function.__doc__ = doc or f"``torch.{fn_name}``: ``{schema}``"
-    function.overloads = {"functional": functional_op, "inplace": inplace_op, "out": out_op}
-
-    if method:
-
-        def tensor_method(self, *others, **opts):
-            return function(self, *others, **opts)
-
-        tensor_method.__doc__ = function.__doc__
-        bind_method(fn_name, tensor_method)
-    if inplace_op is not None:
-
-        def tensor_inplace_method(self, *others, **opts):
-            opts = prepare((self, *others), opts)
-            return inplace_op(self, *others, **opts)
-
-        tensor_inplace_method.__doc__ = f"In-place ``{fn_name}``: ``{inplace_op.schema}``"
-        bind_method(fn_name + "_", tensor_inplace_method)
-        function.inplace = tensor_inplace_method  # for ops whose public method picks an overload
-    return function
+    return native_function(
+        *schemas,
+        kernel=structured,
+        derivative=derivative,
+        derivatives=derivatives,
+        variants="function, method" if method else "function",
+        numbers_as_tensors=True,
+        check=check_operands if check is not None else None,
+        doc=doc,
+    )
 
 
 def write_to_out(result: Tensor, out: Tensor, *, check_cast: bool = True) -> Tensor:

@@ -159,7 +159,7 @@ def exact_out_dtype(function, result_dtype_of):
     def checked(input, *, out=None) -> Tensor:
         if isinstance(input, Tensor) and isinstance(out, Tensor):
             require_out_dtype(out, result_dtype_of(input._dtype))
-        return function(input, out=out)
+        return function(input) if out is None else function(input, out=out)
 
     checked.__name__ = checked.__qualname__ = function.__name__
     checked.__doc__ = function.__doc__

@@ -1,0 +1,433 @@
+"""The Python argument parser: from a call's arguments to one overload (``python_arg_parser.cpp``).
+
+``torch.sum(x)``, ``torch.sum(x, 0)`` and ``torch.sum(x, dim=None, keepdim=True)`` all
+enter one Python function, which must decide which overload of ``sum`` the call means
+and whether its arguments are of the right types. PyTorch's ``PythonArgParser`` does
+this from the overloads' schemas, and so does this module:
+
+* each overload becomes a ``PythonSignature``: its schema's arguments with Python's
+  view of them (``self`` is called ``input`` in ``torch.sum``; an ``out=`` overload
+  adds ``Tensor out=None`` to its functional twin; a method leaves ``self`` out);
+* ``PythonArgParser.parse`` tries the signatures in order and returns the first that
+  accepts the call, with every argument bound by name (defaults filled in);
+* when none accepts it, the error is PyTorch's: the one mistake, if only one
+  signature could have been meant ("argument 'dim' (position 2) must be tuple of
+  ints, not str"), otherwise every signature ("received an invalid combination of
+  arguments - got (Tensor, str), but expected one of: ...").
+
+The parser only checks *types*. What the values mean (is ``dim`` in range? can this
+dtype be summed?) is each kernel's business, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+from .dtypes import dtype as DType
+from .schema import NO_DEFAULT, Argument
+from .tensor import Tensor
+
+__all__ = ["PythonArgParser", "PythonParameter", "PythonSignature"]
+
+
+# --- what each schema type accepts (``FunctionParameter::check``) -------------------------
+
+
+def _is_tensor(value) -> bool:
+    return isinstance(value, Tensor)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, numbers.Number)
+
+
+def _is_int(value) -> bool:
+    """An ``int`` argument: a Python int (not a bool) or a 0-dim integer tensor."""
+    if isinstance(value, numbers.Integral):
+        return not isinstance(value, bool)
+    return (
+        isinstance(value, Tensor)
+        and not value._size
+        and value._dtype.is_integral
+        and not value.requires_grad
+    )
+
+
+def _is_float(value) -> bool:
+    """A ``float`` argument: any real number, or a 0-dim tensor that needs no gradient."""
+    if isinstance(value, numbers.Real):
+        return True
+    return isinstance(value, Tensor) and not value._size and not value.requires_grad
+
+
+def _is_scalar(value) -> bool:
+    """A ``Scalar`` (PyTorch's ``Number``): a Python number or a 0-dim tensor."""
+    return isinstance(value, numbers.Number) or _is_float(value)
+
+
+def _is_bool(value) -> bool:
+    return isinstance(value, bool) or type(value).__name__ == "bool_"  # numpy.bool_ too
+
+
+def _is_str(value) -> bool:
+    return isinstance(value, str)
+
+
+def _is_dtype(value) -> bool:
+    return isinstance(value, DType)
+
+
+def _is_sequence(value) -> bool:
+    return isinstance(value, tuple | list)
+
+
+def _anything(value) -> bool:
+    return True
+
+
+# The base type of a schema argument -> (the name PyTorch's messages use, the check).
+_SIMPLE_TYPES = {
+    "Tensor": ("Tensor", _is_tensor),
+    "Scalar": ("Number", _is_scalar),
+    "int": ("int", _is_int),
+    "SymInt": ("SymInt", _is_int),
+    "float": ("float", _is_float),
+    "bool": ("bool", _is_bool),
+    "str": ("str", _is_str),
+    "ScalarType": ("vizgrad.dtype", _is_dtype),
+    "Layout": ("vizgrad.layout", _anything),
+    "Device": ("vizgrad.device", _anything),
+    "Generator": ("vizgrad.Generator", _anything),
+    "MemoryFormat": ("vizgrad.memory_format", _anything),
+}
+_LIST_TYPE_NAMES = {
+    "Tensor": "tuple of Tensors",
+    "int": "tuple of ints",
+    "SymInt": "tuple of ints",
+    "float": "tuple of floats",
+    "bool": "tuple of bools",
+    "Scalar": "tuple of Scalars",
+}
+
+
+class PythonParameter:
+    """One parameter as Python sees it (``FunctionParameter``)."""
+
+    __slots__ = ("name", "schema_name", "type_name", "check", "is_int_list", "list_size",
+                 "is_tensor_list", "none_items", "optional", "allow_none", "kwarg_only", "default",
+                 "default_text")  # fmt: skip
+
+    def __init__(self, argument: Argument, name: str, *, numbers_as_tensors: bool = False):
+        self.name = name
+        self.schema_name = argument.name
+        base = argument.base_type
+        self.list_size = argument.list_size
+        self.is_int_list = argument.is_list and base in ("int", "SymInt")
+        self.is_tensor_list = argument.is_list and base == "Tensor"
+        self.none_items = "?[" in argument.type  # ``Tensor?[] indices`` may hold None
+        if argument.is_list:
+            self.type_name = _LIST_TYPE_NAMES.get(base, f"tuple of {base}s")
+            self.check = self._check_list
+        else:
+            self.type_name, self.check = _SIMPLE_TYPES.get(base, (base, _anything))
+            if base == "Tensor" and numbers_as_tensors:
+                # ``torch.add(x, 2)``: the functions of Python's arithmetic take numbers
+                # where the schema says Tensor (``should_allow_numbers_as_tensors``).
+                self.check = _is_tensor_or_number
+        # An out= argument that the functional overload lacks is optional in Python.
+        self.default = argument.default if argument.has_default else NO_DEFAULT
+        self.default_text = argument.default_text
+        if argument.is_write and argument.kwarg_only and not argument.has_default:
+            self.default, self.default_text = None, "None"
+        self.optional = self.default is not NO_DEFAULT
+        self.allow_none = argument.optional or self.default is None
+        self.kwarg_only = argument.kwarg_only
+
+    def _check_list(self, value) -> bool:
+        if _is_sequence(value):
+            if self.is_tensor_list:
+                return all(isinstance(v, Tensor) or (v is None and self.none_items) for v in value)
+            # Like PyTorch, only the first element decides; a bad later element fails
+            # when the list is unpacked (``_unpack_int_list``).
+            return not value or not self.is_int_list or _is_int(value[0])
+        # ``int[2] stride=1`` accepts a single int, repeated (``dim=0`` for ``int[1]``).
+        return self.list_size is not None and self.is_int_list and _is_int(value)
+
+    def __str__(self) -> str:
+        default = f" = {self.default_text}" if self.optional else ""
+        return f"{self.type_name} {self.name}{default}"
+
+
+def _is_tensor_or_number(value) -> bool:
+    return isinstance(value, Tensor | numbers.Number)
+
+
+class PythonSignature:
+    """One way to call a function: an overload's arguments as Python sees them."""
+
+    __slots__ = ("function_name", "params", "by_name", "max_pos_args", "min_args",
+                 "max_args", "varargs_int_list", "overload", "_simple", "_keyword_defaults")  # fmt: skip
+
+    def __init__(self, function_name: str, params: list[PythonParameter], overload=None):
+        self.function_name = function_name
+        self.params = params
+        self.by_name = {p.name: p for p in params}
+        self.max_pos_args = sum(not p.kwarg_only for p in params)
+        self.min_args = sum(not p.optional for p in params)
+        self.max_args = len(params)
+        # ``x.view(2, 3)`` means ``x.view((2, 3))``: a lone positional int list may be
+        # given as separate ints.
+        self.varargs_int_list = self.max_pos_args == 1 and params[0].is_int_list
+        self.overload = overload  # what the caller maps this signature to
+        # No int lists and no required parameters after the positional ones: calls
+        # without keywords can take the short path of ``bind``.
+        self._simple = not any(p.is_int_list for p in params)
+        # The keyword-only defaults the common call passes on (``out`` is routed apart).
+        self._keyword_defaults = {p.schema_name: p.default for p in params
+                                  if p.kwarg_only and p.name != "out"}  # fmt: skip
+
+    def __str__(self) -> str:
+        parts, keyword_marked = [], False
+        for p in self.params:
+            if p.kwarg_only and not keyword_marked:
+                parts.append("*")
+                keyword_marked = True
+            parts.append(str(p))
+        return f"({', '.join(parts)})"
+
+    def bind(self, args: tuple, kwargs: dict, raise_errors: bool) -> dict | None:
+        """The call's arguments by name, or None if this signature does not accept it.
+
+        With ``raise_errors``, the reason is raised as PyTorch words it instead.
+        """
+        nargs = len(args)
+        if nargs > self.max_pos_args and not self.varargs_int_list:
+            return _fail(raise_errors, _too_many_positional, self, nargs)
+        bound = {}
+        position = 0
+        used_kwargs = 0
+        for index, param in enumerate(self.params):
+            is_keyword = position >= nargs
+            if not is_keyword:
+                if param.kwarg_only:
+                    return _fail(raise_errors, _too_many_positional, self, nargs)
+                value = args[position]
+            else:
+                value = kwargs.get(param.name, NO_DEFAULT)
+                if value is NO_DEFAULT:
+                    if not param.optional:
+                        return _fail(raise_errors, _missing_arguments, self, index)
+                    bound[param.name] = param.default
+                    continue
+                used_kwargs += 1
+            if value is None and param.allow_none:
+                bound[param.name] = None
+            elif (
+                self.varargs_int_list
+                and position == 0
+                and not is_keyword
+                and (nargs > 1 or not param.check(value))
+            ):
+                # ``x.view(2, 3)`` / ``x.view(6)``: the ints themselves are the list.
+                if not _is_int(value):
+                    if nargs > 1:
+                        return _fail(raise_errors, _too_many_positional, self, nargs)
+                    return _fail(raise_errors, _wrong_type, self, param, value, 1)
+                bound[param.name] = _unpack_int_list(self, param, args)
+                position = nargs
+                continue
+            elif param.check(value):
+                bound[param.name] = (
+                    _unpack_int_list(self, param, value) if param.is_int_list else value
+                )
+            else:
+                where = None if is_keyword else position + 1
+                return _fail(raise_errors, _wrong_type, self, param, value, where)
+            if not is_keyword:
+                position += 1
+        if used_kwargs < len(kwargs):
+            return _fail(raise_errors, _unexpected_keyword, self, args, kwargs)
+        return bound
+
+    def bind_call(self, args: tuple, kwargs: dict, raise_errors: bool):
+        """The call as the overload takes it: ``(arguments, keywords)`` by schema name.
+
+        Positional parameters become arguments, keyword-only ones keywords (``out``
+        stays under its Python name, for the caller to route). None if the signature
+        does not accept the call (or its error, with ``raise_errors``).
+        """
+        if self._simple and not kwargs and len(args) == self.max_pos_args:
+            # The common call: every positional argument given, no keywords.
+            params = self.params
+            for i, value in enumerate(args):
+                param = params[i]
+                if not (param.check(value) or (value is None and param.allow_none)):
+                    break
+            else:
+                return args, self._keyword_defaults
+        bound = self.bind(args, kwargs, raise_errors)
+        if bound is None:
+            return None
+        values = list(bound.values())
+        positional = self.max_pos_args
+        keywords = {p.schema_name: v for p, v in zip(self.params[positional:], values[positional:],
+                                                     strict=True)}  # fmt: skip
+        return tuple(values[:positional]), keywords
+
+
+def _fail(raise_errors: bool, error, *details):
+    """A signature that does not fit: raise its error, or just say no (None)."""
+    if raise_errors:
+        raise error(*details)
+    return None
+
+
+def _unpack_int_list(signature: PythonSignature, param: PythonParameter, value):
+    """An int list as given; a bad element is PyTorch's "failed to unpack" error."""
+    if not _is_sequence(value):
+        return value  # a single int for ``int[1]``: kernels take it as it is
+    for position, item in enumerate(value):
+        if not _is_int(item):
+            raise TypeError(
+                f"{signature.function_name}(): argument '{param.name}' failed to unpack the "
+                f'object at pos {position + 1} with error "type must be tuple of ints,but got '
+                f'{type(item).__name__}"'
+            )
+    return value
+
+
+class PythonArgParser:
+    """Chooses among a function's signatures, as ``PythonArgParser::parse``."""
+
+    __slots__ = ("function_name", "signatures")
+
+    def __init__(self, function_name: str, signatures: list[PythonSignature]):
+        self.function_name = function_name
+        self.signatures = signatures
+
+    def parse(self, args: tuple, kwargs: dict):
+        """``(signature, arguments, keywords)`` of the first signature that fits the call."""
+        signatures = self.signatures
+        if len(signatures) == 1:
+            return (signatures[0], *signatures[0].bind_call(args, kwargs, True))
+        for signature in signatures:
+            call = signature.bind_call(args, kwargs, False)
+            if call is not None:
+                return (signature, *call)
+        raise self._no_match(args, kwargs)
+
+    def _no_match(self, args: tuple, kwargs: dict) -> TypeError:
+        """``print_error``: the one plausible signature's own error, else the whole list."""
+        count = len(args) + len(kwargs)
+        plausible = [s for s in self.signatures if s.min_args <= count <= s.max_args]
+        if len(plausible) == 1:
+            plausible[0].bind(args, kwargs, True)  # raises its specific error
+        return TypeError(format_invalid_arguments(self.function_name, args, kwargs,
+                                                  self.signatures))  # fmt: skip
+
+
+# --- PyTorch's error messages (``python_arg_parser.cpp``, ``invalid_arguments.cpp``) ------
+
+
+def _python_type_name(value) -> str:
+    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+
+
+def _too_many_positional(signature: PythonSignature, nargs: int) -> TypeError:
+    name, most, least = signature.function_name, signature.max_pos_args, signature.min_args
+    if least != most:
+        return TypeError(
+            f"{name}() takes from {least} to {most} positional arguments but {nargs} were given"
+        )
+    plural = "" if most == 1 else "s"
+    return TypeError(f"{name}() takes {most} positional argument{plural} but {nargs} were given")
+
+
+def _missing_arguments(signature: PythonSignature, index: int) -> TypeError:
+    missing = [f'"{p.name}"' for p in signature.params[index:] if not p.optional]
+    # PyTorch's message says "arguments" for one and "argument" for several.
+    plural = "s" if len(missing) == 1 else ""
+    return TypeError(
+        f"{signature.function_name}() missing {len(missing)} required positional "
+        f"argument{plural}: {', '.join(missing)}"
+    )
+
+
+def _wrong_type(signature, param, value, position) -> TypeError:
+    where = f" (position {position})" if position is not None else ""
+    return TypeError(
+        f"{signature.function_name}(): argument '{param.name}'{where} must be "
+        f"{param.type_name}, not {_python_type_name(value)}"
+    )
+
+
+def _unexpected_keyword(signature: PythonSignature, args: tuple, kwargs: dict) -> TypeError:
+    positional = {p.name for p in signature.params[: len(args)]}
+    for key in kwargs:
+        if key in positional:
+            return TypeError(
+                f"{signature.function_name}() got multiple values for argument '{key}'"
+            )
+        if key not in signature.by_name:
+            return TypeError(
+                f"{signature.function_name}() got an unexpected keyword argument '{key}'"
+            )
+    return TypeError(f"{signature.function_name}() got an unexpected keyword argument")
+
+
+def _describe_arguments(args: tuple, kwargs: dict) -> str:
+    """``_argDesc``: ``(Tensor, str, keepdim=bool)``."""
+    described = [_python_type_name(a) for a in args]
+    described += [f"{k}={_python_type_name(v)}" for k, v in kwargs.items()]
+    text = ", ".join(described)
+    if not args and kwargs:
+        text += ", "  # PyTorch's quirk: "(unbiased=str, )"
+    return f"({text})"
+
+
+def format_invalid_arguments(name: str, args: tuple, kwargs: dict, signatures) -> str:
+    """``format_invalid_args``: the call's argument types against every signature."""
+    options = [str(s) for s in signatures]
+    if len(options) == 1:
+        return (
+            f"{name}() received an invalid combination of arguments - got "
+            f"{_describe_arguments(args, kwargs)}, but expected {options[0]}"
+        )
+    lines = [
+        f"{name}() received an invalid combination of arguments - got "
+        f"{_describe_arguments(args, kwargs)}, but expected one of:"
+    ]
+    for signature, option in zip(signatures, options, strict=True):
+        lines.append(f" * {option}")
+        reason = _why_not(signature, option, args, kwargs)
+        if reason:
+            lines.append(f"      didn't match because {reason}")
+    return "\n".join(lines) + "\n"
+
+
+def _why_not(signature: PythonSignature, option: str, args: tuple, kwargs: dict) -> str:
+    """The per-signature explanation PyTorch adds when the argument count fits.
+
+    PyTorch reads the option back from its printed form, so ``*`` counts as an
+    argument and a defaulted argument's "name" is its default; this keeps that.
+    """
+    pieces = option[1:-1].split(", ") if option != "()" else []
+    has_out = any(p.startswith("Tensor out") for p in pieces)
+    expected = len(pieces) - (1 if has_out and "out" not in kwargs else 0)
+    if len(args) + len(kwargs) != expected:
+        return ""
+    names = [p.rsplit(" ", 1)[-1] for p in pieces]
+    start = max(expected - len(kwargs), 0)
+    unmatched = [k for k in kwargs if k not in names[start:]]
+    if kwargs and unmatched:
+        return f"some of the keywords were incorrect: {', '.join(unmatched)}"
+    marked = []
+    for i, value in enumerate(args):
+        ok = i < len(signature.params) and signature.params[i].check(value)
+        text = _python_type_name(value)
+        marked.append(text if ok else f"!{text}!")
+    for key, value in kwargs.items():
+        param = signature.by_name.get(key)
+        text = f"{key}={_python_type_name(value)}"
+        marked.append(text if param is not None and param.check(value) else f"!{text}!")
+    return f"some of the arguments have invalid types: ({', '.join(marked)})"

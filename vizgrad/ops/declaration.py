@@ -1,0 +1,286 @@
+"""One declaration per operator: every overload, its kernels, its derivative, its variants.
+
+This is vizgrad's ``native_functions.yaml`` entry. ``native_function`` takes the whole
+schema of each overload, exactly as PyTorch writes it, and generates everything a
+caller meets::
+
+    add = native_function(
+        "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+        "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+        "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+        kernel=elementwise(_add_kernel),
+        derivative=Derivative("AddBackward0", ...),
+        numbers_as_tensors=True,
+    )
+
+From the schemas come:
+
+* the ``Operator`` of each overload (``aten::add.Tensor``…), registered for the
+  dispatcher, with its *kind* (explicit derivative, CompositeImplicitAutograd, or
+  non-differentiable) as a dispatch fact;
+* the Python function ``vizgrad.add`` and the methods ``Tensor.add``/``Tensor.add_``,
+  whose argument checking and overload choice are the Python argument parser's
+  (``vizgrad.arg_parser``), generated from the same schemas;
+* the kernels of the in-place and ``out=`` overloads, by wrappers: a structured
+  kernel (``elementwise``, built on TensorIterator) makes all three variants from one
+  loop, as PyTorch's structured kernels do; a plain kernel that returns a fresh
+  tensor gets its ``out=`` twin from ``out_wrapper`` (the ``out=`` contract of
+  ``torch/_prims_common/wrappers.py``).
+"""
+
+from __future__ import annotations
+
+from ..arg_parser import PythonArgParser, PythonParameter, PythonSignature
+from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE
+from ..dispatcher import (
+    COMPOSITE_IMPLICIT,
+    EXPLICIT,
+    FUNCTIONAL,
+    INPLACE,
+    NONDIFFERENTIABLE,
+    OUT,
+    VIEW,
+    Operator,
+    dispatch,
+)
+from ..schema import FunctionSchema
+from .registry import OPERATORS, bind_method, write_to_out
+
+__all__ = ["native_function", "out_wrapper", "StructuredKernel"]
+
+
+class StructuredKernel:
+    """A kernel that makes its own functional, in-place and ``out=`` variants.
+
+    PyTorch's ``structured: True`` kernels compute into an output that a shared
+    set-up prepared (allocated, or checked and resized); subclasses say how.
+    """
+
+    def for_overload(self, schema: FunctionSchema, variant: str):
+        raise NotImplementedError
+
+
+def out_wrapper(kernel, *, check_cast: bool = True):
+    """The ``out=`` overload of a kernel that returns a fresh result.
+
+    Compute as the functional overload does, then check the cast, resize ``out`` and
+    copy into it (``_prims_common.wrappers.out_wrapper``).
+    """
+
+    def out_kernel(*args, out, **kwargs):
+        return write_to_out(kernel(*args, **kwargs), out, check_cast=check_cast)
+
+    out_kernel.__name__ = f"{getattr(kernel, '__name__', 'kernel')}_out"
+    return out_kernel
+
+
+def _variant_of(schema: FunctionSchema) -> str:
+    if schema.is_out:
+        return OUT
+    if schema.is_inplace:
+        return INPLACE
+    if schema.is_view:
+        return VIEW
+    return FUNCTIONAL
+
+
+def _kind_of(derivative) -> str:
+    if derivative is COMPOSITE:
+        return COMPOSITE_IMPLICIT
+    if derivative is NON_DIFFERENTIABLE:
+        return NONDIFFERENTIABLE
+    return EXPLICIT
+
+
+def _same_arguments(schema: FunctionSchema, other: FunctionSchema) -> bool:
+    def key(s):
+        return [(a.name, a.type, a.default_text, a.kwarg_only) for a in s.without_out()]
+
+    return key(schema) == key(other)
+
+
+class _Overloads:
+    """The overloads of one declaration, sorted into what Python calls can reach."""
+
+    def __init__(self, schemas, kernel, kernels, derivative, derivatives, variant_of):
+        self.functional: list[tuple[Operator, Operator | None]] = []
+        self.inplace: list[Operator] = []
+        parsed = [FunctionSchema.parse(s) for s in schemas]
+        plain = [s for s in parsed if not s.is_out and not s.is_inplace]
+        ops = {}
+        for schema in parsed:
+            name = schema.qualified_name
+            variant = variant_of.get(name) or _variant_of(schema)
+            op_kernel = _kernel_for(schema, variant, kernel, kernels, plain)
+            op_derivative = derivatives.get(name, derivative) if variant is not OUT else None
+            if variant is INPLACE and name not in derivatives:
+                # An in-place overload shares its functional twin's formula and node name.
+                twin = _twin(schema, plain)
+                if twin is not None:
+                    op_derivative = derivatives.get(twin.qualified_name, derivative)
+            kind = _kind_of(op_derivative)
+            if kind is not EXPLICIT:
+                op_derivative = None
+            op = Operator(schema.text, variant, op_kernel, op_derivative, kind=kind)
+            if op.qualname in OPERATORS:
+                raise RuntimeError(f"operator {op.qualname} declared twice")
+            OPERATORS[op.qualname] = op
+            ops[name] = (schema, op)
+        for schema, op in ops.values():
+            if schema.is_inplace:
+                self.inplace.append(op)
+            elif not schema.is_out:
+                out = next((o for s, o in ops.values() if s.is_out and _same_arguments(s, schema)),
+                           None)  # fmt: skip
+                self.functional.append((op, out))
+        for schema, op in ops.values():  # out= overloads without a functional twin
+            if schema.is_out and not any(o is op for _, o in self.functional):
+                self.functional.append((None, op))
+        self.operators = {name: op for name, (_, op) in ops.items()}
+
+
+def _twin(schema: FunctionSchema, plain: list[FunctionSchema]) -> FunctionSchema | None:
+    """The functional overload an in-place or out= overload was made from."""
+    for candidate in plain:
+        if schema.is_inplace and candidate.overload_name == schema.overload_name:
+            if candidate.name == schema.base_name:
+                return candidate
+        elif schema.is_out and _same_arguments(schema, candidate):
+            return candidate
+    return None
+
+
+def _kernel_for(schema, variant, kernel, kernels, plain):
+    name = schema.qualified_name
+    if name in kernels:
+        return kernels[name]
+    if isinstance(kernel, StructuredKernel):
+        return kernel.for_overload(schema, variant)
+    if variant is OUT:
+        twin = _twin(schema, plain)
+        if twin is not None:
+            functional = kernels.get(twin.qualified_name, kernel)
+            if isinstance(functional, StructuredKernel):
+                return functional.for_overload(schema, variant)
+            if functional is not None:
+                return out_wrapper(functional)
+    if kernel is None:
+        raise RuntimeError(f"no kernel declared for {name}")
+    return kernel
+
+
+def _signature(name, op, out_op, *, method, numbers_as_tensors):
+    """The Python signature of an overload (plus ``out=`` from its twin)."""
+    schema = FunctionSchema.parse((op or out_op).schema)
+    arguments = schema.without_out() if op is not None else schema.arguments
+    params = []
+    for argument in arguments:
+        if argument.name == "self" and method:
+            continue
+        python_name = "input" if argument.name == "self" else argument.name
+        params.append(PythonParameter(argument, python_name,
+                                      numbers_as_tensors=numbers_as_tensors))  # fmt: skip
+    if out_op is not None and op is not None:
+        outs = FunctionSchema.parse(out_op.schema).out_arguments
+        params.append(_out_parameter(outs))
+    return PythonSignature(name, params, (op, out_op))
+
+
+def _out_parameter(outs) -> PythonParameter:
+    from ..schema import Argument
+
+    type_ = "Tensor[]" if len(outs) > 1 else "Tensor"
+    argument = Argument("out", f"{type_}?", None, True, None, "None")
+    return PythonParameter(argument, "out")
+
+
+def _call_overload(signature: PythonSignature, args: tuple, kwargs: dict):
+    """Dispatch the overload a signature stands for: the ``out=`` one if ``out`` was given."""
+    op, out_op = signature.overload
+    if "out" not in kwargs or op is None:
+        return dispatch(op or out_op, args, kwargs)
+    out = kwargs.pop("out")
+    if out is None:
+        return dispatch(op, args, kwargs)
+    names = out_op.out_names
+    if len(names) == 1:
+        kwargs[names[0]] = out
+    else:
+        kwargs.update(zip(names, out, strict=True))
+    return dispatch(out_op, args, kwargs)
+
+
+def _tensor_method(method_parser: PythonArgParser, check):
+    """``Tensor.<name>``: the parsed call with the tensor itself as ``self``."""
+
+    def tensor_method(self, *args, **kwargs):
+        signature, args, kwargs = method_parser.parse(args, kwargs)
+        args = (self, *args)
+        if check is not None:
+            check(*args, **kwargs)
+        return _call_overload(signature, args, kwargs)
+
+    return tensor_method
+
+
+def native_function(
+    *schemas: str,
+    kernel=None,
+    kernels: dict | None = None,
+    derivative=None,
+    derivatives: dict | None = None,
+    variants: str = "function, method",
+    numbers_as_tensors: bool = False,
+    check=None,
+    variant_of: dict | None = None,
+    python_name: str | None = None,
+    doc: str = "",
+):
+    """Declare one operator from its overloads' schemas; return its Python function.
+
+    ``kernel`` serves every overload (a ``StructuredKernel`` makes each variant);
+    ``kernels`` names a kernel per overload (``{"sum.dim_IntList": ...}``). Likewise
+    ``derivative``/``derivatives``: a ``Derivative``, ``COMPOSITE`` or
+    ``NON_DIFFERENTIABLE``. ``variants`` is ``native_functions.yaml``'s field:
+    ``function`` makes ``vizgrad.<name>``, ``method`` makes ``Tensor.<name>``; an
+    in-place overload is always the method ``Tensor.<name>_``. ``check`` runs on the
+    parsed arguments (as the kernel gets them, plus ``out=``) before dispatch: the
+    checks PyTorch's meta functions make before any work.
+    """
+    overloads = _Overloads(schemas, kernel, kernels or {}, derivative, derivatives or {},
+                           variant_of or {})  # fmt: skip
+    first = FunctionSchema.parse(schemas[0])
+    name = python_name or first.base_name
+
+    def parser(python_name: str, method: bool, ops) -> PythonArgParser:
+        signatures = [
+            _signature(python_name, op, out_op, method=method,
+                       numbers_as_tensors=numbers_as_tensors)
+            for op, out_op in ops
+        ]  # fmt: skip
+        return PythonArgParser(python_name, signatures)
+
+    function_parser = parser(name, False, overloads.functional)
+
+    def function(*args, **kwargs):
+        signature, args, kwargs = function_parser.parse(args, kwargs)
+        if check is not None:
+            check(*args, **kwargs)
+        return _call_overload(signature, args, kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc or f"``torch.{name}``: ``{first.text}``"
+    function.overloads = overloads.operators
+    function.parser = function_parser
+
+    if "method" in variants:
+        method = _tensor_method(parser(name, True, overloads.functional), check)
+        method.__doc__ = function.__doc__
+        bind_method(name, method)
+    if overloads.inplace:  # in-place overloads are always methods (``Tensor.add_``)
+        inplace_ops = [(op, None) for op in overloads.inplace]
+        method = _tensor_method(parser(name + "_", True, inplace_ops), check)
+        method.__doc__ = f"In-place ``{name}``: ``{overloads.inplace[0].schema}``"
+        bind_method(name + "_", method)
+        function.inplace = method
+    return function
