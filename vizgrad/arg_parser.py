@@ -22,6 +22,7 @@ dtype be summed?) is each kernel's business, as in PyTorch.
 from __future__ import annotations
 
 import numbers
+import operator
 
 from .dtypes import dtype as DType
 from .schema import NO_DEFAULT, Argument
@@ -282,10 +283,15 @@ def _fail(raise_errors: bool, error, *details):
     return None
 
 
-def _unpack_int_list(signature: PythonSignature, param: PythonParameter, value):
-    """An int list as given; a bad element is PyTorch's "failed to unpack" error."""
+def _unpack_int_list(signature: PythonSignature, param: PythonParameter, value) -> tuple:
+    """An int list as a tuple of Python ints, as PyTorch's ``IntArrayRef``.
+
+    A single int given for ``int[2]`` is repeated (``stride=1`` means ``(1, 1)``); a
+    0-dim integer tensor counts as its value; any other element is PyTorch's "failed
+    to unpack" error.
+    """
     if not _is_sequence(value):
-        return value  # a single int for ``int[1]``: kernels take it as it is
+        return (operator.index(value),) * param.list_size
     for position, item in enumerate(value):
         if not _is_int(item):
             raise TypeError(
@@ -293,7 +299,7 @@ def _unpack_int_list(signature: PythonSignature, param: PythonParameter, value):
                 f'object at pos {position + 1} with error "type must be tuple of ints,but got '
                 f'{type(item).__name__}"'
             )
-    return value
+    return tuple(operator.index(item) for item in value)
 
 
 class PythonArgParser:
