@@ -1,4 +1,4 @@
-"""The one rule of the architecture: the engine never imports Jupyter (DESIGN.md)."""
+"""The one rule of the architecture: the engine never imports Jupyter (docs/architecture.md)."""
 
 import subprocess
 import sys

@@ -2,7 +2,7 @@
 
 The engine *emits* events; widgets, ``dispatch_trace`` and recorders *subscribe*. The
 engine never waits on a listener and never reads anything back: data flows one way
-(see DESIGN.md). Every event is a small dataclass with a sequence number, naming
+(see docs/architecture.md). Every event is a small dataclass with a sequence number, naming
 tensors, storages and autograd nodes by small integer ids (never by ``id()``), so a
 recording is deterministic and can be saved as JSON and replayed.
 
