@@ -97,3 +97,23 @@ def test_each_dispatch_key_says_what_it_decided():
     assert add_[1][0] == "ADInplaceOrView" and "version counter of self" in add_[1][1]
     assert add_[-1][0] == "CPU" and add_[-1][1]
     assert _notes(lambda: x.t())[1][1].startswith("view:")
+
+
+def _python_signature(schema: str):
+    from vizgrad.arg_parser import PythonParameter, PythonSignature
+
+    parsed = FunctionSchema.parse(schema)
+    params = [PythonParameter(a, "input" if a.name == "self" else a.name) for a in parsed.arguments]
+    return PythonSignature(parsed.name, params, schema)
+
+
+def test_overloads_are_tried_in_torchgens_order():
+    from vizgrad.ops.declaration import sort_overloads
+
+    scalar = _python_signature("eq.Scalar(Tensor self, Scalar other) -> Tensor")
+    tensor = _python_signature("eq.Tensor(Tensor self, Tensor other) -> Tensor")
+    unrelated = _python_signature("eq.int(Tensor self, int a, int b) -> Tensor")
+    # A Scalar overload goes after its Tensor twin, whatever order they are declared in.
+    assert [s.overload for s in sort_overloads([scalar, unrelated, tensor])] == [
+        unrelated.overload, tensor.overload, scalar.overload]  # fmt: skip
+    assert sort_overloads([tensor, scalar]) == [tensor, scalar]

@@ -114,13 +114,14 @@ _LIST_TYPE_NAMES = {
 class PythonParameter:
     """One parameter as Python sees it (``FunctionParameter``)."""
 
-    __slots__ = ("name", "schema_name", "type_name", "check", "is_int_list", "list_size",
+    __slots__ = ("name", "schema_name", "schema_type", "type_name", "check", "is_int_list", "list_size",
                  "is_tensor_list", "none_items", "optional", "allow_none", "kwarg_only", "default",
                  "default_text")  # fmt: skip
 
     def __init__(self, argument: Argument, name: str, *, numbers_as_tensors: bool = False):
         self.name = name
         self.schema_name = argument.name
+        self.schema_type = argument.type  # "int[1]?": what torchgen orders overloads by
         base = argument.base_type
         self.list_size = argument.list_size
         self.is_int_list = argument.is_list and base in ("int", "SymInt")

@@ -169,6 +169,51 @@ def _kernel_for(schema, variant, kernel, kernels, plain):
     return kernel
 
 
+def _is_type_smaller(first: str, second: str) -> bool:
+    """torchgen's order between two argument types: the smaller is tried later.
+
+    A ``Scalar`` overload comes after its ``Tensor`` twin, an ``int`` after a ``Tensor``
+    (a 0-dim tensor would fit both), an ``int[]`` after an ``int``, a ``Tensor[]`` after
+    other lists.
+    """
+    return (
+        (first, second) in (("Scalar", "Tensor"), ("Scalar?", "Tensor?"), ("int[]", "int"),
+                            ("int[]", "int?"), ("SymInt[]", "int[]"), ("int", "Tensor"),
+                            ("SymInt", "Tensor"))
+        or (first == "Tensor[]" and "[]" in second)
+    )  # fmt: skip
+
+
+def _is_signature_smaller(first: PythonSignature, second: PythonSignature) -> bool:
+    types_1 = [p.schema_type for p in first.params if p.name != "out"]
+    types_2 = [p.schema_type for p in second.params if p.name != "out"]
+    if len(types_1) != len(types_2) or types_1 == types_2:
+        return False
+    return all(a == b or _is_type_smaller(a, b) for a, b in zip(types_1, types_2, strict=True))
+
+
+def sort_overloads(signatures: list[PythonSignature]) -> list[PythonSignature]:
+    """The order the parser tries signatures in (torchgen's ``sort_overloads``).
+
+    Declaration order, except that a signature goes after every signature it is
+    "smaller" than (``eq.Scalar`` after ``eq.Tensor``), so a call that fits both takes
+    the more general one, as PyTorch's bindings do.
+    """
+    remaining = list(signatures)
+    ordered = []
+    while remaining:
+        for candidate in remaining:
+            if not any(_is_signature_smaller(candidate, other) for other in remaining
+                       if other is not candidate):  # fmt: skip
+                ordered.append(candidate)
+                remaining.remove(candidate)
+                break
+        else:  # a cycle cannot happen in a partial order; keep declaration order
+            ordered.extend(remaining)
+            break
+    return ordered
+
+
 def _signature(name, op, out_op, *, method, numbers_as_tensors):
     """The Python signature of an overload (plus ``out=`` from its twin)."""
     schema = FunctionSchema.parse((op or out_op).schema)
@@ -258,7 +303,7 @@ def native_function(
                        numbers_as_tensors=numbers_as_tensors)
             for op, out_op in ops
         ]  # fmt: skip
-        return PythonArgParser(python_name, signatures)
+        return PythonArgParser(python_name, sort_overloads(signatures))
 
     function_parser = parser(name, False, overloads.functional)
 
