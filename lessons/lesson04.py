@@ -14,7 +14,7 @@ from __future__ import annotations
 import numbers
 
 import vizgrad as vg
-from vizgrad.dtypes import scalar_dtype
+from vizgrad.dtypes import BOOL, COMPLEX, FLOATING, INTEGRAL, scalar_dtype
 from vizgrad.shape import contiguous_strides
 
 from .exercise import Wrong, exercise
@@ -30,7 +30,7 @@ __all__ = [
     "make_operands",
 ]
 
-CATEGORY_NAMES = {0: "bool", 1: "integer", 2: "floating point", 3: "complex"}
+CATEGORY_NAMES = {BOOL: "bool", INTEGRAL: "integer", FLOATING: "floating point", COMPLEX: "complex"}
 
 
 # --- reading answers -------------------------------------------------------------------

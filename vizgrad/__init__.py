@@ -43,8 +43,10 @@ from .ops.comparison import *  # noqa: F403
 from .ops.copy import *  # noqa: F403
 from .ops.creation import *  # noqa: F403
 from .ops.detach import *  # noqa: F403
+from .ops.einsum import *  # noqa: F403
 from .ops.fill import *  # noqa: F403
 from .ops.flat_indexing import *  # noqa: F403
+from .ops.generator import *  # noqa: F403
 from .ops.index_ops import *  # noqa: F403
 from .ops.indexing_common import *  # noqa: F403
 from .ops.joining import *  # noqa: F403
@@ -55,18 +57,21 @@ from .ops.masked import *  # noqa: F403
 from .ops.min_max import *  # noqa: F403
 from .ops.nonzero import *  # noqa: F403
 from .ops.norms import *  # noqa: F403
-from .ops.random import *  # noqa: F403
+from .ops.parts import *  # noqa: F403
+from .ops.permutations import *  # noqa: F403
 from .ops.ranges import *  # noqa: F403
 from .ops.reduction_machinery import *  # noqa: F403
 from .ops.reductions import *  # noqa: F403
 from .ops.resize import *  # noqa: F403
+from .ops.sampling import *  # noqa: F403
 from .ops.scan import *  # noqa: F403
 from .ops.scatter_gather import *  # noqa: F403
+from .ops.shape_views import *  # noqa: F403
+from .ops.size_one_dims import *  # noqa: F403
 from .ops.sorting import *  # noqa: F403
 from .ops.splitting import *  # noqa: F403
 from .ops.unary import *  # noqa: F403
 from .ops.variance import *  # noqa: F403
-from .ops.views import *  # noqa: F403
 from .printing import get_printoptions, printoptions, set_printoptions
 from .promotion import can_cast, promote_types, result_type
 from .shape import Size, broadcast_shapes

@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import re
 
-from ..ops.views import as_strided_backward
+from ..ops.shape_views import as_strided_backward
 from .formula import Derivative, FormulaNode
 from .graph import Node, announce_node, gradient_edge
 

@@ -49,7 +49,7 @@ def _is_tensor_of(x, *categories) -> bool:
 
 def _is_bool_operand(x) -> bool:
     """A bool tensor or a Python bool: what ``-`` refuses to subtract."""
-    return _is_tensor_of(x, 0) or isinstance(x, bool)
+    return _is_tensor_of(x, BOOL) or isinstance(x, bool)
 
 
 def raise_if_integer_division_by_zero(divisor: np.ndarray) -> None:
@@ -743,7 +743,7 @@ bind_method("arctan2_", Tensor.atan2_)
 def _tensor_only_and_real(fn_name: str):
     def check(input, other):
         check_tensor(fn_name, other, "other", 2)
-        if input._dtype.category == 3 or other._dtype.category == 3:
+        if input._dtype.category == COMPLEX or other._dtype.category == COMPLEX:
             raise RuntimeError(f"{fn_name} not implemented for complex tensors.")
 
     return check

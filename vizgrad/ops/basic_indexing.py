@@ -13,9 +13,12 @@ import operator
 
 import numpy as np
 
+from ..dtypes import INTEGRAL
 from ..tensor import Tensor
+from .parts import INT64_MAX, _select_op, _slice_op
 from .registry import bind_method
-from .views import INT64_MAX, _alias_op, _select_op, _slice_op, _unsqueeze_op
+from .shape_views import _alias_op
+from .size_one_dims import _unsqueeze_op
 
 __all__: list[str] = []
 
@@ -32,7 +35,7 @@ def _as_index_int(value):
     if isinstance(value, bool):
         return None
     if isinstance(value, Tensor):
-        if value.dim() == 0 and value._dtype.category == 1 and value._dtype.name != "uint8":
+        if value.dim() == 0 and value._dtype.category == INTEGRAL and value._dtype.name != "uint8":
             return int(value.item())
         return None
     if isinstance(value, np.ndarray) and not (value.ndim == 0 and value.dtype.kind in "iu"):

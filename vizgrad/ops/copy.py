@@ -27,7 +27,7 @@ import numpy as np
 from ..derivatives import Derivative
 from ..device import device as Device
 from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE
-from ..dtypes import ALIASES, ALL_DTYPES, int8, scalar_dtype, uint8
+from ..dtypes import ALIASES, ALL_DTYPES, BOOL, int8, scalar_dtype, uint8
 from ..dtypes import bool as bool_
 from ..dtypes import dtype as DType
 from ..shape import broadcast_shapes, contiguous_strides, is_non_overlapping_and_dense
@@ -113,7 +113,7 @@ def cast_into(destination: np.ndarray, source: np.ndarray, source_dtype: DType,
     it is non-zero (for complex, either part).
     """
     if source_dtype.is_complex and not destination_dtype.is_complex:
-        if destination_dtype.category == 0:
+        if destination_dtype.category == BOOL:
             source = source != 0
         else:
             warnings.warn(

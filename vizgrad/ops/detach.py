@@ -11,7 +11,7 @@ from ..derivatives import NON_DIFFERENTIABLE
 from ..dispatcher import FUNCTIONAL, NON_DIFFERENTIABLE_VIEW
 from ..tensor import Tensor
 from .registry import bind_method, check_tensor, declare
-from .views import _bind_property
+from .view_common import _bind_property
 
 __all__ = [
     "detach",

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import FUNCTIONAL, INPLACE
+from ..dtypes import COMPLEX
 from ..tensor import Tensor
 from .registry import bind_method, check_tensor, declare
 
@@ -36,7 +37,7 @@ def _scalar_value(fn_name: str, value):
 
 
 def _fill_kernel(self: Tensor, value) -> Tensor:
-    if self._dtype.category < 3 and isinstance(value, complex):
+    if self._dtype.category < COMPLEX and isinstance(value, complex):
         raise RuntimeError(f"value cannot be converted to type {self._dtype.name} without overflow")
     with np.errstate(all="ignore"):
         self._array[...] = value

@@ -26,7 +26,8 @@ from .index_ops import index_select
 from .indexing_common import _fresh
 from .iterator import check_no_overlap
 from .registry import bind_method, check_tensor, declare, write_to_out
-from .views import flatten, reshape, unsqueeze
+from .shape_views import flatten, reshape
+from .size_one_dims import unsqueeze
 
 __all__ = [
     "cat",

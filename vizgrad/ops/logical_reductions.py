@@ -12,17 +12,8 @@ from .. import dtypes as dt
 from ..derivatives import NON_DIFFERENTIABLE
 from ..dispatcher import FUNCTIONAL
 from ..tensor import Tensor
-from .reduction_machinery import (
-    bind_methods,
-    call,
-    declare_pair,
-    invalid_arguments,
-    is_int,
-    is_int_sequence,
-    numpy_axes,
-    reduction_dims,
-    wrap_result,
-)
+from .reduction_args import invalid_arguments, is_int, is_int_sequence, numpy_axes, reduction_dims
+from .reduction_machinery import bind_methods, call, declare_pair, wrap_result
 from .registry import check_tensor, declare, write_to_out
 
 __all__ = [

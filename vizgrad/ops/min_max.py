@@ -16,23 +16,21 @@ from .. import return_types
 from ..derivatives import NON_DIFFERENTIABLE, Derivative
 from ..shape import wrap_dim
 from ..tensor import Tensor
-from .reduction_machinery import (
-    bind_methods,
-    call,
+from .reduction_args import (
     check_int_dim,
     check_out_tensors,
-    declare_pair,
-    evenly_distributed_derivative,
-    extreme_backward,
     invalid_arguments,
     numpy_axes,
     parse_dims,
     reduction_dims,
-    selecting_derivative,
-    wrap_result,
-    write_pair_out,
-    write_same_dtype_out,
 )
+from .reduction_backward import (
+    evenly_distributed_derivative,
+    extreme_backward,
+    selecting_derivative,
+)
+from .reduction_dtypes import write_pair_out, write_same_dtype_out
+from .reduction_machinery import bind_methods, call, declare_pair, wrap_result
 from .registry import check_tensor, write_to_out
 
 __all__ = [

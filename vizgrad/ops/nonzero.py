@@ -82,8 +82,8 @@ def nonzero(input: Tensor, *, out=None, as_tuple: bool = False):
     """
     check_tensor("nonzero", input, "input", 1)
     if as_tuple:
+        from .size_one_dims import unsqueeze
         from .splitting import unbind
-        from .views import unsqueeze
 
         # A 0-dim input counts as 1-D here; each column of the result is one dim's indices.
         return unbind(_nonzero_op(input if input._size else unsqueeze(input, 0)), 1)

@@ -15,21 +15,10 @@ import numpy as np
 from .. import dtypes as dt
 from ..derivatives import Derivative
 from ..tensor import Tensor
-from .reduction_machinery import (
-    accumulate_dtype,
-    bind_methods,
-    call,
-    check_dtype_argument,
-    check_out_dtype,
-    declare_pair,
-    given_dims,
-    numpy_axes,
-    reduction_dims,
-    scale_grad_by_count,
-    unsqueeze_reduced,
-    wrap_result,
-    write_same_dtype_out,
-)
+from .reduction_args import check_dtype_argument, given_dims, numpy_axes, reduction_dims
+from .reduction_backward import scale_grad_by_count, unsqueeze_reduced
+from .reduction_dtypes import accumulate_dtype, check_out_dtype, write_same_dtype_out
+from .reduction_machinery import bind_methods, call, declare_pair, wrap_result
 from .registry import check_tensor
 
 __all__ = [

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numbers
 
+from ..dtypes import BOOL, INTEGRAL
 from ..tensor import Tensor
 from . import arithmetic, comparison, logical, unary
 
@@ -55,14 +56,14 @@ def _rtruediv(self, other):
 
 def _positive(self):
     """``+t``: the tensor itself (``torch.positive``); a bool tensor is refused."""
-    if self._dtype.category == 0:
+    if self._dtype.category == BOOL:
         raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
     return self
 
 
 def _invert(self):
     """``~t``: ``bitwise_not``, for integer and bool tensors only."""
-    if self._dtype.category > 1:
+    if self._dtype.category > INTEGRAL:
         raise TypeError(
             "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
         )

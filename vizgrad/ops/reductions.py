@@ -1,9 +1,10 @@
 """Sum-like reductions: ``sum``, ``mean``, ``prod``, nan forms, ``logsumexp`` (``ReduceOps.cpp``).
 
 Each folds the elements along ``dim`` by adding (or multiplying) them. The steps every
-reduction shares (which dims, which dtype, one NumPy reduction over the strided input)
-and the shapes of their gradients live in ``vizgrad.ops.reduction_machinery``; the
-other families are ``min_max`` (``max``, ``argmax``…), ``variance`` (``var``,
+reduction shares live beside it: which dims (``reduction_args``), which dtype
+(``reduction_dtypes``), one NumPy reduction over the strided input
+(``reduction_machinery``), and the shapes of their gradients (``reduction_backward``).
+The other families are ``min_max`` (``max``, ``argmax``…), ``variance`` (``var``,
 ``std``…), ``norms`` and ``logical_reductions`` (``all``, ``any``, ``count_nonzero``).
 """
 
@@ -20,27 +21,18 @@ from ..shape import wrap_dim
 from ..tensor import Tensor
 from .creation import ones
 from .joining import cat
-from .reduction_machinery import (
-    accumulate_dtype,
-    bind_methods,
-    call,
+from .reduction_args import (
     check_dtype_argument,
-    check_out_dtype,
-    computed_in_out_dtype,
-    declare_pair,
-    input_as,
     invalid_arguments,
     is_int,
-    mean_backward,
     numpy_axes,
     parse_dims,
-    reduce_with,
     reduction_dims,
     reduction_factor,
-    sum_backward,
-    unsqueeze_reduced,
-    wrap_result,
 )
+from .reduction_backward import mean_backward, sum_backward, unsqueeze_reduced
+from .reduction_dtypes import accumulate_dtype, check_out_dtype, computed_in_out_dtype, input_as
+from .reduction_machinery import bind_methods, call, declare_pair, reduce_with, wrap_result
 from .registry import check_tensor, declare
 
 __all__ = [

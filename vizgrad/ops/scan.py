@@ -20,15 +20,9 @@ from ..tensor import Tensor
 from .creation import ones
 from .joining import cat
 from .logical import where
-from .reduction_machinery import (
-    accumulate_dtype,
-    call,
-    check_dtype_argument,
-    check_int_dim,
-    declare_pair,
-    input_as,
-    wrap_result,
-)
+from .reduction_args import check_dtype_argument, check_int_dim
+from .reduction_dtypes import accumulate_dtype, input_as
+from .reduction_machinery import call, declare_pair, wrap_result
 from .reductions import sum_dtype
 from .registry import bind_method, check_tensor, declare
 

@@ -19,16 +19,10 @@ from ..dispatcher import FUNCTIONAL
 from ..shape import is_contiguous, is_non_overlapping_and_dense, wrap_dim
 from ..tensor import Tensor
 from .min_max import check_reducible
-from .reduction_machinery import (
-    call,
-    check_int_dim,
-    check_out_tensors,
-    declare_pair,
-    evenly_distributed_derivative,
-    selecting_derivative,
-    wrap_result,
-    write_pair_out,
-)
+from .reduction_args import check_int_dim, check_out_tensors
+from .reduction_backward import evenly_distributed_derivative, selecting_derivative
+from .reduction_dtypes import write_pair_out
+from .reduction_machinery import call, declare_pair, wrap_result
 from .registry import bind_method, check_tensor, declare, write_to_out
 
 __all__ = [

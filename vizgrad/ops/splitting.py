@@ -14,8 +14,9 @@ from ..derivatives import Derivative
 from ..dispatcher import VIEW
 from ..shape import wrap_dim
 from ..tensor import Tensor
+from .parts import _select_geometry, _slice_geometry, _slice_op
 from .registry import bind_method, check_tensor, declare
-from .views import _int_tuple, _is_int, _select_geometry, _slice_geometry, _slice_op, composite
+from .view_common import _int_tuple, _is_int, composite
 
 __all__ = [
     "unbind",

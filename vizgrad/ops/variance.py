@@ -16,21 +16,16 @@ from ..derivatives import Derivative
 from ..dispatcher import FUNCTIONAL, OUT
 from ..tensor import Tensor
 from .logical import where
-from .reduction_machinery import (
-    accumulate_dtype,
-    bind_methods,
-    call,
-    computed_in_out_dtype,
+from .reduction_args import (
     invalid_arguments,
-    mean_backward,
     numpy_axes,
     parse_dims,
-    reduced_count,
     reduction_dims,
     reduction_factor,
-    unsqueeze_reduced,
-    wrap_result,
 )
+from .reduction_backward import mean_backward, reduced_count, unsqueeze_reduced
+from .reduction_dtypes import accumulate_dtype, computed_in_out_dtype
+from .reduction_machinery import bind_methods, call, wrap_result
 from .reductions import _mean_kernel
 from .registry import check_tensor, declare
 

@@ -3,7 +3,7 @@
 Pure functions on sizes and strides, no tensors: which shape a ``-1`` stands for
 (PyTorch's ``infer_size``), and which strides let a new shape read the same memory
 without a copy (``at::detail::computeStride``, in ``TensorUtils.cpp``). The view
-operators in ``vizgrad.ops.views`` call them; when no strides exist, ``view`` fails
+operators in ``vizgrad.ops.shape_views`` call them; when no strides exist, ``view`` fails
 and ``reshape`` copies.
 """
 

@@ -1,0 +1,459 @@
+"""Shape views: ``as_strided``, ``view``, ``reshape``, ``expand``… (``TensorShape.cpp``).
+
+The same elements read with another shape, over the same storage. ``as_strided`` is
+the most general view: any size, stride and offset that stay inside the storage.
+``view`` keeps the elements' order and succeeds only when strides can express the new
+shape (``view_geometry.view_copy_free_stride``); ``reshape`` is a ``view`` when it
+can and a contiguous copy when it cannot; ``flatten`` and ``unflatten`` merge and
+split dims through them. ``expand`` broadcasts without copying: a grown dim gets
+stride 0. ``alias`` is the same metadata in a new tensor (what ``x[...]`` returns).
+
+The backward of a shape view puts the gradient back into the input's shape: a
+``reshape`` back for ``view`` and ``reshape``, a sum over the copies for ``expand``
+(``sum_to``), and for ``as_strided`` an add into the storage positions each element
+read (``as_strided_backward``, which the autograd view history also uses).
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from ..derivatives import Derivative
+from ..dispatcher import FUNCTIONAL, INPLACE, VIEW
+from ..shape import numel_of, storage_extent, wrap_dim
+from ..tensor import Tensor
+from .creation import from_numpy, zeros
+from .registry import bind_method, check_tensor, declare
+from .view_common import _int_tuple, _is_int, _sizes_from_varargs, composite
+from .view_geometry import infer_size, view_copy_free_stride
+
+__all__ = [
+    "as_strided",
+    "reshape",
+    "flatten",
+    "unflatten",
+]
+
+
+# --- as_strided: the most general view -------------------------------------------------
+
+
+def as_strided_backward(grad, input_geometry, view_geometry):
+    """Gradient of ``input.as_strided(*view_geometry)`` w.r.t. ``input``.
+
+    Each element of the view read one storage position; its gradient is added back
+    there (positions read twice, by overlapping views, get both gradients).
+    """
+    in_size, in_stride, in_offset = input_geometry
+    size, stride, offset = view_geometry
+    positions = np.full(size, offset, dtype=np.int64)
+    for dim, (n, st) in enumerate(zip(size, stride, strict=True)):
+        shape = [1] * len(size)
+        shape[dim] = n
+        positions = positions + (np.arange(n, dtype=np.int64) * st).reshape(shape)
+    extent = max(storage_extent(in_size, in_stride, in_offset), int(positions.max(initial=0)) + 1)
+    flat = zeros(extent, dtype=grad.dtype)
+    flat = flat.index_add(0, from_numpy(positions.reshape(-1).copy()), grad.reshape(-1))
+    return flat.as_strided(in_size, in_stride, in_offset)
+
+
+def _check_as_strided(self: Tensor, size, stride, storage_offset) -> int:
+    """Validate ``as_strided`` arguments; return the storage offset to use."""
+    offset = self._offset if storage_offset is None else storage_offset
+    if len(size) != len(stride):
+        raise RuntimeError(
+            f"mismatch in length of strides and shape: {len(stride)} strides for a "
+            f"{len(size)}-dimensional size"
+        )
+    for s in stride:
+        if s < 0:
+            raise RuntimeError(
+                f"as_strided: Negative strides are not supported at the moment, got strides: "
+                f"{list(stride)}"
+            )
+    for s in size:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    needed = storage_extent(size, stride, offset)
+    available = self._storage.numel
+    if needed > available:
+        itemsize = self._dtype.itemsize
+        raise RuntimeError(
+            f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, "
+            f"and itemsize {itemsize} requiring a storage size of {needed * itemsize} are out of "
+            f"bounds for storage of size {available * itemsize}"
+        )
+    return offset
+
+
+def _as_strided_kernel(self: Tensor, size, stride, storage_offset=None) -> Tensor:
+    offset = _check_as_strided(self, size, stride, storage_offset)
+    return self._alias(size, stride, offset)
+
+
+def _as_strided_inplace_kernel(self: Tensor, size, stride, storage_offset=None) -> Tensor:
+    offset = _check_as_strided(self, size, stride, storage_offset)
+    self._set_metadata(size, stride, offset)
+    return self
+
+
+def _as_strided_grad(grad: Tensor, saved) -> Tensor:
+    """Each element of the view read one storage position: its gradient goes back there.
+
+    ``storage_offset=None`` meant "the input's own offset" in the forward.
+    """
+    offset = saved.self_geometry[2] if saved.storage_offset is None else saved.storage_offset
+    return as_strided_backward(grad, saved.self_geometry, (saved.size, saved.stride, offset))
+
+
+def _as_strided_derivative(name: str, inplace_view: bool = False) -> Derivative:
+    return Derivative(
+        name,
+        save=("self_geometry", "size", "stride", "storage_offset"),
+        grads={"self": _as_strided_grad},
+        inplace_view=inplace_view,
+    )
+
+
+_as_strided_op = declare(
+    "as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) "
+    "-> Tensor(a)",
+    VIEW,
+    _as_strided_kernel,
+    _as_strided_derivative("AsStridedBackward0"),
+)
+_as_strided_inplace_op = declare(
+    "as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) "
+    "-> Tensor(a!)",
+    INPLACE,
+    _as_strided_inplace_kernel,
+    _as_strided_derivative("AsStridedBackward1", inplace_view=True),
+)
+
+
+def _as_strided_args(fn_name, size, stride, storage_offset):
+    size = _int_tuple(fn_name, "size", size)
+    stride = _int_tuple(fn_name, "stride", stride)
+    if storage_offset is not None:
+        storage_offset = operator.index(storage_offset)
+    return size, stride, storage_offset
+
+
+def as_strided(input: Tensor, size, stride, storage_offset=None) -> Tensor:
+    """``torch.as_strided``: any size/stride/offset over the same storage, kept inside it.
+
+    Elements may overlap (stride 0, or strides smaller than the sizes below them).
+    """
+    check_tensor("as_strided", input, "input", 1)
+    return _as_strided_op(input, *_as_strided_args("as_strided", size, stride, storage_offset))
+
+
+def _as_strided_(self: Tensor, size, stride, storage_offset=None) -> Tensor:
+    """``Tensor.as_strided_``: change this tensor's own metadata (an in-place write: version +1)."""
+    return _as_strided_inplace_op(
+        self, *_as_strided_args("as_strided_", size, stride, storage_offset)
+    )
+
+
+bind_method("as_strided", as_strided)
+bind_method("as_strided_", _as_strided_)
+
+
+# --- view: same elements, new shape, when strides allow it ------------------------------
+
+
+VIEW_INCOMPATIBLE = (
+    "view size is not compatible with input tensor's size and stride (at least one dimension "
+    "spans across two contiguous subspaces). Use .reshape(...) instead."
+)
+
+
+def _view_kernel(self: Tensor, size) -> Tensor:
+    size = infer_size(size, self.numel())
+    stride = view_copy_free_stride(self._size, self._stride, size)
+    if stride is None:
+        raise RuntimeError(VIEW_INCOMPATIBLE)
+    return self._alias(size, stride, self._offset)
+
+
+def _unsafe_view_kernel(self: Tensor, size) -> Tensor:
+    # Only ever called on a fresh contiguous copy, so the contiguous strides are right.
+    size = infer_size(size, self.numel())
+    return self._alias(size, view_copy_free_stride(self._size, self._stride, size), self._offset)
+
+
+def _reshape_back(name: str) -> Derivative:
+    """Same elements, new shape: the gradient is reshaped back to the input's shape."""
+    return Derivative(
+        name,
+        save=("self_sym_sizes",),
+        grads={"self": lambda grad, saved: grad.reshape(saved.self_sym_sizes)},
+    )
+
+
+_view_op = declare("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", VIEW, _view_kernel,
+                   _reshape_back("ViewBackward0"))  # fmt: skip
+# ``reshape``'s copy path: the result is new memory, so autograd must not treat it as
+# a view of the copy (a FUNCTIONAL overload: no ``_base``).
+_unsafe_view_op = declare(
+    "_unsafe_view(Tensor self, SymInt[] size) -> Tensor",
+    FUNCTIONAL,
+    _unsafe_view_kernel,
+    _reshape_back("UnsafeViewBackward0"),
+)
+
+
+def _view(self: Tensor, *shape) -> Tensor:
+    """``Tensor.view``: the same elements read with a new shape; never copies.
+
+    One size may be ``-1`` (inferred). Fails when the strides cannot express the new
+    shape (see ``view_copy_free_stride``).
+    """
+    if len(shape) == 1 and not isinstance(shape[0], tuple | list) and not _is_int(shape[0]):
+        raise TypeError(
+            "view() received an invalid combination of arguments - got "
+            f"({type(shape[0]).__name__}), but expected one of:\n * (vizgrad.dtype dtype)\n"
+            " * (tuple of ints size)"
+        )
+    if not shape:
+        raise TypeError(
+            "view() received an invalid combination of arguments - got (), but expected one of:"
+            "\n * (vizgrad.dtype dtype)\n * (tuple of ints size)"
+        )
+    return _view_op(self, _sizes_from_varargs("view", shape))
+
+
+_view_as_op = composite(
+    "view_as(Tensor(a) self, Tensor other) -> Tensor(a)",
+    lambda self, other: _view_op(self, other._size),
+)
+
+
+def _view_as(self: Tensor, other: Tensor) -> Tensor:
+    """``Tensor.view_as``: ``self.view(other.size())``."""
+    check_tensor("view_as", other, "other", 1)
+    return _view_as_op(self, other)
+
+
+_reshape_alias_op = declare(
+    "_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)",
+    VIEW,
+    lambda self, size, stride: self._alias(size, stride, self._offset),
+    _reshape_back("ReshapeAliasBackward0"),
+)
+
+
+def _reshape_kernel(self: Tensor, shape) -> Tensor:
+    shape = infer_size(shape, self.numel())
+    stride = view_copy_free_stride(self._size, self._stride, shape)
+    if stride is not None:
+        if self._contiguous:
+            return _view_op(self, shape)
+        # A view of a non-contiguous tensor: PyTorch passes the strides it has already
+        # computed to ``_reshape_alias`` (its autograd node is ``ReshapeAliasBackward0``).
+        return _reshape_alias_op(self, shape, stride)
+    from .copy import clone, contiguous_format
+
+    return _unsafe_view_op(clone(self, memory_format=contiguous_format), shape)
+
+
+_reshape_op = composite("reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", _reshape_kernel)
+_reshape_as_op = composite(
+    "reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)",
+    lambda self, other: _reshape_op(self, other._size),
+)
+
+
+def reshape(input: Tensor, *shape) -> Tensor:
+    """``torch.reshape``: a view when the strides allow it, else a contiguous copy.
+
+    Which one you get depends on the layout, not on the shapes: ``x.reshape(-1)`` is a
+    view of a contiguous ``x`` and a copy of ``x.t()``. Check ``_base`` to know.
+    """
+    check_tensor("reshape", input, "input", 1)
+    return _reshape_op(input, _sizes_from_varargs("reshape", shape, "shape"))
+
+
+def _reshape_as(self: Tensor, other: Tensor) -> Tensor:
+    check_tensor("reshape_as", other, "other", 1)
+    return _reshape_as_op(self, other)
+
+
+def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    """``torch.flatten``: merge dims ``start_dim..end_dim`` into one, through ``reshape``."""
+    check_tensor("flatten", input, "input", 1)
+    return _flatten_op(input, operator.index(start_dim), operator.index(end_dim))
+
+
+def _flatten_kernel(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    n = input.dim()
+    start, end = wrap_dim(start_dim, n), wrap_dim(end_dim, n)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if n == 0:
+        return _reshape_op(input, (1,))
+    if start == end:
+        return input  # nothing to merge: PyTorch returns the tensor itself
+    size = input._size
+    return _reshape_op(input, (*size[:start], numel_of(size[start : end + 1]), *size[end + 1 :]))
+
+
+_flatten_op = composite(
+    "flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)",
+    _flatten_kernel,
+)
+
+
+def unflatten(input: Tensor, dim: int, sizes) -> Tensor:
+    """``torch.unflatten``: split one dim into ``sizes`` (one may be ``-1``); a ``view``."""
+    check_tensor("unflatten", input, "input", 1)
+    return _unflatten_op(input, operator.index(dim), _int_tuple("unflatten", "sizes", sizes))
+
+
+def _unflatten_kernel(input: Tensor, dim: int, sizes) -> Tensor:
+    dim = wrap_dim(dim, input.dim())
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    dim_size = input._size[dim] if input._size else 1
+    try:
+        inferred = infer_size(sizes, dim_size)
+    except RuntimeError as error:
+        if "is invalid for input of size" in str(error):
+            raise RuntimeError(
+                f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim "
+                f"{dim} ({dim_size}) in the input tensor"
+            ) from None
+        raise RuntimeError(f"unflatten got an unexpected error:\n{error}") from None
+    return _view_op(input, (*input._size[:dim], *inferred, *input._size[dim + 1 :]))
+
+
+_unflatten_op = composite(
+    "unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)", _unflatten_kernel
+)
+
+
+bind_method("view", _view)
+bind_method("view_as", _view_as)
+bind_method("reshape", reshape)
+bind_method("reshape_as", _reshape_as)
+bind_method("flatten", flatten)
+bind_method("unflatten", unflatten)
+
+
+# --- alias: the same metadata, a new tensor ----------------------------------------------
+
+
+def _alias_kernel(self: Tensor) -> Tensor:
+    return self._alias(self._size, self._stride, self._offset)
+
+
+_alias_op = declare(
+    "alias(Tensor(a) self) -> Tensor(a)",
+    VIEW,
+    _alias_kernel,
+    Derivative("AliasBackward0", grads={"self": lambda grad, saved: grad}),
+)
+
+
+def alias(input: Tensor) -> Tensor:
+    """``torch.alias``: a new tensor object with the same metadata (what ``x[...]`` returns)."""
+    check_tensor("alias", input, "input", 1)
+    return _alias_op(input)
+
+
+# --- expand: broadcasting as a view (stride 0) ------------------------------------------
+
+
+def _dtype_tensor_name(self: Tensor) -> str:
+    return f"vizgrad.{self._dtype.scalar_name}Tensor"
+
+
+def _expand_geometry(self: Tensor, sizes):
+    """``inferExpandGeometry``: existing dims keep their stride unless size 1 grows (stride 0)."""
+    ndim, tensor_dim = len(sizes), self.dim()
+    if ndim < tensor_dim:
+        raise RuntimeError(
+            f"expand({_dtype_tensor_name(self)}{{{list(self._size)}}}, size={list(sizes)}): the "
+            f"number of sizes provided ({ndim}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({tensor_dim})"
+        )
+    if tensor_dim == 0:
+        if any(s < 0 for s in sizes):
+            raise RuntimeError(
+                f"The expanded size of the tensor ({min(sizes)}) isn't allowed in a leading, "
+                f"non-existing dimension {next(i for i, s in enumerate(sizes) if s < 0)}"
+            )
+        return list(sizes), [0] * ndim, self._offset
+    new_size, new_stride = [0] * ndim, [0] * ndim
+    for i in range(ndim - 1, -1, -1):
+        dim = tensor_dim - 1 - (ndim - 1 - i)
+        if dim >= 0:
+            size, stride = self._size[dim], self._stride[dim]
+        else:  # a new leading dim: stride as if the tensor were contiguous above
+            size, stride = 1, new_size[i + 1] * new_stride[i + 1]
+        target = sizes[i]
+        if target == -1:
+            if dim < 0:
+                raise RuntimeError(
+                    f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                    f"non-existing dimension {i}"
+                )
+            target = size
+        if size != target:
+            if size != 1:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({target}) must match the existing size "
+                    f"({size}) at non-singleton dimension {i}.  Target sizes: {list(sizes)}.  "
+                    f"Tensor sizes: {list(self._size)}"
+                )
+            size, stride = target, 0
+        new_size[i], new_stride[i] = size, stride
+    return new_size, new_stride, self._offset
+
+
+def sum_to(grad: Tensor, size) -> Tensor:
+    """``at::sum_to``: sum a broadcast gradient back down to ``size``.
+
+    An expanded element was read once per copy, so its gradient is the sum over them.
+    """
+    return grad.sum_to_size(size) if size else grad.sum()
+
+
+_expand_op = declare(
+    "expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)",
+    VIEW,
+    lambda self, size, implicit=False: self._alias(*_expand_geometry(self, size)),
+    Derivative(
+        "ExpandBackward0",
+        save=("self_sym_sizes",),
+        grads={"self": lambda grad, saved: sum_to(grad, saved.self_sym_sizes)},
+    ),
+)
+
+
+def _expand(self: Tensor, *sizes) -> Tensor:
+    """``Tensor.expand``: broadcast to ``sizes`` without copying (``-1`` keeps a size).
+
+    A grown dim gets stride 0: every index along it reads the same elements, which is
+    why writing into an expanded tensor is refused.
+    """
+    return _expand_op(self, _sizes_from_varargs("expand", sizes))
+
+
+_expand_as_op = composite(
+    "expand_as(Tensor(a) self, Tensor other) -> Tensor(a)",
+    lambda self, other: _expand_op(self, other._size),
+)
+
+
+def _expand_as(self: Tensor, other: Tensor) -> Tensor:
+    check_tensor("expand_as", other, "other", 1)
+    return _expand_as_op(self, other)
+
+
+bind_method("expand", _expand)
+bind_method("expand_as", _expand_as)
