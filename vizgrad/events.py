@@ -20,6 +20,12 @@ Schema version history:
   name the ``call`` they were emitted in (0 outside any call). ``KernelChosen.op`` is
   the call's qualified overload name (``aten::add.Tensor``). Call ids are renumbered
   from 1 in the ``"call"`` namespace, like tensor ids.
+
+  Additive, still version 2 (every new field has a default, so events and recordings
+  of either form read the same): ``NodeCreated.output_meta`` (the shape and dtype of
+  each output of a node described after the fact, by
+  ``vizgrad.autograd.graph_events``), and ``event_id(obj)``, the id events name a
+  live tensor, storage or node by.
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ __all__ = [
     "unsubscribe",
     "Recorder",
     "event_from_dict",
+    "event_id",
 ]
 
 SCHEMA_VERSION = 2
@@ -214,6 +221,12 @@ class NodeCreated(Event):
     variable: int = 0  # for AccumulateGrad: the leaf it accumulates into
     next_input_nrs: tuple = ()  # per next node: which of its inputs this edge feeds
     call: int = 0  # the operator call that recorded it (0: made outside any call)
+    # ``((shape, dtype), ...)``: the shape and dtype name of each output, by output_nr
+    # (what PyTorch's ``Node._input_metadata`` holds: what the gradient flowing in must
+    # look like). Empty when the ``outputs`` tensors' own events say it; filled by
+    # ``vizgrad.autograd.graph_events`` for a graph described after the forward pass,
+    # whose inner outputs are gone. No ids: a recording keeps it as it is.
+    output_meta: tuple = ()
 
 
 @dataclass(slots=True)
@@ -300,6 +313,20 @@ def event_from_dict(d: dict) -> Event:
     event = cls(**d)
     event.seq = seq
     return event
+
+
+def event_id(obj) -> int:
+    """The id the events name ``obj`` by: a tensor (``TensorCreated.tensor``, a node's
+    ``outputs``…), a storage (``StorageCreated.storage``) or an autograd node
+    (``NodeCreated.node``); 0 for None, the events' "none".
+
+    This is how a view matches a live object with the events about it (the user's
+    names for tensors, the storage an ``InplaceWrite`` wrote), and how
+    ``vizgrad.autograd.graph_events`` describes a live graph with the ids a recorder
+    would have seen. Ids count up from 1 per kind, in creation order, for the whole
+    process; ``Recorder.to_dicts()`` renumbers them per recording.
+    """
+    return 0 if obj is None else obj._id
 
 
 def _tuplify(value):

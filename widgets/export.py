@@ -51,7 +51,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from vizgrad import events
+from vizgrad import Tensor, events
 
 from .graph_view import GraphView, engine_panel
 from .render.dag_dot import graph_drawing
@@ -169,7 +169,7 @@ def _names_by_id(recording, names) -> dict[int, str]:
     ids = _recording_ids(recording)
     named = {}
     for name, tensor in _named_tensors(names):
-        local = ids.get(getattr(tensor, "_id", None))
+        local = ids.get(events.event_id(tensor)) if isinstance(tensor, Tensor) else None
         if local:
             named[local] = str(name)
     return named

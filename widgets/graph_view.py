@@ -58,10 +58,11 @@ import numpy as np
 import traitlets
 
 from vizgrad import events
+from vizgrad.autograd import graph_events
 
 from .render.dag_dot import graph_drawing, to_dot
 from .render.dag_layout import render_svg
-from .state.graph import GraphState, events_for_graph
+from .state.graph import GraphState
 
 __all__ = ["GraphView", "engine_panel"]
 
@@ -121,15 +122,16 @@ class GraphView(anywidget.AnyWidget):
 
     def _seed(self, tensor, names) -> None:
         if tensor is not None:
-            for event in events_for_graph(tensor):
+            # The graph as the events that built it; the live bus tells the rest.
+            for event in graph_events(tensor):
                 self._state.apply(event)
             if tensor.grad_fn is None:
                 self._note = "this tensor has no grad_fn (a leaf, or no grad needed): no graph"
         named = _named_tensors(names)
         for name, t in named:
-            self._state.name_tensor(t._id, name)
+            self._state.name_tensor(events.event_id(t), name)
         for t in self._known_tensors(tensor, named):
-            self._state.set_value(t._id, _preview(t))
+            self._state.set_value(events.event_id(t), _preview(t))
 
     @staticmethod
     def _known_tensors(tensor, named) -> list:
@@ -137,7 +139,7 @@ class GraphView(anywidget.AnyWidget):
         known = [t for _, t in named]
         if tensor is not None:
             known += [tensor, *_leaves(tensor)]
-        unique = {t._id: t for t in known}
+        unique = {events.event_id(t): t for t in known}
         return [unique[k] for k in sorted(unique)]
 
     # --- listening to the engine ----------------------------------------------------------

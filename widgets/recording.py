@@ -52,11 +52,15 @@ class Recording(events.Recorder):
 
     def event_dicts(self) -> list[dict]:
         """The events as a replay folds them: plain dicts with ids renumbered from 1
-        (tensor #1, node #1), exactly as after a JSON round trip, so a replay never
-        depends on what ran before. Read only (cached until more events arrive)."""
+        (tensor #1, node #1), the values of a JSON round trip, so a replay never
+        depends on what ran before. Sequences are tuples (``timeline.compact_event``):
+        records the garbage collector need not scan. Read only (cached until more
+        events arrive)."""
+        from .timeline import compact_in_place
+
         key = (len(self._events), self._events[-1].seq if self._events else 0, self.dropped)
         if self._replay_cache is None or self._replay_cache[0] != key:
-            self._replay_cache = (key, self.to_dicts())
+            self._replay_cache = (key, [compact_in_place(d) for d in self.to_dicts()])
         return self._replay_cache[1]
 
     # --- plain data ---------------------------------------------------------------------
@@ -73,7 +77,8 @@ class Recording(events.Recorder):
         max_events = json.loads(text).get("max_events", DEFAULT_MAX_EVENTS)
         rec = cls(max_events=max(max_events, len(loaded)))
         rec.dropped = loaded.dropped
-        rec._events.extend(loaded.events)
+        for event in loaded.events:
+            rec(event)  # a Recorder is the bus's subscriber: calling it keeps the event
         return rec
 
     # --- the views ----------------------------------------------------------------------

@@ -53,7 +53,7 @@ MAX_REPLAY_VIEWS = 16  # show_state() without ids shows the most recent tensors 
 
 def _storage_id(tensor) -> int:
     """The id ``vizgrad.events`` names this tensor's storage by (``InplaceWrite.storage``)."""
-    return tensor.untyped_storage()._id
+    return events.event_id(tensor.untyped_storage())
 
 
 def _version(tensor) -> int | None:

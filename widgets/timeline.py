@@ -37,7 +37,6 @@ first) and its SVG scales down to the width it has.
 
 from __future__ import annotations
 
-import gc
 from html import escape
 
 import anywidget
@@ -50,8 +49,8 @@ from .dispatch_trace import DispatchTrace
 from .render.dispatch_tree import call_outputs
 from .state.dispatch import AUTOGRAD_KEY, INPLACE_OR_VIEW_KEY, DispatchState
 
-__all__ = ["DEFAULT_SNAPSHOT_EVERY", "Replay", "Scrubber", "Timeline", "describe_event",
-           "event_dicts_of", "view_states"]  # fmt: skip
+__all__ = ["DEFAULT_SNAPSHOT_EVERY", "Replay", "Scrubber", "Timeline", "compact_event",
+           "describe_event", "event_dicts_of", "view_states"]  # fmt: skip
 
 # Events folded at most per scrubber step: small enough for a step well under 50 ms,
 # large enough that snapshots of a 10^6-event recording stay few (2000).
@@ -72,17 +71,59 @@ def view_states() -> dict:
     return {"tensors": TensorState(), "graph": GraphState(), "dispatch": DispatchState()}
 
 
+def compact_event(event) -> dict:
+    """An event as a replay keeps it: a dict of atoms, tuples of atoms and dicts of ints.
+
+    ``event`` is an ``Event`` or its dict (``to_dicts()``, JSON: sequences as lists).
+    The record has the same keys and values, sequences as tuples; it holds no list and
+    no cycle, so CPython's cyclic garbage collector stops tracking it (and its tuples)
+    after a full pass: a long recording costs the collector little to keep. (CPython
+    never untracks a dict that holds a dict: the ``dependencies`` tables of
+    ``BackwardStarted``/``ReadyQueueChanged`` keep their event tracked.) A dict that is
+    already compact is returned as it is.
+    """
+    d = event if isinstance(event, dict) else event.to_dict()
+    for v in d.values():
+        if _has_list(v):
+            return compact_in_place(dict(d))
+    return d
+
+
+def compact_in_place(d: dict) -> dict:
+    """``compact_event`` for a dict nobody else holds: its lists become tuples."""
+    for k, v in d.items():
+        if _has_list(v):
+            d[k] = _frozen(v)
+    return d
+
+
+def _has_list(value) -> bool:
+    if isinstance(value, dict):
+        return any(isinstance(v, list | dict) for v in value.values())
+    return isinstance(value, list)
+
+
+def _frozen(value):
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):  # BackwardStarted/ReadyQueueChanged's dependencies
+        return {k: _frozen(v) for k, v in value.items()}
+    return value
+
+
 class Replay:
     """Every view's state at any step of a list of events, from periodic snapshots.
 
-    Events are kept as plain dicts (``Recorder.to_dicts()``): every state folds them,
-    and no event is converted again at each step.
+    Events are kept as compact dicts (``compact_event``): every state folds them, no
+    event is converted again at each step, and the garbage collector need not scan
+    them. Snapshots share what never changes (closed calls, tensor records), so a
+    snapshot costs a few table copies.
     """
 
     def __init__(self, event_list, make_states=view_states, snapshot_every=DEFAULT_SNAPSHOT_EVERY):
         if snapshot_every < 1:
             raise ValueError(f"snapshot_every must be at least 1, got {snapshot_every}")
-        self.events = [e if isinstance(e, dict) else e.to_dict() for e in event_list]
+        self.events = [compact_event(e) for e in event_list]
         self.snapshot_every = snapshot_every
         self._snapshots: list[dict] = []  # _snapshots[j]: the states after j * N events
         states = make_states()
@@ -94,11 +135,6 @@ class Replay:
             self._snapshots.append(_copy_states(states))
         self._step = len(self.events)  # ``states`` is the state at the last step
         self._states = states
-        # The events and snapshots live as long as the timeline and hold no cycles, but a
-        # long recording makes millions of them: freezing them keeps Python's cyclic
-        # garbage collector from walking them all in a full collection (a pause of a
-        # second, in the middle of a scrubber step). Refcounting still frees them.
-        gc.freeze()
 
     @property
     def n_steps(self) -> int:

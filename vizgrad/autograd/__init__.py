@@ -6,7 +6,8 @@
 * ``view_history`` — in-place writes through views (``CopySlices``);
 * ``engine`` — the backward pass: dependency counts and a ready queue;
 * ``grad_mode``, ``anomaly`` — ``no_grad`` and ``detect_anomaly``;
-* ``function`` — custom ``Function``s; ``gradcheck`` — checking gradients numerically.
+* ``function`` — custom ``Function``s; ``gradcheck`` — checking gradients numerically;
+* ``graph_events`` — a live graph told as the events that built it (for the views).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+from .graph_events import graph_events
 
 __all__ = [
     "backward",
@@ -45,6 +47,7 @@ __all__ = [
     "set_detect_anomaly",
     "is_anomaly_enabled",
     "graph",
+    "graph_events",
 ]
 
 

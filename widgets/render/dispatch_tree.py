@@ -220,7 +220,7 @@ class _Render:
     def __init__(self, state, kept, context, current, filtered):
         self.state, self.kept, self.context, self.current = state, kept, context, current
         # The highlighted call and its callers, and calls still open, are drawn afresh.
-        fresh = set(state._open)
+        fresh = set(state.open_calls)
         while current >= 0:
             fresh.add(current)
             current = state.calls[current].parent

@@ -140,6 +140,30 @@ class OperatorCall:
         )  # fmt: skip
 
 
+class _NoItems(list):
+    """The empty list every closed call shares for what it never had (no views, no
+    children...): a long recording keeps one object here, not one per call, for the
+    garbage collector to scan. Closed calls never change; this list refuses to."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a closed call's lists do not change")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+
+_NO_ITEMS = _NoItems()
+_LIST_FIELDS = ("children", "views", "writes", "nodes", "created")
+
+
+def _share_empty_lists(call: OperatorCall) -> None:
+    for name in _LIST_FIELDS:
+        if not getattr(call, name):
+            setattr(call, name, _NO_ITEMS)
+
+
 def _lists_to_tuples(d: dict | None) -> dict | None:
     """JSON turns tuples into lists; shapes and strides are tuples in the live state."""
     if d is None:
@@ -237,6 +261,7 @@ class DispatchState:
         call = self._writable(index)
         call.returned = True
         call.error = e.error
+        _share_empty_lists(call)
         self._open.remove(index)
         self._shared.discard(index)
         self.last_call = index
@@ -303,6 +328,11 @@ class DispatchState:
             call = self.calls[index]
             yield call, level
             stack.extend((child, level + 1) for child in reversed(call.children))
+
+    @property
+    def open_calls(self) -> tuple[int, ...]:
+        """Indices of the calls not yet returned, outermost first."""
+        return tuple(self._open)
 
     def current_call(self) -> OperatorCall | None:
         """The call the most recent event belonged to (what a timeline highlights)."""

@@ -13,7 +13,9 @@ phases into plain data a view can draw:
   "output_meta"}`` (``sequence_nr`` as the engine gave it; ``relative_sequence_nr``
   counts from the first node seen, which is what a deterministic drawing shows);
   ``next`` is ``next_functions`` as ``[node_id, input_nr]`` pairs (``[0, 0]`` where an
-  input needs no gradient); ``variable`` is the leaf of an ``AccumulateGrad`` node.
+  input needs no gradient); ``variable`` is the leaf of an ``AccumulateGrad`` node;
+  ``output_meta`` is ``NodeCreated.output_meta`` as ``[shape, dtype]`` lists (the
+  outputs' shapes when their tensors are unknown: a graph described after the fact).
 * ``tensors[id]`` — ``{"shape", "dtype"}``, for labels; ``names[id]`` the user's names;
   ``values[id]`` a short preview of a tensor's values, when a live view knows it.
 * during and after a backward pass (``phase`` is ``"backward"`` then ``"done"``):
@@ -28,9 +30,10 @@ first appear in the events it folds — the rule ``Recorder.to_dicts()`` follows
 recording loaded from JSON, the same recording's live events, and a live view all
 give the same ids, and the DOT drawn from them is deterministic (``n1``, ``n2``…).
 
-**Edges' input_nr.** ``NodeCreated`` names the next nodes but not the ``input_nr``
-of each edge; folded from events an edge says ``0`` (right for every single-output
-node). ``events_for_graph`` reads the real numbers from ``next_functions``.
+**Only events.** Live or replayed, the state is folded from events alone: a live view
+seeds it with ``vizgrad.autograd.graph_events(tensor)`` (the graph told as the events
+that built it) and then follows the event bus; a Timeline folds a recording. Nothing
+here reads an engine object.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from __future__ import annotations
 import json
 
 from vizgrad import events as _events
+from vizgrad.autograd import graph_events
 
 __all__ = ["GraphState", "events_for_graph"]
 
@@ -168,7 +172,7 @@ class GraphState:
             "variable": d.get("variable", 0),
             "next": [[n, nr if n else 0] for n, nr in zip(next_nodes, input_nrs, strict=True)],
             # Shapes of outputs whose tensors are unknown (a graph walked after the fact).
-            "output_meta": [list(m) for m in d.get("output_meta", ())],
+            "output_meta": [[list(shape), dtype] for shape, dtype in d.get("output_meta", ())],
         }
 
     def _backward_started(self, d: dict) -> None:
@@ -381,107 +385,10 @@ class GraphState:
 
 
 def events_for_graph(tensor) -> list[dict]:
-    """The events the engine emitted while building ``tensor``'s graph, rebuilt from it.
+    """The events that built ``tensor``'s graph, as dicts: ``graph_events(tensor)``.
 
-    A view opened on a finished forward pass missed those events, so it walks
-    ``tensor.grad_fn`` through ``next_functions`` (as ``torchviz`` does) and describes
-    each node and tensor the way ``NodeCreated``/``TensorCreated`` would, with the
-    engine's own ids (``_id``, the numbers events use) so later backward events find
-    them. Nodes come out in creation order (children before parents), as if recorded.
+    A view opened on a finished forward pass missed those events; the engine tells
+    them again from the live graph (``vizgrad.autograd.graph_events``), with its own
+    ids, so the backward events that follow find the same nodes.
     """
-    root = tensor.grad_fn
-    if root is None:
-        return []
-    nodes = _walk(root)
-    nodes.sort(key=lambda n: n._id)  # ids grow with creation: replay the forward order
-    out: list[dict] = []
-    seen_tensors: set[int] = set()
-
-    def describe_tensor(t) -> None:
-        if t._id not in seen_tensors:
-            seen_tensors.add(t._id)
-            out.append({"kind": "tensor_created", "tensor": t._id, "storage": 0,
-                        "shape": tuple(t.shape), "stride": tuple(t.stride()), "offset": 0,
-                        "dtype": str(t.dtype).removeprefix("vizgrad."),
-                        "requires_grad": t.requires_grad})  # fmt: skip
-
-    output_meta = _output_meta(nodes)
-    for node in nodes:
-        variable = getattr(node, "variable", None)
-        saved = _saved_tensors(node)
-        for t in ([variable] if variable is not None else []) + saved:
-            describe_tensor(t)
-        if node is root:
-            describe_tensor(tensor)
-        out.append({
-            "kind": "node_created",
-            "node": node._id,
-            "name": node.name(),
-            "sequence_nr": node._sequence_nr(),
-            "outputs": (tensor._id,) if node is root else (),
-            "next_nodes": tuple(n._id if n is not None else 0 for n, _ in node.next_functions),
-            "next_input_nrs": tuple(nr for _, nr in node.next_functions),
-            "saved": tuple(t._id for t in saved),
-            "variable": variable._id if variable is not None else 0,
-            "output_meta": output_meta.get(node, ()),
-        })  # fmt: skip
-    return out
-
-
-def _output_meta(nodes) -> dict:
-    """Shape and dtype of each node's outputs, read from the nodes they flow into.
-
-    The output tensors of inner nodes are gone after the forward pass, but every node
-    keeps the metadata of its inputs (``InputMetadata``; PyTorch's engine checks
-    gradients against it), and a node's input is the output of the next node.
-    """
-    meta: dict = {}
-    for node in nodes:
-        inputs = getattr(node, "_input_meta", None) or ()
-        for (next_node, input_nr), info in zip(node.next_functions, inputs, strict=False):
-            if (
-                next_node is None
-                or info is None
-                or getattr(next_node, "variable", None) is not None
-            ):
-                continue
-            shape, dtype = info
-            outputs = meta.setdefault(next_node, {})
-            outputs[input_nr] = (list(shape), str(dtype).removeprefix("vizgrad."))
-    return {node: tuple(outputs[k] for k in sorted(outputs)) for node, outputs in meta.items()}
-
-
-def _walk(root) -> list:
-    seen = {root}
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        for next_node, _ in node.next_functions:
-            if next_node is not None and next_node not in seen:
-                seen.add(next_node)
-                stack.append(next_node)
-    return list(seen)
-
-
-def _saved_tensors(node) -> list:
-    """The tensors a node saved for backward, read as PyTorch exposes them.
-
-    Formula nodes show them as ``_saved_<name>`` attributes; custom Functions' nodes
-    as ``saved_tensors``. After a backward without ``retain_graph`` they are freed and
-    reading them raises; a freed node shows none.
-    """
-    import vizgrad as vg
-
-    names = [n for n in dir(node) if n.startswith("_saved_")]
-    if hasattr(type(node), "saved_tensors"):
-        names.append("saved_tensors")
-    saved = []
-    for name in names:
-        try:
-            value = getattr(node, name)
-        except RuntimeError:  # freed by an earlier backward
-            continue
-        for item in value if isinstance(value, list | tuple) else (value,):
-            if isinstance(item, vg.Tensor) and all(item is not s for s in saved):
-                saved.append(item)
-    return saved
+    return [event.to_dict() for event in graph_events(tensor)]

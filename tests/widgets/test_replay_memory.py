@@ -1,0 +1,81 @@
+"""A Timeline has no process-wide side effects: replay data is compact, graphs are freed.
+
+``rec.show()`` once called ``gc.freeze()``, which moved every object alive at that
+moment - the user's autograd graphs included - out of the collector's reach for good:
+30 rounds of record-and-show with a 4 MB tensor kept ~250 MB. The replay now keeps
+its events as records the collector need not scan, and never touches ``gc``.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+import weakref
+from pathlib import Path
+
+from vizgrad.widgets import GraphView, record
+from vizgrad.widgets.timeline import Replay, compact_event
+
+import vizgrad as vg
+from vizgrad import events
+
+WIDGETS = Path(__file__).parents[2] / "widgets"
+
+
+def test_record_and_show_rounds_free_their_graphs_and_freeze_nothing():
+    frozen, enabled = gc.get_freeze_count(), gc.isenabled()
+    storages = []
+    for _ in range(30):
+        x = vg.randn(1024 * 1024, requires_grad=True)  # 4 MB of float32
+        with record() as rec:
+            loss = (x * x + x).sum()  # x <-> its AccumulateGrad: a reference cycle
+            loss.backward()
+        timeline = rec.show()
+        timeline.close()
+        storages.append(weakref.ref(x.untyped_storage()))
+        del x, loss, rec, timeline
+    gc.collect()
+    assert sum(ref() is not None for ref in storages) == 0, "a recorded graph stayed alive"
+    assert gc.get_freeze_count() == frozen and gc.isenabled() == enabled
+
+
+def test_replay_records_are_not_scanned_by_the_collector():
+    w = vg.tensor([1.0, 2.0], requires_grad=True)
+    with record() as rec:
+        for _ in range(3):
+            (w * w + w).sum().backward()
+    replay = Replay(rec.event_dicts())
+    gc.collect()
+    gc.collect()  # nested tuples are untracked from the inside out, one pass per level
+    tracked = {e["kind"] for e in replay.events if gc.is_tracked(e)}
+    # CPython never untracks a dict holding a dict: the engine's dependency tables stay.
+    assert tracked <= {"backward_started", "ready_queue_changed"}
+    assert len(replay.events) > 50 and not gc.is_tracked(replay.events[0])
+
+
+def test_compact_event_keeps_values_and_leaves_its_input_alone():
+    d = {"kind": "node_created", "outputs": [1, 2], "dependencies": {3: 1},
+         "output_meta": [[[2, 3], "float32"]], "seq": 4}  # fmt: skip
+    compact = compact_event(d)
+    assert compact == {"kind": "node_created", "outputs": (1, 2), "dependencies": {3: 1},
+                       "output_meta": (((2, 3), "float32"),), "seq": 4}  # fmt: skip
+    assert d["outputs"] == [1, 2]  # the caller's dict is not changed
+    assert compact_event(compact) is compact  # already compact: kept as it is
+    event = events.OpReturned(1, "aten::add.Tensor")
+    assert compact_event(event) == event.to_dict()
+
+
+def test_widgets_touch_no_gc_and_no_private_engine_ids():
+    """Views know the engine through its public API and its events (DESIGN.md)."""
+    for path in sorted(WIDGETS.rglob("*.py")):
+        source = path.read_text()
+        assert not re.search(r"^\s*import gc|\bgc\.", source, re.M), path
+        assert not re.search(r"\._id\b|\._input_meta|\._output_meta|\._sequence_nr\b", source), path
+
+
+def test_live_graph_view_names_tensors_through_event_ids():
+    a = vg.tensor([1.0, 2.0], requires_grad=True)
+    y = (a * a).sum()
+    view = GraphView(y, names={"a": a})
+    assert "a: [2] float32" in view.dot
+    view.close()
