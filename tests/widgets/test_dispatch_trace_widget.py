@@ -427,3 +427,27 @@ def test_widget_records_only_inside_its_block_and_reacts_to_the_front_end():
     fresh.show_state(trace.state, current=2)
     assert fresh.current == 2 and 'vg-trace-current" data-call="2"' in fresh.tree_html
     assert fresh.tree_html.count("vg-trace-current") == 1
+
+
+def test_autograd_step_shows_the_dispatchers_decision_while_the_call_runs():
+    """Mid-call (before its node is recorded) the step says what autograd will record;
+    a call that records nothing says why: both read from the event's note."""
+    from vizgrad.widgets.render.dispatch_tree import step_decision
+
+    w = vg.ones(3, requires_grad=True)
+    with vg.events.Recorder() as recorder:
+        _ = w * 2
+        _ = w.detach() + 1
+    stream = list(recorder.events)
+    first_node = next(i for i, e in enumerate(stream) if isinstance(e, vg.events.NodeCreated))
+    running = DispatchState.from_events(stream[:first_node])
+    mul = running.calls[0]
+    assert step_decision(mul, mul.steps[0]) == (
+        "records MulBackward0 once the kernel returns (call in progress)"
+    )
+    done = DispatchState.from_events(stream)
+    assert "recorded MulBackward0" in step_decision(done.calls[0], done.calls[0].steps[0])
+    add = next(c for c in done.calls if c.op == "aten::add.Tensor")
+    assert step_decision(add, add.steps[0]) == (
+        "no input requires grad: records nothing; redispatch below autograd"
+    )

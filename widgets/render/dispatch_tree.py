@@ -104,6 +104,8 @@ def call_outputs(call: OperatorCall) -> list[int]:
 
 
 def _autograd_decision(call: OperatorCall) -> str:
+    """The autograd key's decision as the dispatcher announced it (the step's note), then
+    what it recorded, once the node events have come."""
     parts = []
     for node in call.nodes:
         if node.get("variable"):
@@ -115,7 +117,15 @@ def _autograd_decision(call: OperatorCall) -> str:
                          f"{_ids(node['outputs'])}{saved}")  # fmt: skip
     if any(not node.get("variable") for node in call.nodes):
         return "; ".join(parts)
-    if len(call.steps) == 1 and call.children:
+    note = next((s.note for s in call.steps if s.key == AUTOGRAD_KEY and s.note), "")
+    if note.startswith("records "):
+        # Decided, not done: the node is recorded when the kernel returns.
+        parts.append(f"{note} once the kernel returns (call in progress)")
+    elif note.startswith("CompositeImplicitAutograd"):
+        parts.append(note)
+    elif note:
+        parts.append(f"{note}; redispatch below autograd")
+    elif len(call.steps) == 1 and call.children:  # a recording made before notes existed
         parts.append("CompositeImplicitAutograd: no node of its own; the calls it makes "
                      "record theirs")  # fmt: skip
     else:

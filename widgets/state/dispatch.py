@@ -55,13 +55,15 @@ class DispatchStep:
     action: str  # "call" (entering the dispatcher) or "redispatch" (the next key)
     depth: int  # nesting, as the text trace indents it
     seq: int
+    note: str = ""  # what the key decided, as the dispatcher said it (``OpDispatched.note``)
 
     def to_json(self) -> dict:
-        return {"key": self.key, "action": self.action, "depth": self.depth, "seq": self.seq}
+        return {"key": self.key, "action": self.action, "depth": self.depth, "seq": self.seq,
+                "note": self.note}  # fmt: skip
 
     @classmethod
     def from_json(cls, d: dict) -> DispatchStep:
-        return cls(d["key"], d["action"], d["depth"], d["seq"])
+        return cls(d["key"], d["action"], d["depth"], d["seq"], d.get("note", ""))
 
 
 @dataclass(slots=True)
@@ -235,7 +237,7 @@ class DispatchState:
             self._open_call(e)
             return
         call = self._writable(index)
-        call.steps.append(DispatchStep(e.key, e.action, e.depth, e.seq))
+        call.steps.append(DispatchStep(e.key, e.action, e.depth, e.seq, e.note))
         self.last_call = index
 
     def _open_call(self, e: events.OpDispatched) -> None:
@@ -243,7 +245,7 @@ class DispatchState:
         index = len(self.calls)
         call = OperatorCall(index, e.op, e.variant, e.depth, e.seq, tuple(e.inputs), parent,
                             call_id=e.call, during=self._during)  # fmt: skip
-        call.steps.append(DispatchStep(e.key, e.action, e.depth, e.seq))
+        call.steps.append(DispatchStep(e.key, e.action, e.depth, e.seq, e.note))
         self.calls.append(call)
         if parent < 0:
             self.roots.append(index)
