@@ -22,6 +22,7 @@ way a profiler's enter/exit records do.
 from __future__ import annotations
 
 from . import events
+from .autograd_meta import DifferentiableViewMeta
 from .grad_mode import state as grad_state
 from .tensor import Tensor
 
@@ -281,11 +282,13 @@ def _backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
 
 def _make_views(op: Operator, source, result) -> None:
     """``as_view``: results share the source's storage, base and version counter."""
-    base = source._base if source._base is not None else source
+    base = source._base
+    if base is None:  # the source owns its memory
+        base = source
     for view in result if isinstance(result, tuple | list) else (result,):
         if view is source:  # in-place view ops (``t_``) change metadata, not identity
             continue
-        view._base = base
+        view._autograd_meta = DifferentiableViewMeta(base)
         view._version_counter = source._version_counter
         if events.bus.active:
             made = events.ViewCreated(view._id, base._id, source._id, op.name, view._size,

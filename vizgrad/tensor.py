@@ -4,7 +4,9 @@ A tensor is ``(storage, size, stride, storage_offset, dtype)``. Element
 ``[i0, i1, ...]`` lives at storage position ``offset + i0*stride[0] + i1*stride[1] + ...``.
 A *view* is another tensor over the same storage with other metadata; nothing is
 copied. Views and their base share one version counter, bumped by every in-place
-write, which autograd uses to notice that a saved tensor was changed.
+write, which autograd uses to notice that a saved tensor was changed. What autograd
+knows about a tensor (``grad``, ``grad_fn``, a view's base…) is one ``AutogradMeta``
+object (``vizgrad.autograd_meta``), absent until autograd needs it.
 
 Operators (``add``, ``sum``, ``view``…) are not written here: each is declared once
 in ``vizgrad.ops`` and bound onto this class as a method by the operator registry.
@@ -14,14 +16,18 @@ from __future__ import annotations
 
 import itertools
 import operator
+import warnings
 
 import numpy as np
 
 from . import events
+from .autograd_meta import AutogradMeta, DifferentiableViewMeta
 from .device import device as Device
 from .device import strided
+from .dtypes import FLOATING, INTEGRAL
 from .dtypes import dtype as DType
 from .grad_mode import state as _grad_state
+from .printing import tensor_repr
 from .shape import Size, contiguous_strides, is_contiguous, numel_of, storage_extent, wrap_dim
 from .storage import Storage
 
@@ -50,7 +56,7 @@ def strided_array(storage: Storage, size, stride, offset: int) -> np.ndarray:
     return np.ndarray(
         size,
         storage.dtype.numpy,
-        storage.data,
+        storage._data,
         offset * itemsize,
         tuple(s * itemsize for s in stride),
     )
@@ -69,19 +75,13 @@ class Tensor:
         "_stride",
         "_offset",
         "_dtype",
-        "_array",  # NumPy view of the storage with this metadata, what kernels read
+        "_cached_array",  # NumPy view of the storage with this metadata (see ``_array``)
+        "_array_generation",  # the storage's generation when it was made
         "_contiguous",  # is_contiguous(), computed once per metadata change
         "_inference",  # made in inference mode: no version counter, no autograd
         "_id",
         "_version_counter",
-        "_base",
-        "_requires_grad",
-        "_grad",
-        "_grad_fn",
-        "_output_nr",
-        "_retains_grad",
-        "_post_accumulate_hooks",
-        "__dict__",
+        "_autograd_meta",  # AutogradMeta, or None while autograd knows nothing of it
         "__weakref__",
     )
 
@@ -95,18 +95,15 @@ class Tensor:
         self._stride = stride = tuple(stride)
         self._offset = offset
         self._dtype = storage.dtype
-        self._array = array if array is not None else strided_array(storage, size, stride, offset)
+        if array is None:
+            array = strided_array(storage, size, stride, offset)
+        self._cached_array = array
+        self._array_generation = storage.generation
         self._contiguous = is_contiguous(size, stride) if contiguous is None else contiguous
         self._inference = _grad_state.inference
         self._id = next(_tensor_ids)
         self._version_counter = VersionCounter()
-        self._base = None
-        self._requires_grad = False
-        self._grad = None
-        self._grad_fn = None
-        self._output_nr = 0
-        self._retains_grad = False
-        self._post_accumulate_hooks = None
+        self._autograd_meta = None
         if events.bus.active:
             events.bus.emit(
                 events.TensorCreated(
@@ -145,8 +142,26 @@ class Tensor:
     def _set_metadata(self, size, stride, offset: int) -> None:
         """Change how this tensor reads its storage (``as_strided_``, ``t_``, …)."""
         self._size, self._stride, self._offset = tuple(size), tuple(stride), offset
-        self._array = strided_array(self._storage, self._size, self._stride, offset)
         self._contiguous = is_contiguous(self._size, self._stride)
+        self._rebuild_array()
+
+    @property
+    def _array(self) -> np.ndarray:
+        """The NumPy view of the storage with this tensor's metadata: what kernels read.
+
+        It is made once and cached. If the storage swapped its buffer since (``resize_``
+        grew it through another tensor), the cached array reads the old buffer: the
+        storage's ``generation`` has moved on, and the array is rebuilt over the new one.
+        """
+        if self._array_generation == self._storage.generation:
+            return self._cached_array
+        return self._rebuild_array()
+
+    def _rebuild_array(self) -> np.ndarray:
+        storage = self._storage
+        self._cached_array = strided_array(storage, self._size, self._stride, self._offset)
+        self._array_generation = storage.generation
+        return self._cached_array
 
     # --- metadata ---------------------------------------------------------------------
 
@@ -249,9 +264,45 @@ class Tensor:
         return self._inference
 
     def _is_view(self) -> bool:
-        return self._base is not None
+        return isinstance(self._autograd_meta, DifferentiableViewMeta)
 
-    # --- autograd metadata (vizgrad.autograd adds backward, hooks and view history) --
+    @property
+    def _base(self) -> Tensor | None:
+        """The tensor whose memory this view reads (None if this is not a view)."""
+        meta = self._autograd_meta
+        return meta.base if isinstance(meta, DifferentiableViewMeta) else None
+
+    # --- autograd metadata: one AutogradMeta (vizgrad.autograd adds backward and hooks) -
+
+    def _materialize_autograd_meta(self) -> AutogradMeta:
+        """This tensor's AutogradMeta, made on first need (``impl::materialize_autograd_meta``)."""
+        if self._autograd_meta is None:
+            self._autograd_meta = AutogradMeta()
+        return self._autograd_meta
+
+    # ``_requires_grad`` and ``_grad_fn`` are the stored fields, read and written without
+    # PyTorch's checks or a view's regeneration (``autograd_meta->grad_fn_``): the
+    # engine's access, where ``requires_grad`` and ``grad_fn`` below are the user's.
+
+    @property
+    def _requires_grad(self) -> bool:
+        meta = self._autograd_meta
+        return meta is not None and meta.requires_grad
+
+    @_requires_grad.setter
+    def _requires_grad(self, value: bool) -> None:
+        if value or self._autograd_meta is not None:
+            self._materialize_autograd_meta().requires_grad = value
+
+    @property
+    def _grad_fn(self):
+        meta = self._autograd_meta
+        return None if meta is None else meta.grad_fn
+
+    @_grad_fn.setter
+    def _grad_fn(self, node) -> None:
+        if node is not None or self._autograd_meta is not None:
+            self._materialize_autograd_meta().grad_fn = node
 
     @property
     def requires_grad(self) -> bool:
@@ -268,7 +319,7 @@ class Tensor:
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
-        if requires_grad and self._dtype.category < 2:
+        if requires_grad and self._dtype.category < FLOATING:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if requires_grad and self._dtype.is_complex:
             # PyTorch allows it (Wirtinger calculus, conjugates in every formula); vizgrad's
@@ -287,19 +338,51 @@ class Tensor:
 
     @property
     def grad(self):
-        return self._grad
+        """A leaf's accumulated gradient (None until a backward reaches it)."""
+        meta = self._autograd_meta
+        if meta is None:
+            return None
+        if meta.grad_fn is not None and not meta.retains_grad:
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
+                "Its .grad attribute won't be populated during autograd.backward(). If you "
+                "indeed want the .grad field to be populated for a non-leaf Tensor, use "
+                ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
+                "mistake, make sure you access the leaf Tensor instead.",
+                UserWarning,
+                stacklevel=2,
+            )
+        return meta.grad
 
     @grad.setter
     def grad(self, value) -> None:
-        self._grad = value
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    "assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
+            if value._dtype is not self._dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+            if value._size != self._size:
+                raise RuntimeError("assigned grad has data of a different size")
+        if value is not None or self._autograd_meta is not None:
+            self._materialize_autograd_meta().grad = value
 
     @property
     def grad_fn(self):
-        return self._grad_fn
+        """The node that made this tensor; a view's is regenerated if its base was written since."""
+        meta = self._autograd_meta
+        return None if meta is None else meta.current_grad_fn(self)
 
     @property
     def is_leaf(self) -> bool:
         return self._grad_fn is None
+
+    @property
+    def retains_grad(self) -> bool:
+        meta = self._autograd_meta
+        return meta is not None and meta.retains_grad
 
     # --- Python protocols ---------------------------------------------------------
 
@@ -348,7 +431,7 @@ class Tensor:
         return self._to_python_scalar(complex)
 
     def __index__(self) -> int:
-        if self._dtype.category != 1 or self.numel() != 1:
+        if self._dtype.category != INTEGRAL or self.numel() != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return operator.index(self.item())
 
@@ -357,7 +440,7 @@ class Tensor:
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """A NumPy array sharing this tensor's memory, as ``Tensor.numpy()``."""
-        if self._requires_grad and not force:
+        if self.requires_grad and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
@@ -369,8 +452,6 @@ class Tensor:
         return array if dtype is None else array.astype(dtype)
 
     def __repr__(self) -> str:
-        from .printing import tensor_repr
-
         return tensor_repr(self)
 
     __str__ = __repr__

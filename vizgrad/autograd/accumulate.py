@@ -8,19 +8,37 @@ are added to it, in place unless a graph of the gradient itself is being built
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import events
+from ..ops.creation import empty, empty_strided
 from ..shape import is_non_overlapping_and_dense
 from .grad_mode import state as grad_state
 
-__all__ = ["accumulate_into_leaf", "summarize"]
+__all__ = ["accumulate_into_leaf", "caller_held_gradients", "summarize"]
+
+
+class _CallerHeldGradients:
+    """The gradients passed to the ``backward()`` in progress, by id: their caller holds them.
+
+    A leaf must not adopt such a gradient's layout as its ``.grad`` (see
+    ``_obeys_layout_contract``). PyTorch tells by the tensor's reference count
+    (``use_count``); here the engine names them for the length of its run.
+    """
+
+    __slots__ = ("ids",)
+
+    def __init__(self):
+        self.ids = frozenset()
+
+
+caller_held_gradients = _CallerHeldGradients()
 
 
 def summarize(grad) -> str:
     """A short description of a gradient for events: shape, dtype and a norm."""
     if grad is None:
         return "None"
-    import numpy as np
-
     array = grad._array
     norm = float(np.sqrt(np.sum(np.abs(array.astype(np.float64)) ** 2))) if array.size else 0.0
     return f"{list(grad._size)} {grad._dtype.name} |g|={norm:.4g}"
@@ -44,31 +62,29 @@ def _obeys_layout_contract(grad, variable) -> bool:
 
 def _in_layout_of(variable, grad, may_keep_layout: bool):
     """A copy of ``grad`` laid out like ``variable`` (or contiguous if it has gaps)."""
-    import vizgrad as vg
-
     if is_non_overlapping_and_dense(variable._size, variable._stride):
         keep = may_keep_layout and _obeys_layout_contract(grad, variable)
         stride = grad._stride if keep else variable._stride
-        result = vg.empty_strided(variable._size, stride, dtype=grad.dtype)
+        result = empty_strided(variable._size, stride, dtype=grad.dtype)
     else:
-        result = vg.empty(variable._size, dtype=grad.dtype)
+        result = empty(variable._size, dtype=grad.dtype)
     return result.copy_(grad)
 
 
 def accumulate_into_leaf(variable, grad) -> None:
     if grad is None:
         return
-    held_by_caller = grad.__dict__.get("_held_by_caller", False)
+    held_by_caller = id(grad) in caller_held_gradients.ids
     if not grad_state.enabled:
         grad = grad.detach()
-    old = variable._grad
-    if old is None:
-        variable._grad = _in_layout_of(variable, grad, may_keep_layout=not held_by_caller)
+    meta = variable._autograd_meta
+    if meta.grad is None:
+        meta.grad = _in_layout_of(variable, grad, may_keep_layout=not held_by_caller)
     elif grad_state.enabled:
-        variable._grad = old + grad  # create_graph: keep the sum differentiable
+        meta.grad = meta.grad + grad  # create_graph: keep the sum differentiable
     else:
-        old.add_(grad)
+        meta.grad.add_(grad)
     if events.bus.active:
-        events.bus.emit(events.GradAccumulated(variable._id, summarize(variable._grad)))
-    for hook in list((variable._post_accumulate_hooks or {}).values()):
+        events.bus.emit(events.GradAccumulated(variable._id, summarize(meta.grad)))
+    for hook in list((meta.post_acc_grad_hooks or {}).values()):
         hook(variable)

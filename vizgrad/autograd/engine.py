@@ -20,9 +20,15 @@ from __future__ import annotations
 import heapq
 import itertools
 
+import numpy as np
+
 from .. import events
+from ..dtypes import FLOATING
+from ..ops.creation import ones_like, zeros
+from ..ops.creation import tensor as new_tensor
+from ..shape import broadcast_shapes
 from ..tensor import Tensor
-from .accumulate import summarize
+from .accumulate import caller_held_gradients, summarize
 from .anomaly import anomaly_state
 from .grad_mode import state as grad_state
 from .graph import AccumulateGrad, gradient_edge
@@ -32,8 +38,6 @@ __all__ = ["run_backward"]
 
 
 def _make_root_grads(tensors, grad_tensors):
-    import vizgrad as vg
-
     roots = []
     for i, (t, g) in enumerate(zip(tensors, grad_tensors, strict=True)):
         if not t.requires_grad:
@@ -43,23 +47,20 @@ def _make_root_grads(tensors, grad_tensors):
         if g is None:
             if t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if t._dtype.category < 2:
+            if t._dtype.category < FLOATING:
                 raise RuntimeError(
                     f"grad can be implicitly created only for real scalar outputs but got "
                     f"{t._dtype}"
                 )
-            g = vg.ones_like(t)
+            g = ones_like(t)
         elif not isinstance(g, Tensor):
-            g = vg.tensor(g, dtype=t._dtype)
+            g = new_tensor(g, dtype=t._dtype)
         elif g._size != t._size:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and output[{i}] "
                 f"has a shape of {t.shape!r}."
             )
         refresh_view_grad_fn(t)
-        # The caller still holds this gradient: a leaf may not keep it as its ``.grad``'s
-        # layout (PyTorch sees the extra reference, ``use_count``; see ``accumulate``).
-        g.__dict__["_held_by_caller"] = True
         roots.append((gradient_edge(t), g))
     return roots
 
@@ -109,10 +110,8 @@ def _sum_to_input(grad, meta, node, index):
     """Shape and dtype check of a computed gradient (``validate_outputs``)."""
     shape, dtype = meta
     if grad._size != shape:
-        import vizgrad as vg
-
         try:
-            target = vg.broadcast_shapes(shape, grad._size)
+            target = broadcast_shapes(shape, grad._size)
         except RuntimeError:
             target = None
         if target != grad._size:
@@ -134,10 +133,11 @@ def _apply_tensor_pre_hooks(node, buffer: list) -> list:
                 events.bus.emit(events.HookFired("tensor", node._id))
             if new is not None:
                 buffer[output_nr] = new
-    for output_nr, tensor in list(node._retain_grad_hooks.values()):
+    for output_nr, retaining in list(node._retain_grad_hooks.values()):
         grad = buffer[output_nr] if output_nr < len(buffer) else None
         if grad is not None:
-            tensor._grad = grad.detach().clone() if tensor._grad is None else tensor._grad + grad
+            meta = retaining._autograd_meta
+            meta.grad = grad.detach().clone() if meta.grad is None else meta.grad + grad
     for hook in list(node._pre_hooks.values()):
         new = hook(tuple(buffer))
         if events.bus.active:
@@ -173,13 +173,9 @@ def _run_node(node, buffer: list, create_graph: bool) -> tuple:
     for i, grad in enumerate(outputs):
         if grad is not None and meta is not None and meta[i] is not None:
             grad = _sum_to_input(grad, meta[i], node, i)
-        if grad is not None and anomaly_state.enabled and anomaly_state.check_nan:
-            import numpy as np
-
-            if np.isnan(grad._array).any():
-                raise RuntimeError(
-                    f"Function '{node.name()}' returned nan values in its {i}th output."
-                )
+        nan_check = grad is not None and anomaly_state.enabled and anomaly_state.check_nan
+        if nan_check and np.isnan(grad._array).any():
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
         checked.append(grad)
     return tuple(checked)
 
@@ -188,6 +184,18 @@ def run_backward(tensors, grad_tensors, *, retain_graph: bool, create_graph: boo
                  inputs=None, allow_unused: bool = False, accumulate: bool = True):  # fmt: skip
     """Run the graph from ``tensors``; accumulate into leaves or return grads of ``inputs``."""
     roots = _make_root_grads(tensors, grad_tensors)
+    # The caller still holds the gradients it passed (or that were made for it): a leaf
+    # may not adopt one's layout as its ``.grad`` (see ``accumulate``).
+    outer = caller_held_gradients.ids
+    caller_held_gradients.ids = frozenset(id(g) for _, g in roots)
+    try:
+        return _run_graph(roots, retain_graph, create_graph, inputs, allow_unused, accumulate)
+    finally:
+        caller_held_gradients.ids = outer
+
+
+def _run_graph(roots, retain_graph, create_graph, inputs, allow_unused, accumulate):
+    """The backward pass itself: steps 1 to 4 of the module docstring."""
     root_nodes = list(dict.fromkeys(edge[0] for edge, _ in roots))
 
     # Where gradients are wanted: an edge per input (autograd.grad / backward(inputs=)).
@@ -279,7 +287,8 @@ def run_backward(tensors, grad_tensors, *, retain_graph: bool, create_graph: boo
         for i, t in enumerate(inputs):
             grad = captured.get(i)
             if grad is not None and t._grad_fn is not None:
-                t._grad = grad.detach() if t._grad is None else t._grad + grad.detach()
+                meta = t._autograd_meta
+                meta.grad = grad.detach() if meta.grad is None else meta.grad + grad.detach()
         return None
     results = []
     for i in range(len(inputs)):
@@ -300,12 +309,10 @@ def _fill_missing(node, buffer: list) -> list:
     outputs = getattr(node, "_output_meta", None)
     if outputs is None:
         return buffer
-    import vizgrad as vg
-
     filled = list(buffer) + [None] * (len(outputs) - len(buffer))
     for i, meta in enumerate(outputs):
         if filled[i] is None and meta is not None:
-            filled[i] = vg.zeros(meta[0], dtype=meta[1])
+            filled[i] = zeros(meta[0], dtype=meta[1])
     return filled
 
 

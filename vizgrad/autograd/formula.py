@@ -8,6 +8,7 @@ after it (``MulBackward0``), whose ``apply`` runs the formulas on what was saved
 from __future__ import annotations
 
 from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE, Derivative
+from ..ops.creation import zeros
 from .graph import Node, SavedTensor
 
 __all__ = [
@@ -117,13 +118,11 @@ class FormulaNode(Node):
 
     def _all_output_grads(self, grad_outputs: tuple) -> tuple:
         """One gradient per output: zeros for outputs that got none (``unbind``'s unused parts)."""
-        import vizgrad as vg
-
         meta = self.__dict__.get("_output_meta", ())
         grads = list(grad_outputs) + [None] * (len(meta) - len(grad_outputs))
         for i, m in enumerate(meta):
             if grads[i] is None and m is not None:
-                grads[i] = vg.zeros(m[0], dtype=m[1])
+                grads[i] = zeros(m[0], dtype=m[1])
         return tuple(grads)
 
 

@@ -23,12 +23,24 @@ contract as a PyTorch kernel with a formula in ``derivatives.yaml``, written in 
 
 from __future__ import annotations
 
+import functools
+
+from ..autograd_meta import CreationMeta
+from ..dtypes import FLOATING
+from ..ops.creation import zeros
 from ..tensor import Tensor
 from .anomaly import anomaly_state, capture_forward_trace
+from .grad_mode import no_grad
 from .grad_mode import state as grad_state
-from .graph import FREED_GRAPH_MESSAGE, Node, SavedTensor, announce_node, gradient_edge
+from .graph import (
+    FREED_GRAPH_MESSAGE,
+    Node,
+    SavedTensor,
+    announce_node,
+    gradient_edge,
+    set_grad_fn,
+)
 from .recording import check_inplace_allowed
-from .view_history import CreationMeta
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
@@ -80,12 +92,10 @@ class BackwardCFunction(Node, FunctionCtx):
         return tuple(s.unpack() if isinstance(s, SavedTensor) else s for s in self._saved)
 
     def apply(self, grad_outputs: tuple) -> tuple:
-        import vizgrad as vg
-
         grads = list(grad_outputs) + [None] * (len(self._output_meta) - len(grad_outputs))
         if self.materialize_grads:
             grads = [
-                g if g is not None or meta is None else vg.zeros(meta[0], dtype=meta[1])
+                g if g is not None or meta is None else zeros(meta[0], dtype=meta[1])
                 for g, meta in zip(grads, self._output_meta, strict=False)
             ]
         result = self._function_class.backward(self, *grads)
@@ -189,15 +199,13 @@ def _set_function_history(node, args, results):
         if id(result) in input_ids and id(result) not in dirty:
             # An input returned as it is: the output is a new alias of it, as in PyTorch.
             result = result.view_as(result)
-        if id(result) in non_diff or result._dtype.category < 2:
+        if id(result) in non_diff or result._dtype.category < FLOATING:
             meta.append(None)
         else:
-            result._grad_fn = node
-            result._output_nr = i
-            result._requires_grad = True
+            autograd_meta = set_grad_fn(result, node, i)
             if result._base is not None and id(result) not in dirty:
                 # Writing it in place would bypass the custom backward: PyTorch forbids it.
-                result.__dict__["_creation_meta"] = CreationMeta.IN_CUSTOM_FUNCTION
+                autograd_meta.creation_meta = CreationMeta.IN_CUSTOM_FUNCTION
             meta.append((result._size, result._dtype))
         out.append(result)
     node._output_meta = tuple(meta)
@@ -210,9 +218,6 @@ def _set_function_history(node, args, results):
 
 def once_differentiable(backward):
     """Decorate ``backward`` when it cannot itself be differentiated (runs it under no_grad)."""
-    import functools
-
-    from .grad_mode import no_grad
 
     @functools.wraps(backward)
     def wrapper(ctx, *grads):

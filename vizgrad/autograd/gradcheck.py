@@ -13,7 +13,12 @@ import warnings
 
 import numpy as np
 
+from ..ops.creation import from_numpy, zeros
+from ..ops.generator import Generator
+from ..ops.sampling import randn
 from ..tensor import Tensor
+from .entry_points import grad as autograd_grad
+from .grad_mode import enable_grad, no_grad
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
@@ -32,12 +37,10 @@ def _differentiable_outputs(outputs):
 
 def _numerical_jacobian(func, inputs, input_index, eps):
     """d(outputs)/d(inputs[input_index]) by central differences: one column per input element."""
-    import vizgrad as vg
-
     target = inputs[input_index]
     flat = target.detach()
     columns = []
-    with vg.no_grad():
+    with no_grad():
         for flat_index in np.ndindex(*target._size):
             original = flat._array[flat_index].item()
             flat._array[flat_index] = original + eps
@@ -63,17 +66,15 @@ def _outputs_of(func, inputs):
 
 def _analytical_jacobian(outputs, inputs, input_index):
     """Rows of d(output)/d(input) from one backward per output element."""
-    import vizgrad as vg
-
     target = inputs[input_index]
     jacobians = []
     for out in outputs:
         j = np.zeros((target.numel(), out.numel()), dtype=np.float64)
         if out.requires_grad:
             for k in range(out.numel()):
-                grad_output = vg.zeros(out.shape, dtype=out.dtype)
+                grad_output = zeros(out.shape, dtype=out.dtype)
                 grad_output._array.reshape(-1)[k] = 1
-                (grad,) = vg.autograd.grad(out, target, grad_output, retain_graph=True,
+                (grad,) = autograd_grad(out, target, grad_output, retain_graph=True,
                                            allow_unused=True)  # fmt: skip
                 if grad is not None:
                     j[:, k] = grad.detach()._array.reshape(-1)
@@ -132,11 +133,9 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
 
 
 def _mismatch_message(out_index: int, input_index: int, numerical, analytical) -> str:
-    import vizgrad as vg
-
     return (
         f"Jacobian mismatch for output {out_index} with respect to input {input_index},\n"
-        f"numerical:{vg.from_numpy(numerical)!r}\nanalytical:{vg.from_numpy(analytical)!r}\n"
+        f"numerical:{from_numpy(numerical)!r}\nanalytical:{from_numpy(analytical)!r}\n"
     )
 
 
@@ -153,14 +152,12 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
     computed with ``create_graph=True``, so second derivatives are compared with
     finite differences of first derivatives.
     """
-    import vizgrad as vg
-
     inputs = _as_tuple(inputs)
     outputs = _differentiable_outputs(_outputs_of(func, inputs))
     if grad_outputs is None:
-        generator = vg.Generator().manual_seed(0)
+        generator = Generator().manual_seed(0)
         grad_outputs = tuple(
-            vg.randn(o.shape, dtype=o.dtype, generator=generator).requires_grad_() for o in outputs
+            randn(o.shape, dtype=o.dtype, generator=generator).requires_grad_() for o in outputs
         )
     grad_outputs = _as_tuple(grad_outputs)
     n_inputs = len(inputs)
@@ -169,10 +166,10 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
     def first_derivatives(*args):
         ins, gos = args[:n_inputs], args[n_inputs:]
         # Finite differences call this under no_grad; the first derivatives need a graph.
-        with vg.enable_grad():
+        with enable_grad():
             outs = _differentiable_outputs(_outputs_of(func, ins))
             diff_inputs = [ins[i] for i in diff_positions]
-            grads = vg.autograd.grad(outs, diff_inputs, gos, create_graph=True,
+            grads = autograd_grad(outs, diff_inputs, gos, create_graph=True,
                                      allow_unused=True)  # fmt: skip
         return tuple(g for g in grads if g is not None)
 

@@ -20,6 +20,7 @@ import sys
 
 from .. import events
 from ..dispatcher import current_call
+from .accumulate import accumulate_into_leaf
 
 __all__ = [
     "Node",
@@ -27,6 +28,7 @@ __all__ = [
     "SavedTensor",
     "RemovableHandle",
     "gradient_edge",
+    "set_grad_fn",
     "announce_node",
 ]
 
@@ -134,8 +136,6 @@ class AccumulateGrad(Node):
         return "vizgrad::autograd::AccumulateGrad"
 
     def apply(self, grad_outputs: tuple) -> tuple:
-        from .accumulate import accumulate_into_leaf
-
         accumulate_into_leaf(self.variable, grad_outputs[0])
         return ()
 
@@ -144,23 +144,29 @@ def gradient_edge(tensor) -> tuple:
     """The edge a gradient for ``tensor`` travels: its grad_fn, or its AccumulateGrad.
 
     Tensors that don't require grad give ``(None, 0)``. A leaf keeps one
-    AccumulateGrad node for its whole life (PyTorch keeps it weakly; we keep it).
+    AccumulateGrad node for its whole life, in its AutogradMeta (PyTorch keeps it
+    weakly; we keep it).
     """
-    if tensor is None or not tensor.requires_grad:
+    meta = tensor._autograd_meta if tensor is not None else None
+    if meta is None or not meta.requires_grad:
         return (None, 0)
-    if "_view_version" in tensor.__dict__:
-        # A view whose base was written in place since: its history comes from the base now.
-        from .view_history import refresh_view_grad_fn
+    # A view whose base was written in place since gets its history from the base here.
+    grad_fn = meta.current_grad_fn(tensor)
+    if grad_fn is not None:
+        return (grad_fn, meta.output_nr)
+    if meta.grad_accumulator is None:
+        meta.grad_accumulator = AccumulateGrad(tensor)
+        announce_node(meta.grad_accumulator, variable=tensor)
+    return (meta.grad_accumulator, 0)
 
-        refresh_view_grad_fn(tensor)
-    if tensor._grad_fn is not None:
-        return (tensor._grad_fn, tensor._output_nr)
-    accumulator = tensor.__dict__.get("_grad_accumulator")
-    if accumulator is None:
-        accumulator = AccumulateGrad(tensor)
-        tensor.__dict__["_grad_accumulator"] = accumulator
-        announce_node(accumulator, variable=tensor)
-    return (accumulator, 0)
+
+def set_grad_fn(tensor, node: Node, output_nr: int = 0):
+    """Make ``tensor`` output ``output_nr`` of ``node`` (``set_history``); returns its AutogradMeta."""
+    meta = tensor._materialize_autograd_meta()
+    meta.grad_fn = node
+    meta.output_nr = output_nr
+    meta.requires_grad = True
+    return meta
 
 
 def announce_node(node: Node, outputs=(), saved=(), variable=None) -> None:
@@ -209,9 +215,10 @@ class SavedTensor:
         self.version = tensor._version_counter.value
         self.node = node
         self.is_output = is_output
+        meta = tensor._autograd_meta
         grad_fn = node if is_output else tensor._grad_fn
         self.grad_fn_name = grad_fn.name() if grad_fn is not None else None
-        self.output_nr = tensor._output_nr
+        self.output_nr = meta.output_nr if meta is not None else 0
 
     def unpack(self, released: bool = False):
         if released:
@@ -245,7 +252,7 @@ class SavedTensor:
         else:
             grad_fn = self.tensor.grad_fn
             name = grad_fn.name() if grad_fn is not None else None
-            output_nr = self.tensor._output_nr
+            output_nr = self.tensor._autograd_meta.output_nr if grad_fn is not None else 0
         if name is None:
             return ""
         return f", which is output {output_nr} of {cpp_node_name(name)},"

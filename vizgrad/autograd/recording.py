@@ -24,27 +24,38 @@ from ..dispatcher import (
     VIEW,
     set_autograd_handler,
 )
+from ..dtypes import FLOATING
 from ..tensor import Tensor
 from .anomaly import anomaly_state, capture_forward_trace
 from .formula import FormulaNode, NotImplementedNode
 from .grad_mode import state as grad_state
-from .graph import SavedTensor, announce_node, gradient_edge
+from .graph import SavedTensor, announce_node, gradient_edge, set_grad_fn
 from .view_history import check_view_rebase_allowed, rebase_view_history, record_creation_meta
 
 __all__ = ["autograd_kernel", "install"]
 
 
+def _requires_grad(value) -> bool:
+    """``value`` is a tensor that requires grad (read straight from its AutogradMeta)."""
+    if not isinstance(value, Tensor):
+        return False
+    meta = value._autograd_meta
+    return meta is not None and meta.requires_grad
+
+
 def _any_requires_grad(args, kwargs) -> bool:
+    # On every operator call: a tensor autograd never touched has no AutogradMeta.
     for value in args:
         if isinstance(value, Tensor):
-            if value._requires_grad:
+            meta = value._autograd_meta
+            if meta is not None and meta.requires_grad:
                 return True
         elif isinstance(value, list | tuple):
             for item in value:
-                if isinstance(item, Tensor) and item._requires_grad:
+                if _requires_grad(item):
                     return True
-    for name, value in kwargs.items():
-        if isinstance(value, Tensor) and value._requires_grad and name != "out":
+    for name, value in kwargs.items():  # noqa: SIM110 - a loop is cheaper than any() here
+        if isinstance(value, Tensor) and name != "out" and _requires_grad(value):
             return True
     return False
 
@@ -146,10 +157,6 @@ def _check_view_of_requiring_base(target) -> None:
         check_view_rebase_allowed(target)
 
 
-def _requires_grad(value) -> bool:
-    return isinstance(value, Tensor) and value._requires_grad
-
-
 def _save_before(derivative, bound, target, unneeded=frozenset()) -> dict:
     saved = {}
     for name in derivative.save:
@@ -229,11 +236,9 @@ def _set_history(node, op, derivative, result, target) -> list | None:
             rebase_view_history(target, node)
             return None
         else:
-            target._grad_fn = node
-            target._output_nr = 0
-            target._requires_grad = True
+            meta = set_grad_fn(target, node, 0)
             if target._base is not None:  # ``v.t_()``: v's own history, from this write on
-                target.__dict__["_view_version"] = target._version_counter.value
+                meta.attr_version = target._version_counter.value
         return [target]
     results = list(result) if isinstance(result, tuple | list) else [result]
     chosen = getattr(derivative, "differentiable_outputs", None)
@@ -241,13 +246,11 @@ def _set_history(node, op, derivative, result, target) -> list | None:
     for i, out in enumerate(results):
         if not isinstance(out, Tensor) or (chosen is not None and i not in chosen):
             continue
-        if out._dtype.category < 2:  # integer outputs never require grad
+        if out._dtype.category < FLOATING:  # integer outputs never require grad
             continue
-        out._grad_fn = node
-        out._output_nr = i
-        out._requires_grad = True
+        meta = set_grad_fn(out, node, i)
         if op.variant is VIEW:
-            out.__dict__["_view_version"] = out._version_counter.value
+            meta.attr_version = out._version_counter.value
         outputs.append(out)
     if getattr(derivative, "multi_output", False):
         # Outputs that get no gradient in backward get zeros of this shape (FormulaNode).

@@ -7,19 +7,28 @@ base's gradient and passes the rest through. The view then reads its history fro
 the base again, as an ``AsStridedBackward0`` of it.
 
 Other views of the same base notice the write through the shared version counter:
-the next time their ``grad_fn`` is asked for, it is regenerated the same way.
+the next time their ``grad_fn`` is asked for, their ``DifferentiableViewMeta`` sees
+that its ``attr_version`` is behind and calls ``regenerate_view_grad_fn`` (which
+``vizgrad.autograd`` installs there), which rebuilds it the same way.
 """
 
 from __future__ import annotations
 
-import enum
 import re
 
+from ..autograd_meta import CreationMeta, DifferentiableViewMeta
+from ..ops.creation import empty_strided
 from ..ops.shape_views import as_strided_backward
 from .formula import Derivative, FormulaNode
-from .graph import Node, announce_node, gradient_edge
+from .graph import Node, announce_node, gradient_edge, set_grad_fn
 
-__all__ = ["CopySlices", "rebase_view_history", "refresh_view_grad_fn"]
+__all__ = [
+    "CopySlices",
+    "CreationMeta",
+    "rebase_view_history",
+    "refresh_view_grad_fn",
+    "regenerate_view_grad_fn",
+]
 
 
 def _geometry(t) -> tuple:
@@ -63,11 +72,9 @@ class CopySlices(Node):
         return "vizgrad::autograd::CopySlices"
 
     def apply(self, grad_outputs: tuple) -> tuple:
-        import vizgrad as vg
-
         grad = grad_outputs[0]
         size, stride, _ = self._base_geometry
-        result = vg.empty_strided(size, stride, dtype=grad.dtype)
+        result = empty_strided(size, stride, dtype=grad.dtype)
         result.copy_(grad)
         grad_slice = result.as_strided(*self._view_geometry)
         fn_grads = self.fn.apply((grad_slice.clone(),))
@@ -85,53 +92,38 @@ def rebase_view_history(view, node: Node) -> None:
     """After ``node`` wrote ``view`` in place: CopySlices on the base, AsStrided on the view."""
     base = view._base
     copy_slices = CopySlices(base, view, node)
-    base._grad_fn = copy_slices
-    base._output_nr = 0
-    base._requires_grad = True
-    base.__dict__.pop("_grad_accumulator", None)
-    view._grad_fn = _as_strided_node(base, view)
-    view._output_nr = 0
-    view._requires_grad = True
-    view.__dict__["_view_version"] = view._version_counter.value
+    set_grad_fn(base, copy_slices).grad_accumulator = None
+    view_meta = set_grad_fn(view, _as_strided_node(base, view))
+    view_meta.attr_version = view._version_counter.value
     announce_node(copy_slices, [base])
-    announce_node(view._grad_fn, [view])
+    announce_node(view_meta.grad_fn, [view])
 
 
-def refresh_view_grad_fn(view) -> None:
-    """Regenerate a view's ``grad_fn`` if its base was written in place since it was made."""
-    recorded = view.__dict__.get("_view_version")
-    if recorded is None or recorded == view._version_counter.value:
-        return
-    base = view._base
-    if base is not None and (base._requires_grad or view._grad_fn is not None):
-        check_view_rebase_allowed(view, indirect=True)
-    view.__dict__["_view_version"] = view._version_counter.value
-    if base is None or not base._requires_grad:
-        return
-    view._grad_fn = _as_strided_node(base, view)
-    view._output_nr = 0
-    view._requires_grad = True
-    announce_node(view._grad_fn, [view])
+def regenerate_view_grad_fn(view, meta: DifferentiableViewMeta) -> None:
+    """A view's ``grad_fn`` after its base was written in place: an AsStrided of the base's.
 
-
-class CreationMeta(enum.Enum):
-    """How a differentiable view was made (PyTorch's ``CreationMeta``).
-
-    Autograd handles an in-place write through a view by rewriting the base's history
-    (``CopySlices``). That is only sound for a view made by a single-output view op in
-    grad mode (``DEFAULT``); for the others PyTorch refuses the write, because the
-    rewritten history would be wrong or ambiguous.
+    ``meta`` (the view's) found its ``attr_version`` behind the version counter.
     """
+    base = meta.base
+    if base._requires_grad or meta.grad_fn is not None:
+        check_view_rebase_allowed(view, indirect=True)
+    meta.attr_version = view._version_counter.value
+    if not base._requires_grad:
+        return
+    set_grad_fn(view, _as_strided_node(base, view))
+    announce_node(meta.grad_fn, [view])
 
-    DEFAULT = "default"
-    IN_CUSTOM_FUNCTION = "in custom function"  # its custom backward would be bypassed
-    MULTI_OUTPUT_NODE = "multi-output node"  # unbind/split: one node for all the views
-    NO_GRAD_MODE = "no_grad mode"  # made where nothing was recorded
-    INFERENCE_MODE = "inference mode"
+
+def refresh_view_grad_fn(tensor) -> None:
+    """Regenerate ``tensor``'s history now if it is a view whose base was written since."""
+    meta = tensor._autograd_meta
+    if meta is not None:
+        meta.current_grad_fn(tensor)
 
 
 def creation_meta_of(view) -> CreationMeta:
-    return view.__dict__.get("_creation_meta", CreationMeta.DEFAULT)
+    meta = view._autograd_meta
+    return meta.creation_meta if isinstance(meta, DifferentiableViewMeta) else CreationMeta.DEFAULT
 
 
 def record_creation_meta(source, result, grad_enabled: bool, inference: bool) -> None:
@@ -144,16 +136,17 @@ def record_creation_meta(source, result, grad_enabled: bool, inference: bool) ->
     else:
         meta = CreationMeta.DEFAULT
     # A view of a view inherits its source's restriction (``propagate_creation_meta``).
-    previous = creation_meta_of(source) if source._base is not None else CreationMeta.DEFAULT
+    previous = creation_meta_of(source)
     if meta is CreationMeta.DEFAULT or previous is CreationMeta.INFERENCE_MODE:
         meta = previous
     for view in views:
-        if view is source or view._base is None:
+        view_meta = view._autograd_meta
+        if view is source or not isinstance(view_meta, DifferentiableViewMeta):
             continue
-        view.__dict__["_creation_meta"] = meta
-        if meta is not CreationMeta.DEFAULT:
+        view_meta.creation_meta = meta
+        if meta is not CreationMeta.DEFAULT and view_meta.attr_version is None:
             # Remember the version, so a later write to the base is noticed (indirect case).
-            view.__dict__.setdefault("_view_version", view._version_counter.value)
+            view_meta.attr_version = view._version_counter.value
 
 
 _MODE_ADVICE = (
@@ -195,7 +188,8 @@ def check_view_rebase_allowed(view, indirect: bool = False) -> None:
     if meta in (CreationMeta.INFERENCE_MODE, CreationMeta.NO_GRAD_MODE) or grad_fn is None:
         if grad_fn is not None:
             prefix = (
-                f"Output {view._output_nr} of {fn_name} is a view of a view which was created in"
+                f"Output {view._autograd_meta.output_nr} of {fn_name} is a view of a view which "
+                "was created in"
             )
         else:
             prefix = "A view was created in"
@@ -207,6 +201,7 @@ def check_view_rebase_allowed(view, indirect: bool = False) -> None:
             )
     else:
         message = (
-            f"Output {view._output_nr} of {fn_name} is a view and {modified} modified inplace."
+            f"Output {view._autograd_meta.output_nr} of {fn_name} is a view and {modified} "
+            "modified inplace."
         )
     raise RuntimeError(message + _ADVICE[meta])

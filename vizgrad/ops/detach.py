@@ -48,9 +48,9 @@ def _detach_inplace_kernel(self: Tensor) -> Tensor:
             "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
             "function in torch/optim/optimizer.py as the solution."
         )
-    self._requires_grad = False
-    self._grad_fn = None
-    self._output_nr = 0
+    meta = self._autograd_meta
+    if meta is not None:
+        meta.requires_grad, meta.grad_fn, meta.output_nr = False, None, 0
     return self
 
 

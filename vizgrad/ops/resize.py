@@ -1,43 +1,39 @@
 """``resize_``: change a tensor's shape in place, growing its storage if needed.
 
 A resized tensor gets contiguous strides for its new shape. If the storage is too
-small, it grows, keeping its old contents (PyTorch reallocates the storage in place,
-so every tensor sharing it sees the new memory; vizgrad re-points them the same way).
+small, it grows, keeping its old contents: as PyTorch's ``resize_bytes_cpu``, a bigger
+buffer is allocated, the old elements copied in, and the *storage* swaps it in
+(``Storage.set_data``). Every tensor sharing the storage reads the new memory from
+then on: each notices the storage's new generation and rebuilds its NumPy view.
 The values of newly exposed elements are undefined, as with ``empty``.
 """
 
 from __future__ import annotations
 
-import gc
 import operator
 
 import numpy as np
 
 from ..dispatcher import INPLACE
 from ..shape import contiguous_strides, numel_of
-from ..tensor import Tensor, strided_array
+from ..storage import Storage
+from ..tensor import Tensor
 from .registry import bind_method, declare
 
 __all__: list[str] = []
 
 
-def _grow_storage(tensor: Tensor, numel: int) -> None:
-    storage = tensor._storage
+def _grow_storage(storage: Storage, numel: int) -> None:
     bigger = np.empty(numel, dtype=storage.data.dtype)
     bigger[: storage.numel] = storage.data
-    storage.data = bigger
-    # Every other tensor over this storage must read the new buffer too.
-    for referrer in gc.get_referrers(storage):
-        if isinstance(referrer, Tensor) and referrer is not tensor:
-            referrer._array = strided_array(storage, referrer._size, referrer._stride,
-                                            referrer._offset)  # fmt: skip
+    storage.set_data(bigger)
 
 
 def _resize_kernel(self: Tensor, size) -> Tensor:
     stride = contiguous_strides(size)
     needed = self._offset + numel_of(size)
     if needed > self._storage.numel:
-        _grow_storage(self, needed)
+        _grow_storage(self._storage, needed)
     self._set_metadata(size, stride, self._offset)
     return self
 
