@@ -11,10 +11,10 @@ each step.
 
 from __future__ import annotations
 
-from ..dispatcher import COMPOSITE, FUNCTIONAL
+from ..derivatives import COMPOSITE
 from ..tensor import Tensor
+from .declaration import native_function
 from .linalg import _bmm_op
-from .registry import check_tensor, declare
 from .shape_views import reshape
 from .size_one_dims import unsqueeze
 
@@ -293,22 +293,29 @@ def _sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list[int]) -> Tensor
     return _bmm_op(left, right).view(out_size).permute(inverse)
 
 
-_einsum_op = declare("einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor",
-                     FUNCTIONAL, _einsum_impl, COMPOSITE)  # fmt: skip
+# The operator takes the operands as one list; ``vizgrad.einsum`` (below) is the Python
+# function of ``torch/functional.py`` that gathers them.
+_einsum = native_function(
+    "einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor",
+    kernel=_einsum_impl,
+    derivative=COMPOSITE,
+    variants="function",
+)
 
 
-def einsum(equation, *operands) -> Tensor:
+def einsum(*args) -> Tensor:
     """``torch.einsum``: a sum of products named by subscripts (``"ij,jk->ik"`` is ``mm``).
 
     Without ``->`` the output holds the subscripts that appear once, in alphabetical
-    order; ``...`` stands for broadcast dimensions.
+    order; ``...`` stands for broadcast dimensions. The operands may come one by one
+    or as one list.
     """
-    if not isinstance(equation, str):
-        raise TypeError(
-            f"einsum(): argument 'equation' (position 1) must be str, not {type(equation).__name__}"
+    if len(args) < 2:
+        raise ValueError(
+            "einsum(): must specify the equation string and at least one operand, or at least "
+            "one operand and its subscripts list"
         )
+    equation, operands = args[0], args[1:]
     if len(operands) == 1 and isinstance(operands[0], list | tuple):
         operands = tuple(operands[0])
-    for position, t in enumerate(operands):
-        check_tensor("einsum", t, "tensors", position + 2)
-    return _einsum_op(equation, list(operands))
+    return _einsum(equation, operands)

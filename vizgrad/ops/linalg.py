@@ -13,18 +13,17 @@ errors are those of the product it chose.
 from __future__ import annotations
 
 import numbers
-import operator
 
 import numpy as np
 
-from ..derivatives import Derivative
-from ..dispatcher import COMPOSITE, FUNCTIONAL, OUT
+from ..derivatives import COMPOSITE, Derivative
 from ..dtypes import BOOL
 from ..promotion import result_type
 from ..shape import broadcast_shapes, numel_of, wrap_dim
 from ..tensor import Tensor
+from .declaration import native_function
 from .ranges import _CPP_TYPE_NAME
-from .registry import bind_method, check_tensor, declare, write_to_out
+from .registry import write_to_out
 from .shape_views import _unsafe_view_op, reshape
 from .size_one_dims import unsqueeze
 
@@ -63,13 +62,6 @@ def _check_out_dtype(result_dtype, out: Tensor) -> None:
             f"Expected out tensor to have dtype {_CPP_TYPE_NAME[result_dtype.name]}, but got "
             f"{_CPP_TYPE_NAME[out._dtype.name]} instead"
         )
-
-
-def _with_out(fn_name: str, functional_op, out_op, args, out, out_position: int):
-    if out is None:
-        return functional_op(*args)
-    check_tensor(fn_name, out, "out", out_position)
-    return out_op(*args, out=out)
 
 
 # --- dot and vdot -----------------------------------------------------------------------
@@ -117,11 +109,12 @@ def _dot_out_kernel(kernel):
 
 
 # d(a·b)/da = b, d(a·b)/db = a (scaled by the incoming scalar gradient).
-_dot_op = declare(
+dot = native_function(
     "dot(Tensor self, Tensor tensor) -> Tensor",
-    FUNCTIONAL,
-    _dot_kernel,
-    Derivative(
+    "dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_dot_kernel,
+    kernels={"dot.out": _dot_out_kernel(_dot_kernel)},
+    derivative=Derivative(
         "DotBackward0",
         save=("self", "tensor"),
         reads={"self": ("tensor",), "tensor": ("self",)},
@@ -130,15 +123,15 @@ _dot_op = declare(
             "tensor": lambda grad, saved: grad * saved.self,
         },
     ),
+    doc="``torch.dot``: the inner product of two 1-D tensors of the same dtype (no promotion).",
 )
-_dot_out_op = declare("dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)",
-                      OUT, _dot_out_kernel(_dot_kernel))  # fmt: skip
 # Real tensors only (complex autograd is out of scope), where vdot is dot.
-_vdot_op = declare(
+vdot = native_function(
     "vdot(Tensor self, Tensor other) -> Tensor",
-    FUNCTIONAL,
-    _vdot_kernel,
-    Derivative(
+    "vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_vdot_kernel,
+    kernels={"vdot.out": _dot_out_kernel(_vdot_kernel)},
+    derivative=Derivative(
         "VdotBackward0",
         save=("self", "other"),
         reads={"self": ("other",), "other": ("self",)},
@@ -147,23 +140,9 @@ _vdot_op = declare(
             "other": lambda grad, saved: grad * saved.self,
         },
     ),
+    doc="``torch.vdot``: like ``dot``, conjugating the first vector.",
 )
-_vdot_out_op = declare("vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-                       OUT, _dot_out_kernel(_vdot_kernel))  # fmt: skip
-
-
-def dot(input, tensor, *, out=None) -> Tensor:
-    """``torch.dot``: the inner product of two 1-D tensors of the same dtype (no promotion)."""
-    check_tensor("dot", input, "input", 1)
-    check_tensor("dot", tensor, "tensor", 2)
-    return _with_out("dot", _dot_op, _dot_out_op, (input, tensor), out, 3)
-
-
-def vdot(input, other, *, out=None) -> Tensor:
-    """``torch.vdot``: like ``dot``, conjugating the first vector."""
-    check_tensor("vdot", input, "input", 1)
-    check_tensor("vdot", other, "other", 2)
-    return _with_out("vdot", _vdot_op, _vdot_out_op, (input, other), out, 3)
+_dot_op = dot.overloads["dot"]
 
 
 # --- mv, mm, bmm ---------------------------------------------------------------------------
@@ -250,11 +229,12 @@ def _exact_out(kernel):
 
 
 # y = A v: dA = grad ⊗ v (an outer product), dv = Aᵀ grad.
-_mv_op = declare(
+mv = native_function(
     "mv(Tensor self, Tensor vec) -> Tensor",
-    FUNCTIONAL,
-    _mv_kernel,
-    Derivative(
+    "mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_mv_kernel,
+    kernels={"mv.out": _exact_out(_mv_kernel)},
+    derivative=Derivative(
         "MvBackward0",
         save=("self", "vec"),
         reads={"self": ("vec",), "vec": ("self",)},
@@ -263,9 +243,9 @@ _mv_op = declare(
             "vec": lambda grad, saved: saved.self.t().mv(grad),
         },
     ),
+    doc="``torch.mv``: matrix (n×m) times vector (m) gives a vector (n).",
 )
-_mv_out_op = declare("mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)", OUT,
-                     _exact_out(_mv_kernel))  # fmt: skip
+_mv_op = mv.overloads["mv"]
 
 
 def _is_column_major(t: Tensor) -> bool:
@@ -288,11 +268,12 @@ def mm_mat2_backward(grad: Tensor, mat1: Tensor, mat2: Tensor, alpha=1) -> Tenso
     return result if alpha == 1 else result * alpha
 
 
-_mm_op = declare(
+mm = native_function(
     "mm(Tensor self, Tensor mat2) -> Tensor",
-    FUNCTIONAL,
-    _mm_kernel,
-    Derivative(
+    "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_mm_kernel,
+    kernels={"mm.out": _exact_out(_mm_kernel)},
+    derivative=Derivative(
         "MmBackward0",
         save=(
             "self",
@@ -309,15 +290,16 @@ _mm_op = declare(
             "mat2": lambda grad, saved: mm_mat2_backward(grad, saved.self, saved.layout("mat2")),
         },
     ),
+    doc="``torch.mm``: (n×m) @ (m×p) = (n×p), no broadcasting, same dtypes only.",
 )
-_mm_out_op = declare("mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", OUT,
-                     _exact_out(_mm_kernel))  # fmt: skip
+_mm_op = mm.overloads["mm"]
 # mm's rule, batch by batch: transpose the last two dims of the other operand.
-_bmm_op = declare(
+bmm = native_function(
     "bmm(Tensor self, Tensor mat2) -> Tensor",
-    FUNCTIONAL,
-    _bmm_kernel,
-    Derivative(
+    "bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_bmm_kernel,
+    kernels={"bmm.out": _exact_out(_bmm_kernel)},
+    derivative=Derivative(
         "BmmBackward0",
         save=("self", "mat2"),
         reads={"self": ("mat2",), "mat2": ("self",)},
@@ -326,30 +308,9 @@ _bmm_op = declare(
             "mat2": lambda grad, saved: saved.self.transpose(1, 2).bmm(grad),
         },
     ),
+    doc="``torch.bmm``: a batch of matrix products, (b×n×m) @ (b×m×p) = (b×n×p).",
 )
-_bmm_out_op = declare("bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)",
-                      OUT, _exact_out(_bmm_kernel))  # fmt: skip
-
-
-def mv(input, vec, *, out=None) -> Tensor:
-    """``torch.mv``: matrix (n×m) times vector (m) gives a vector (n)."""
-    check_tensor("mv", input, "input", 1)
-    check_tensor("mv", vec, "vec", 2)
-    return _with_out("mv", _mv_op, _mv_out_op, (input, vec), out, 3)
-
-
-def mm(input, mat2, *, out=None) -> Tensor:
-    """``torch.mm``: (n×m) @ (m×p) = (n×p), no broadcasting, same dtypes only."""
-    check_tensor("mm", input, "input", 1)
-    check_tensor("mm", mat2, "mat2", 2)
-    return _with_out("mm", _mm_op, _mm_out_op, (input, mat2), out, 3)
-
-
-def bmm(input, mat2, *, out=None) -> Tensor:
-    """``torch.bmm``: a batch of matrix products, (b×n×m) @ (b×m×p) = (b×n×p)."""
-    check_tensor("bmm", input, "input", 1)
-    check_tensor("bmm", mat2, "mat2", 2)
-    return _with_out("bmm", _bmm_op, _bmm_out_op, (input, mat2), out, 3)
+_bmm_op = bmm.overloads["bmm"]
 
 
 # --- matmul ------------------------------------------------------------------------------
@@ -446,25 +407,19 @@ def _matmul_impl(tensor1: Tensor, tensor2: Tensor, has_out: bool = False) -> Ten
     return _batched_matmul(tensor1, tensor2)
 
 
-_matmul_op = declare("matmul(Tensor self, Tensor other) -> Tensor", FUNCTIONAL, _matmul_impl,
-                     COMPOSITE)  # fmt: skip
-_matmul_out_op = declare(
+matmul = native_function(
+    "matmul(Tensor self, Tensor other) -> Tensor",
     "matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    OUT,
-    _exact_out(lambda self, other: _matmul_impl(self, other, has_out=True)),
-)
-
-
-def matmul(input, other, *, out=None) -> Tensor:
-    """``torch.matmul`` (``a @ b``): the product for every rank combination.
+    kernel=_matmul_impl,
+    kernels={"matmul.out": _exact_out(lambda self, other: _matmul_impl(self, other, has_out=True))},
+    derivative=COMPOSITE,
+    doc="""``torch.matmul`` (``a @ b``): the product for every rank combination.
 
     1-D · 1-D is a dot product; a 1-D operand on the left is a row, on the right a
     column (and that dimension is dropped from the result); with more than two
     dimensions the leading ones are batch dimensions and broadcast.
-    """
-    check_tensor("matmul", input, "input", 1)
-    check_tensor("matmul", other, "other", 2)
-    return _with_out("matmul", _matmul_op, _matmul_out_op, (input, other), out, 3)
+    """,
+)
 
 
 # --- outer and addmm ---------------------------------------------------------------------
@@ -493,22 +448,33 @@ def _outer_out_kernel(self, vec2, *, out):
     return write_to_out(_product(np.multiply.outer, a, b, dtype=dtype), out)
 
 
-_outer_op = declare("outer(Tensor self, Tensor vec2) -> Tensor", FUNCTIONAL, _outer_composite,
-                    COMPOSITE)  # fmt: skip
-_outer_out_op = declare("outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
-                        OUT, _outer_out_kernel)  # fmt: skip
+outer = native_function(
+    "outer(Tensor self, Tensor vec2) -> Tensor",
+    "outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_outer_composite,
+    kernels={"outer.out": _outer_out_kernel},
+    derivative=COMPOSITE,
+    doc="``torch.outer``: ``result[i, j] = input[i] * vec2[j]`` (types promote, as in ``mul``).",
+)
 
 
-def outer(input, vec2, *, out=None) -> Tensor:
-    """``torch.outer``: ``result[i, j] = input[i] * vec2[j]`` (types promote, as in ``mul``)."""
-    check_tensor("outer", input, "input", 1)
-    check_tensor("outer", vec2, "vec2", 2)
-    return _with_out("outer", _outer_op, _outer_out_op, (input, vec2), out, 3)
+def _ger_kernel(self, vec2):
+    return outer.overloads["outer"](self, vec2)
 
 
-def ger(input, vec2, *, out=None) -> Tensor:
-    """``torch.ger``: the old name of ``outer``."""
-    return outer(input, vec2, out=out)
+def _ger_out_kernel(self, vec2, *, out):
+    return outer.overloads["outer.out"](self, vec2, out=out)
+
+
+# ``ger`` is the old name of ``outer``, and PyTorch's kernels just call it.
+ger = native_function(
+    "ger(Tensor self, Tensor vec2) -> Tensor",
+    "ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_ger_kernel,
+    kernels={"ger.out": _ger_out_kernel},
+    derivative=COMPOSITE,
+    doc="``torch.ger``: the old name of ``outer``.",
+)
 
 
 def _addmm_kernel(self, mat1, mat2, *, beta=1, alpha=1):
@@ -542,13 +508,21 @@ def _check_expandable(size, target) -> None:
             )
 
 
-_addmm_op = declare(
+def _addmm_out_kernel(self, mat1, mat2, *, beta=1, alpha=1, out):
+    result = _addmm_kernel(self, mat1, mat2, beta=beta, alpha=alpha)
+    _check_out_dtype(result._dtype, out)
+    return write_to_out(result, out)
+
+
+addmm = native_function(
     "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
-    FUNCTIONAL,
-    _addmm_kernel,
+    "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    kernel=_addmm_kernel,
+    kernels={"addmm.out": _addmm_out_kernel},
     # beta * self + alpha * mat1 @ mat2: mm's rules scaled by alpha; self's by beta
     # (the engine sums a broadcast ``self``'s gradient back to its shape).
-    Derivative(
+    derivative=Derivative(
         "AddmmBackward0",
         save=("mat1", "mat2", "alpha", "beta", "mat1_sym_sizes", "mat1_sym_strides",
               "mat2_sym_sizes", "mat2_sym_strides"),
@@ -561,56 +535,34 @@ _addmm_op = declare(
                                                          saved.layout("mat2"), saved.alpha),
         },
     ),
+    doc="``torch.addmm``: ``beta * input + alpha * (mat1 @ mat2)``; ``input`` broadcasts.",
 )  # fmt: skip
-_addmm_out_op = declare(
-    "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, "
-    "Tensor(a!) out) -> Tensor(a!)",
-    OUT,
-    lambda self, mat1, mat2, *, beta=1, alpha=1, out: write_to_out(
-        _checked_out(_addmm_kernel(self, mat1, mat2, beta=beta, alpha=alpha), out), out
-    ),
-)
-
-
-def _checked_out(result: Tensor, out: Tensor) -> Tensor:
-    _check_out_dtype(result._dtype, out)
-    return result
-
-
-def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
-    """``torch.addmm``: ``beta * input + alpha * (mat1 @ mat2)``; ``input`` broadcasts."""
-    check_tensor("addmm", input, "input", 1)
-    check_tensor("addmm", mat1, "mat1", 2)
-    check_tensor("addmm", mat2, "mat2", 3)
-    if out is None:
-        return _addmm_op(input, mat1, mat2, beta=beta, alpha=alpha)
-    check_tensor("addmm", out, "out", 4)
-    return _addmm_out_op(input, mat1, mat2, beta=beta, alpha=alpha, out=out)
 
 
 # --- tensordot -----------------------------------------------------------------------------
 
 
 def _tensordot_dims(a: Tensor, b: Tensor, dims):
-    if isinstance(dims, numbers.Integral) and not isinstance(dims, bool):
-        dims = operator.index(dims)
-        if dims < 0:
-            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
-        if dims > a.dim() or dims > b.dim():
-            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
-        return list(range(-dims, 0)), list(range(dims))
+    """The two dim lists that ``dims`` names (``torch/functional.py``'s ``tensordot``)."""
+    if not isinstance(dims, tuple | list | Tensor | numbers.Integral):
+        raise RuntimeError(
+            "tensordot expects dims to be int or tuple[list[int], list[int]] or "
+            f"list[list[int]] containing two lists, but got dims={dims}"
+        )
+    if isinstance(dims, tuple | list):
+        return dims
     if isinstance(dims, Tensor):
-        dims = dims.tolist()
-    dims_a, dims_b = dims
-    for value, name, position in ((dims_a, "dims_self", 3), (dims_b, "dims_other", 4)):
-        if not isinstance(value, list | tuple):
-            raise TypeError(
-                f"tensordot(): argument '{name}' (position {position}) must be tuple of ints, "
-                f"not {type(value).__name__}"
-            )
-    if len(dims_a) != len(dims_b):
-        raise RuntimeError("both dimension lists should have same length")
-    return list(dims_a), list(dims_b)
+        if dims.numel() > 1:
+            return dims[0].tolist(), dims[1].tolist()
+        count = int(dims.item())
+        if count < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        return list(range(-count, 0)), list(range(count))
+    if dims < 0:
+        raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+    if dims > min(a.dim(), b.dim()):
+        raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+    return list(range(-dims, 0)), list(range(dims))
 
 
 def _tensordot_composite(self, other, dims_self, dims_other):
@@ -661,17 +613,16 @@ def _kept_dims(contracted, ndim: int) -> list[int]:
     return [d for d in range(ndim) if d not in seen]
 
 
-_tensordot_op = declare(
+# The operator: two explicit lists of dims. ``vizgrad.tensordot`` (below) is the
+# Python function of ``torch/functional.py`` that turns ``dims`` into those lists.
+_tensordot = native_function(
     "tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor",
-    FUNCTIONAL,
-    _tensordot_composite,
-    COMPOSITE,
-)
-_tensordot_out_op = declare(
     "tensordot.out(Tensor self, Tensor other, int[] dims_self, int[] dims_other, *, "
     "Tensor(a!) out) -> Tensor(a!)",
-    OUT,
-    _exact_out(_tensordot_composite),
+    kernel=_tensordot_composite,
+    kernels={"tensordot.out": _exact_out(_tensordot_composite)},
+    derivative=COMPOSITE,
+    variants="function",
 )
 
 
@@ -681,14 +632,7 @@ def tensordot(a, b, dims=2, out=None) -> Tensor:
     ``dims=k`` pairs the last ``k`` dims of ``a`` with the first ``k`` of ``b``; a pair
     of lists names the dims to pair explicitly.
     """
-    check_tensor("tensordot", a, "a", 1)
-    check_tensor("tensordot", b, "b", 2)
     dims_a, dims_b = _tensordot_dims(a, b, dims)
-    return _with_out("tensordot", _tensordot_op, _tensordot_out_op, (a, b, dims_a, dims_b),
-                     out, 5)  # fmt: skip
-
-
-_METHODS = {"dot": dot, "vdot": vdot, "mv": mv, "mm": mm, "bmm": bmm, "matmul": matmul,
-            "outer": outer, "ger": ger, "addmm": addmm}  # fmt: skip
-for _name, _fn in _METHODS.items():
-    bind_method(_name, (lambda fn: lambda self, *args, **kwargs: fn(self, *args, **kwargs))(_fn))
+    if out is None:
+        return _tensordot(a, b, dims_a, dims_b)
+    return _tensordot(a, b, dims_a, dims_b, out=out)

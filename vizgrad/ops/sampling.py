@@ -15,25 +15,24 @@ import warnings
 
 import numpy as np
 
+from ..arg_parser import PythonSignature
 from ..derivatives import NON_DIFFERENTIABLE, Derivative
-from ..dispatcher import FUNCTIONAL, INPLACE, OUT
 from ..dtypes import BOOL, COMPLEX, FLOATING, INTEGRAL, get_default_dtype
 from ..dtypes import int64 as INT64
 from ..shape import broadcast_shapes, contiguous_strides, has_internal_overlap
 from ..tensor import Tensor
 from .creation import (
     check_device,
-    check_dtype,
+    check_nonnegative,
     check_out_dtype,
-    parse_size,
     preserve_format_strides,
     set_requires_grad,
     wants_contiguous,
 )
+from .declaration import native_function
 from .generator import _numpy_generator
 from .iterator import resize_output
 from .ranges import _CPP_TYPE_NAME
-from .registry import bind_method, check_tensor, declare
 
 __all__ = [
     "rand",
@@ -50,6 +49,20 @@ __all__ = [
 
 
 # --- checks -----------------------------------------------------------------------------
+
+
+def _int64(value) -> int:
+    """An ``int`` argument as the C++ kernel gets it: a Python int that fits in int64.
+
+    # machinery: PyTorch's parser unpacks an ``int`` into an int64_t and raises
+    # "Overflow when unpacking long long" itself (``THPUtils_unpackLong``), and turns a
+    # ``float`` into a double; vizgrad's parser passes the value on as given (a Python
+    # int of any size, or a 0-dim tensor), so the kernels here convert.
+    """
+    value = operator.index(value)
+    if not -(2**63) <= value < 2**63:
+        raise ValueError("Overflow when unpacking long long")
+    return value
 
 
 def _c_double(value) -> str:
@@ -114,6 +127,7 @@ def _write(self: Tensor, values) -> Tensor:
 
 
 def _uniform_kernel(self, from_=0.0, to=1.0, *, generator=None):
+    from_, to = float(from_), float(to)
     _check_floating("check_uniform_bounds", self._dtype)
     if from_ > to:
         raise RuntimeError(
@@ -131,6 +145,7 @@ def _check_std(std) -> None:
 
 
 def _normal_kernel(self, mean=0.0, std=1.0, *, generator=None):
+    mean, std = float(mean), float(std)
     _check_floating("normal_kernel_cpu", self._dtype)
     _check_std(std)
     _check_writable(self)
@@ -152,6 +167,8 @@ def _random_bounds(dtype, from_, to):
     else:  # floats: the integers they represent exactly
         high = 2 ** (np.finfo(dtype.numpy).nmant + 1)
         low = -high
+    from_ = None if from_ is None else _int64(from_)
+    to = None if to is None else _int64(to)
     if to is None:
         if from_ is None:
             return 0, high + 1
@@ -214,6 +231,7 @@ def _check_probability_tensor(p: Tensor) -> None:
 
 
 def _bernoulli_float_kernel(self, p=0.5, *, generator=None):
+    p = float(p)
     _check_probability(p)
     _check_writable(self)
     rng = _numpy_generator(generator)
@@ -230,6 +248,7 @@ def _bernoulli_tensor_kernel(self, p, *, generator=None):
 
 
 def _exponential_kernel(self, lambd=1.0, *, generator=None):
+    lambd = float(lambd)
     if self._dtype.category != FLOATING:
         raise RuntimeError(
             "Exponential distribution is a continuous probability distribution. dtype must be a "
@@ -261,243 +280,247 @@ def _sampled(name: str, *inputs: str) -> Derivative:
     )
 
 
-_GEN = "*, Generator? generator=None"
-_uniform_op = declare(f"uniform_(Tensor(a!) self, float from=0, float to=1, {_GEN}) -> Tensor(a!)",
-                      INPLACE, _uniform_kernel, _sampled("UniformBackward0", "self"))  # fmt: skip
-_normal_inplace_op = declare(
-    f"normal_(Tensor(a!) self, float mean=0, float std=1, {_GEN}) -> Tensor(a!)",
-    INPLACE,
-    _normal_kernel,
-    _sampled("NormalBackward0", "self"),
+# --- the in-place samplers: ``Tensor.uniform_``, ``Tensor.normal_``… -------------------------
+# Each is an operator with in-place overloads only, so it makes no function and no
+# ``Tensor.<name>`` method of its own (``variants=""``): only ``Tensor.<name>_``.
+
+_uniform = native_function(
+    "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)",
+    kernel=_uniform_kernel,
+    derivative=_sampled("UniformBackward0", "self"),
+    variants="",
 )
-# Three overloads, as in PyTorch, so each records its own node name.
-_random_ops = {
-    "from": declare(f"random_.from(Tensor(a!) self, int from, int? to, {_GEN}) -> Tensor(a!)",
-                    INPLACE, _random_kernel, _sampled("RandomBackward0", "self")),
-    "to": declare(f"random_.to(Tensor(a!) self, int to, {_GEN}) -> Tensor(a!)", INPLACE,
-                  lambda self, to, *, generator=None: _random_kernel(self, None, to,
-                                                                     generator=generator),
-                  _sampled("RandomBackward1", "self")),
-    "": declare(f"random_(Tensor(a!) self, {_GEN}) -> Tensor(a!)", INPLACE,
-                lambda self, *, generator=None: _random_kernel(self, generator=generator),
-                _sampled("RandomBackward2", "self")),
-}  # fmt: skip
-_bernoulli_float_op = declare(
-    f"bernoulli_.float(Tensor(a!) self, float p=0.5, {_GEN}) -> Tensor(a!)",
-    INPLACE,
-    _bernoulli_float_kernel,
-    _sampled("BernoulliBackward2", "self"),
+_exponential = native_function(
+    "exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)",
+    kernel=_exponential_kernel,
+    derivative=_sampled("ExponentialBackward0", "self"),
+    variants="",
 )
-_bernoulli_tensor_op = declare(
-    f"bernoulli_.Tensor(Tensor(a!) self, Tensor p, {_GEN}) -> Tensor(a!)",
-    INPLACE,
-    _bernoulli_tensor_kernel,
-    _sampled("BernoulliBackward1", "self", "p"),
+
+
+def _random_to_kernel(self, to, *, generator=None):
+    return _random_kernel(self, None, to, generator=generator)
+
+
+# ``random_(to)`` means ``[0, to)``; each overload records its own node name, as in PyTorch.
+_random = native_function(
+    "random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)",
+    "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)",
+    "random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)",
+    kernel=_random_kernel,
+    kernels={"random_.to": _random_to_kernel},
+    derivatives={
+        "random_.from": _sampled("RandomBackward0", "self"),
+        "random_.to": _sampled("RandomBackward1", "self"),
+        "random_": _sampled("RandomBackward2", "self"),
+    },
+    variants="",
 )
-_exponential_op = declare(f"exponential_(Tensor(a!) self, float lambd=1, {_GEN}) -> Tensor(a!)",
-                          INPLACE, _exponential_kernel,
-                          _sampled("ExponentialBackward0", "self"))  # fmt: skip
-
-
-def _float_arg(fn_name: str, value, name: str) -> float:
-    if isinstance(value, Tensor):
-        value = value.item()
-    if isinstance(value, complex) or not isinstance(value, int | float | np.number):
-        raise TypeError(f"{fn_name}(): argument '{name}' must be float, not {type(value).__name__}")
-    return float(value)
-
-
-def _int_arg(fn_name: str, value, name: str, position: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer | Tensor):
-        raise TypeError(
-            f"{fn_name}(): argument '{name}' (position {position}) must be int, "
-            f"not {type(value).__name__}"
-        )
-    value = operator.index(value)
-    if not -(2**63) <= value < 2**63:
-        raise ValueError("Overflow when unpacking long long")
-    return value
-
-
-def _uniform_(self, from_=0.0, to=1.0, *, generator=None, **kwargs):
-    """``Tensor.uniform_(from=0, to=1)``: fill with uniform values on ``[from, to)``."""
-    from_ = _float_arg("uniform_", kwargs.pop("from", from_), "from")
-    return _uniform_op(self, from_, _float_arg("uniform_", to, "to"), generator=generator)
-
-
-def _normal_(self, mean=0.0, std=1.0, *, generator=None):
-    """``Tensor.normal_(mean=0, std=1)``: fill with normal values."""
-    mean, std = _float_arg("normal_", mean, "mean"), _float_arg("normal_", std, "std")
-    return _normal_inplace_op(self, mean, std, generator=generator)
-
-
-def _random_(self, from_=None, to=None, *, generator=None, **kwargs):
-    """``Tensor.random_(from=0, to=None)``: uniform integers; ``random_(to)`` means ``[0, to)``."""
-    from_ = kwargs.pop("from", from_)
-    if from_ is not None and to is None and "from" not in kwargs:
-        from_, to = None, from_  # random_(to)
-    if from_ is not None:
-        from_ = _int_arg("random_", from_, "from", 1)
-    if to is not None:
-        to = _int_arg("random_", to, "to", 2)
-    if from_ is not None:
-        return _random_ops["from"](self, from_, to, generator=generator)
-    if to is not None:
-        return _random_ops["to"](self, to, generator=generator)
-    return _random_ops[""](self, generator=generator)
-
-
-def _bernoulli_(self, p=0.5, *, generator=None):
-    """``Tensor.bernoulli_(p=0.5)``: 1 with probability ``p`` (a number or a tensor), else 0."""
-    if isinstance(p, Tensor):
-        return _bernoulli_tensor_op(self, p, generator=generator)
-    return _bernoulli_float_op(self, _float_arg("bernoulli_", p, "p"), generator=generator)
-
-
-def _exponential_(self, lambd=1.0, *, generator=None):
-    """``Tensor.exponential_(lambd=1)``: exponential values with rate ``lambd``."""
-    return _exponential_op(self, _float_arg("exponential_", lambd, "lambd"), generator=generator)
-
-
-bind_method("uniform_", _uniform_)
-bind_method("normal_", _normal_)
-bind_method("random_", _random_)
-bind_method("bernoulli_", _bernoulli_)
-bind_method("exponential_", _exponential_)
 
 
 # --- factories: allocate, then sample into the new tensor -------------------------------
 
 
-def _sampling_factory(name: str, sampler, dtype_check=None):
-    """Declare ``name`` and ``name.generator_out`` as allocate-then-sample operators."""
+def _check_out_options(out: Tensor, dtype=None, layout=None, device=None, pin_memory=None):
+    """``check_out_type_matches``: a factory's ``dtype=``/``device=`` must agree with ``out``.
 
-    def kernel(size, *params, generator=None, dtype):
-        result = Tensor._from_array(np.empty(size, dtype=dtype.numpy), dtype)
-        return sampler(result, *params, generator=generator)
-
-    def out_kernel(size, *params, generator=None, out):
-        if dtype_check is not None:
-            dtype_check(out._dtype, *params)  # fail before resizing
-        resize_output(out, size)
-        return sampler(out, *params, generator=generator)
-
-    functional = declare(f"{name}.generator(SymInt[] size, *, Generator? generator, "
-                         "ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-                         "bool? pin_memory=None) -> Tensor", FUNCTIONAL, kernel)  # fmt: skip
-    out = declare(f"{name}.generator_out(SymInt[] size, *, Generator? generator, "
-                  "Tensor(a!) out) -> Tensor(a!)", OUT, out_kernel)  # fmt: skip
-    return functional, out
-
-
-_rand_op, _rand_out_op = _sampling_factory(
-    "rand", _uniform_kernel, lambda d: _check_floating("check_uniform_bounds", d)
-)
-_randn_op, _randn_out_op = _sampling_factory(
-    "randn", _normal_kernel, lambda d: _check_floating("normal_kernel_cpu", d)
-)
-
-
-def _random_factory(fn_name, functional_op, out_op, size, kwargs):
-    """The shared front of ``rand``/``randn``: size, dtype, device, out=, requires_grad."""
-    generator = kwargs.pop("generator", None)
-    out = kwargs.pop("out", None)
-    dtype = kwargs.pop("dtype", None)
-    device = kwargs.pop("device", None)
-    requires_grad = kwargs.pop("requires_grad", False)
-    kwargs.pop("layout", None)
-    kwargs.pop("pin_memory", None)
-    shape = parse_size(fn_name, size, kwargs.pop("size", None))
-    if kwargs:
-        raise TypeError(f"{fn_name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    check_dtype(fn_name, dtype)
+    # machinery: PyTorch's Python binding makes this check before it calls the out=
+    # overload, whose schema has no TensorOptions; the machinery passes the functional
+    # twin's keywords on to the out= kernel, so the out= kernels here make it.
+    """
+    check_out_dtype(out, None if dtype == "long" else dtype)  # "long": the schema's default
     check_device(device)
-    _numpy_generator(generator)
-    if out is not None:
-        check_tensor(fn_name, out, "out", 2)
-        check_out_dtype(out, dtype)
-        return out_op(shape, generator=generator, out=out)
-    result = functional_op(shape, generator=generator, dtype=dtype or get_default_dtype())
-    return set_requires_grad(result, requires_grad)
 
 
-def rand(*size, **kwargs) -> Tensor:
-    """``torch.rand``: uniform on ``[0, 1)``.
+def _empty(size, dtype, device) -> Tensor:
+    check_device(device)
+    check_nonnegative(size)
+    return Tensor._from_array(np.empty(size, dtype=dtype.numpy), dtype)
 
-    Keywords: ``generator``, ``out``, ``dtype``, ``device``, ``requires_grad``, ``size``.
+
+def _resized(out: Tensor, size) -> Tensor:
+    check_nonnegative(size)
+    resize_output(out, size)
+    return out
+
+
+def _long_unless(dtype):
+    """``ScalarType? dtype=long``: int64 unless another dtype was asked for."""
+    return INT64 if dtype is None or dtype == "long" else dtype
+
+
+_TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
+
+
+def _pair_factory_outs(function):
+    """Give each factory overload its ``out=`` twin, as PyTorch's Python signatures do.
+
+    # machinery: torchgen pairs ``rand.out(SymInt[] size, *, Tensor(a!) out)`` with
+    # ``rand(SymInt[] size, *, ScalarType? dtype=None, ...)`` because it compares
+    # signatures without TensorOptions ("out= variants of factory functions don't
+    # include them", ``FunctionSchema.signature``); ``declaration._same_arguments``
+    # compares them with, so a factory's out= overload would be a signature of its own.
+    # This re-pairs the parsed signatures; ``_same_arguments`` should drop TensorOptions.
     """
-    return _random_factory("rand", _rand_op, _rand_out_op, size, kwargs)
+
+    def key(signature):
+        return [(p.name, p.schema_type) for p in signature.params
+                if p.name not in _TENSOR_OPTIONS and p.name != "out"]  # fmt: skip
+
+    signatures = function.parser.signatures
+    outs = [s for s in signatures if s.overload[0] is None]
+    paired = []
+    for signature in signatures:
+        op, out_op = signature.overload
+        if op is None:
+            continue
+        twin = next((o for o in outs if key(o) == key(signature)), None)
+        if out_op is None and twin is not None:
+            params = [*signature.params, twin.params[-1]]  # ``Tensor out=None``
+            signature = PythonSignature(signature.function_name, params, (op, twin.overload[1]))
+        paired.append(signature)
+    signatures[:] = paired
+    return _symint_named_int(function)
 
 
-def randn(*size, **kwargs) -> Tensor:
-    """``torch.randn``: standard normal (complex: each part has variance 1/2).
+def _symint_named_int(function):
+    """# machinery: PyTorch's messages call a ``SymInt`` argument ``int`` ("argument 'high'
+    (position 1) must be int, not float"); ``arg_parser._SIMPLE_TYPES`` names it
+    ``SymInt``. This renames it in the function's signatures (not in the methods')."""
+    for signature in function.parser.signatures:
+        for param in signature.params:
+            if param.type_name == "SymInt":
+                param.type_name = "int"
+    return function
 
-    Keywords: ``generator``, ``out``, ``dtype``, ``device``, ``requires_grad``, ``size``.
+
+def _with_requires_grad(function):
+    """Accept ``requires_grad=`` and set it on the result, as PyTorch's factories do.
+
+    # machinery: ``requires_grad`` is no argument of any schema: PyTorch's Python
+    # bindings add ``bool? requires_grad=False`` to every signature with TensorOptions
+    # and call ``set_requires_grad`` on the result (for ``out=`` too). native_function
+    # should do the same for overloads with TensorOptions; this wrapper stands in.
     """
-    return _random_factory("randn", _randn_op, _randn_out_op, size, kwargs)
+
+    def factory(*args, requires_grad=False, **kwargs):
+        if not isinstance(requires_grad, bool):
+            raise TypeError(
+                f"{function.__name__}(): argument 'requires_grad' must be bool, not "
+                f"{type(requires_grad).__name__}"
+            )
+        return set_requires_grad(function(*args, **kwargs), requires_grad)
+
+    _pair_factory_outs(function)
+    factory.__name__ = factory.__qualname__ = function.__name__
+    factory.__doc__ = function.__doc__
+    factory.overloads = function.overloads
+    return factory
 
 
-def _randint_kernel(low, high, size, *, generator=None, dtype):
-    result = Tensor._from_array(np.empty(size, dtype=dtype.numpy), dtype)
+# Each factory has an overload with a ``Generator? generator`` that must be given (by
+# keyword) and one without; PyTorch's parser tries the generator one first.
+# machinery: declared the other way round here, because ``PythonSignature.bind_call``'s
+# fast path (all positional arguments, no keywords) accepts a signature whose required
+# keyword-only ``generator`` is missing, and passes ``generator=NO_DEFAULT`` on
+# (``_simple`` should be False when a keyword-only parameter has no default).
+
+
+def _sampling_kernels(sampler, kernel_name: str):
+    """The kernels of ``rand``/``randn``: allocate (or resize ``out``), then sample into it."""
+
+    def kernel(size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
+        return sampler(_empty(size, dtype or get_default_dtype(), device), generator=generator)
+
+    def out_kernel(size, *, generator=None, out, **options):
+        _check_out_options(out, **options)
+        _check_floating(kernel_name, out._dtype)  # fail before resizing
+        return sampler(_resized(out, size), generator=generator)
+
+    return kernel, out_kernel
+
+
+_rand_kernel, _rand_out_kernel = _sampling_kernels(_uniform_kernel, "check_uniform_bounds")
+_randn_kernel, _randn_out_kernel = _sampling_kernels(_normal_kernel, "normal_kernel_cpu")
+
+
+rand = _with_requires_grad(native_function(
+    "rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+    "bool? pin_memory=None) -> Tensor",
+    "rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    "rand.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
+    "rand.generator_out(SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_rand_kernel,
+    kernels={"rand.generator_out": _rand_out_kernel, "rand.out": _rand_out_kernel},
+    variants="function",
+    doc="``torch.rand(*size)``: uniform on ``[0, 1)`` (``rand(2, 3)`` or ``rand((2, 3))``).",
+))  # fmt: skip
+randn = _with_requires_grad(native_function(
+    "randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+    "bool? pin_memory=None) -> Tensor",
+    "randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    "randn.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
+    "randn.generator_out(SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_randn_kernel,
+    kernels={"randn.generator_out": _randn_out_kernel, "randn.out": _randn_out_kernel},
+    variants="function",
+    doc="``torch.randn(*size)``: standard normal (complex: each part has variance 1/2).",
+))  # fmt: skip
+
+
+def _randint_kernel(low, high, size, *, generator=None, dtype=None, layout=None, device=None,
+                    pin_memory=None):  # fmt: skip
+    result = _empty(size, _long_unless(dtype), device)
     return _random_kernel(result, low, high, generator=generator)
 
 
-def _randint_out_kernel(low, high, size, *, generator=None, out):
-    _random_bounds(out._dtype, low, high)
-    resize_output(out, size)
-    return _random_kernel(out, low, high, generator=generator)
+def _randint_out_kernel(low, high, size, *, generator=None, out, **options):
+    _check_out_options(out, **options)
+    _random_bounds(out._dtype, low, high)  # fail before resizing
+    return _random_kernel(_resized(out, size), low, high, generator=generator)
 
 
-_randint_op = declare(
+def _randint_high_kernel(high, size, **options):
+    return _randint_kernel(0, high, size, **options)
+
+
+def _randint_high_out_kernel(high, size, **options):
+    return _randint_out_kernel(0, high, size, **options)
+
+
+randint = _with_requires_grad(native_function(
+    "randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None) -> Tensor",
+    "randint.generator(SymInt high, SymInt[] size, *, Generator? generator, "
+    "ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) "
+    "-> Tensor",
+    "randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
     "randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, "
     "ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) "
     "-> Tensor",
-    FUNCTIONAL,
-    _randint_kernel,
-)
-_randint_out_op = declare(
+    "randint.out(SymInt high, SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
+    "randint.generator_out(SymInt high, SymInt[] size, *, Generator? generator, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    "randint.low_out(SymInt low, SymInt high, SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
     "randint.low_generator_out(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, "
     "Tensor(a!) out) -> Tensor(a!)",
-    OUT,
-    _randint_out_kernel,
-)
-
-
-def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None,
-            layout=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:  # fmt: skip
-    """``torch.randint(low=0, high, size)``: uniform integers on ``[low, high)``; int64 unless told.
-
-    Called as ``randint(high, size)`` or ``randint(low, high, size)``.
-    """
-    high_position = 2
-    if size is None and isinstance(high, tuple | list):  # randint(high, size)
-        low, high, size, high_position = 0, low, high, 1
-    elif high is None:  # randint(high, size=...)
-        low, high, high_position = 0, low, 1
-    if size is None:
-        if high is not None and high_position == 2:
-            raise TypeError(
-                f"randint(): argument 'size' (position 2) must be tuple of ints, not "
-                f"{type(high).__name__}"
-            )
-        raise TypeError("randint() received an invalid combination of arguments - got (int)")
-    if not isinstance(size, tuple | list):
-        raise TypeError(
-            f"randint(): argument 'size' (position 3) must be tuple of ints, not "
-            f"{type(size).__name__}"
-        )
-    high = _int_arg("randint", high, "high", high_position)
-    low = _int_arg("randint", low, "low", 1)
-    shape = parse_size("randint", (size,))
-    check_dtype("randint", dtype)
-    check_device(device)
-    _numpy_generator(generator)
-    if out is not None:
-        check_tensor("randint", out, "out", 4)
-        check_out_dtype(out, dtype)
-        return _randint_out_op(low, high, shape, generator=generator, out=out)
-    result = _randint_op(low, high, shape, generator=generator, dtype=dtype or INT64)
-    return set_requires_grad(result, requires_grad)
+    kernels={
+        "randint.generator": _randint_high_kernel,
+        "randint": _randint_high_kernel,
+        "randint.low_generator": _randint_kernel,
+        "randint.low": _randint_kernel,
+        "randint.generator_out": _randint_high_out_kernel,
+        "randint.out": _randint_high_out_kernel,
+        "randint.low_generator_out": _randint_out_kernel,
+        "randint.low_out": _randint_out_kernel,
+    },
+    variants="function",
+    doc="``torch.randint(low=0, high, size)``: uniform integers on ``[low, high)``; int64 "
+    "unless told. Called as ``randint(high, size)`` or ``randint(low, high, size)``.",
+))  # fmt: skip
 
 
 def _randperm_values(n: int, dtype, rng) -> np.ndarray:
@@ -514,55 +537,47 @@ def _randperm_values(n: int, dtype, rng) -> np.ndarray:
     return rng.permutation(n).astype(dtype.numpy)
 
 
-def _randperm_kernel(n, *, generator=None, dtype):
-    values = _randperm_values(n, dtype, _numpy_generator(generator))
-    return Tensor._from_array(values, dtype)
+def _randperm_kernel(n, *, generator=None, dtype=None, layout=None, device=None,
+                     pin_memory=None):  # fmt: skip
+    n = _int64(n)
+    check_nonnegative((n,))
+    check_device(device)
+    dtype = _long_unless(dtype)
+    return Tensor._from_array(_randperm_values(n, dtype, _numpy_generator(generator)), dtype)
 
 
-def _randperm_out_kernel(n, *, generator=None, out):
+def _randperm_out_kernel(n, *, generator=None, out, **options):
+    n = _int64(n)
+    check_nonnegative((n,))
+    _check_out_options(out, **options)
     values = _randperm_values(n, out._dtype, _numpy_generator(generator))
-    resize_output(out, (n,))
-    return _write(out, values)
+    return _write(_resized(out, (n,)), values)
 
 
-_randperm_op = declare(
+randperm = _with_requires_grad(native_function(
+    "randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, "
+    "bool? pin_memory=None) -> Tensor",
     "randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, "
     "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-    FUNCTIONAL,
-    _randperm_kernel,
-)
-_randperm_out_op = declare(
+    "randperm.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)",
     "randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)",
-    OUT,
-    _randperm_out_kernel,
-)
-
-
-def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False, pin_memory=False) -> Tensor:  # fmt: skip
-    """``torch.randperm``: a random permutation of ``0 .. n-1`` (int64 unless told)."""
-    n = _int_arg("randperm", n, "n", 1)
-    if n < 0:
-        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
-    check_dtype("randperm", dtype)
-    check_device(device)
-    _numpy_generator(generator)
-    if out is not None:
-        check_tensor("randperm", out, "out", 2)
-        check_out_dtype(out, dtype)
-        return _randperm_out_op(n, generator=generator, out=out)
-    result = _randperm_op(n, generator=generator, dtype=dtype or INT64)
-    return set_requires_grad(result, requires_grad)
+    kernel=_randperm_kernel,
+    kernels={"randperm.generator_out": _randperm_out_kernel, "randperm.out": _randperm_out_kernel},
+    variants="function",
+    doc="``torch.randperm``: a random permutation of ``0 .. n-1`` (int64 unless told).",
+))  # fmt: skip
 
 
 # --- normal: four overloads, tensor or float mean and std ---------------------------------
 
 
-def _normal_from_tensors(mean, std, generator) -> Tensor:
+def _normal_from_tensors(mean, std, *, generator=None) -> Tensor:
     """Draw standard normals of the broadcast shape, then scale: ``mean + std * z``.
 
     The result has the dtype of ``mean`` when it is a tensor, else of ``std``.
     """
+    mean = mean if isinstance(mean, Tensor) else float(mean)
+    std = std if isinstance(std, Tensor) else float(std)
     tensors = [x for x in (mean, std) if isinstance(x, Tensor)]
     dtype = tensors[0]._dtype
     _check_floating("normal_kernel_cpu", dtype)
@@ -581,101 +596,55 @@ def _normal_from_tensors(mean, std, generator) -> Tensor:
     return Tensor._from_array(np.ascontiguousarray(values), dtype)
 
 
-def _normal_tensor_kernel(mean, std, *, generator=None):
-    return _normal_from_tensors(mean, std, generator)
-
-
-def _normal_tensor_out_kernel(mean, std, *, generator=None, out):
-    from .registry import write_to_out
-
-    return write_to_out(_normal_from_tensors(mean, std, generator), out)
-
-
-def _normal_size_kernel(mean, std, size, *, generator=None, dtype):
-    result = Tensor._from_array(np.empty(size, dtype=dtype.numpy), dtype)
+def _normal_size_kernel(mean, std, size, *, generator=None, dtype=None, layout=None,
+                        device=None, pin_memory=None):  # fmt: skip
+    result = _empty(size, dtype or get_default_dtype(), device)
     return _normal_kernel(result, mean, std, generator=generator)
 
 
-def _normal_size_out_kernel(mean, std, size, *, generator=None, out):
+def _normal_size_out_kernel(mean, std, size, *, generator=None, out, **options):
+    _check_out_options(out, **options)
     _check_floating("normal_kernel_cpu", out._dtype)
-    _check_std(std)
-    resize_output(out, size)
-    return _normal_kernel(out, mean, std, generator=generator)
+    _check_std(float(std))
+    return _normal_kernel(_resized(out, size), mean, std, generator=generator)
 
 
-_normal_overloads = {
-    (True, True): ("Tensor_Tensor", "Tensor mean, Tensor std"),
-    (True, False): ("Tensor_float", "Tensor mean, float std=1"),
-    (False, True): ("float_Tensor", "float mean, Tensor std"),
-}
-_NORMAL_DERIVATIVES = {
-    "Tensor_float": _sampled("NormalBackward1", "mean"),
-    "float_Tensor": _sampled("NormalBackward2", "std"),
-    "Tensor_Tensor": _sampled("NormalBackward3", "mean", "std"),
-}
-_normal_ops = {
-    key: (
-        declare(
-            f"normal.{name}({params}, {_GEN}) -> Tensor",
-            FUNCTIONAL,
-            _normal_tensor_kernel,
-            _NORMAL_DERIVATIVES[name],
-        ),
-        declare(
-            f"normal.{name}_out({params}, {_GEN}, Tensor(a!) out) -> Tensor(a!)",
-            OUT,
-            _normal_tensor_out_kernel,
-        ),  # fmt: skip
-    )
-    for key, (name, params) in _normal_overloads.items()
-}
-_normal_size_op = declare(
-    f"normal.float_float(float mean, float std, SymInt[] size, {_GEN}, ScalarType? dtype=None, "
-    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-    FUNCTIONAL,
-    _normal_size_kernel,
-)
-_normal_size_out_op = declare(
-    f"normal.float_float_out(float mean, float std, SymInt[] size, {_GEN}, Tensor(a!) out) "
+# ``normal_`` fills a tensor; the ``normal`` overloads make one, the result of the
+# broadcast mean and std tensors, or of ``size`` for two numbers.
+normal = _with_requires_grad(native_function(
+    "normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor",
+    "normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor",
+    "normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor",
+    "normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, "
+    "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) "
+    "-> Tensor",
+    "normal.Tensor_Tensor_out(Tensor mean, Tensor std, *, Generator? generator=None, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    "normal.Tensor_float_out(Tensor mean, float std=1, *, Generator? generator=None, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    "normal.float_Tensor_out(float mean, Tensor std, *, Generator? generator=None, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    "normal.float_float_out(float mean, float std, SymInt[] size, *, "
+    "Generator? generator=None, Tensor(a!) out) -> Tensor(a!)",
+    "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) "
     "-> Tensor(a!)",
-    OUT,
-    _normal_size_out_kernel,
-)
-
-
-def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
-           device=None, requires_grad=False, pin_memory=False) -> Tensor:  # fmt: skip
-    """``torch.normal``: normal samples with a mean and a standard deviation.
-
-    Either may be a tensor (the result has their broadcast shape and promoted dtype);
-    with two numbers, ``size`` gives the shape.
-    """
-    mean_is_tensor, std_is_tensor = isinstance(mean, Tensor), isinstance(std, Tensor)
-    _numpy_generator(generator)
-    if not (mean_is_tensor or std_is_tensor):
-        if size is None:
-            raise TypeError("normal() received an invalid combination of arguments - got "
-                            f"({type(mean).__name__}, {type(std).__name__})")  # fmt: skip
-        mean, std = _float_arg("normal", mean, "mean"), _float_arg("normal", std, "std")
-        shape = parse_size("normal", (size,))
-        check_dtype("normal", dtype)
-        check_device(device)
-        if out is not None:
-            check_tensor("normal", out, "out", 4)
-            return _normal_size_out_op(mean, std, shape, generator=generator, out=out)
-        dtype = dtype or get_default_dtype()
-        _check_floating("normal_kernel_cpu", dtype)
-        result = _normal_size_op(mean, std, shape, generator=generator, dtype=dtype)
-        return set_requires_grad(result, requires_grad)
-    if not mean_is_tensor:
-        mean = _float_arg("normal", mean, "mean")
-    if not std_is_tensor:
-        std = _float_arg("normal", std, "std")
-    functional_op, out_op = _normal_ops[(mean_is_tensor, std_is_tensor)]
-    if out is not None:
-        check_tensor("normal", out, "out", 3)
-        return out_op(mean, std, generator=generator, out=out)
-    return functional_op(mean, std, generator=generator)
+    kernel=_normal_from_tensors,
+    kernels={
+        "normal.float_float": _normal_size_kernel,
+        "normal.float_float_out": _normal_size_out_kernel,
+        "normal_": _normal_kernel,
+    },
+    derivatives={
+        "normal_": _sampled("NormalBackward0", "self"),
+        "normal.Tensor_float": _sampled("NormalBackward1", "mean"),
+        "normal.float_Tensor": _sampled("NormalBackward2", "std"),
+        "normal.Tensor_Tensor": _sampled("NormalBackward3", "mean", "std"),
+    },
+    variants="function",
+    doc="``torch.normal``: normal samples with a mean and a standard deviation. Either may "
+    "be a tensor (the result has their broadcast shape); with two numbers, ``size`` gives "
+    "the shape.",
+))  # fmt: skip
 
 
 # --- bernoulli and multinomial ------------------------------------------------------------
@@ -704,36 +673,34 @@ def _no_bernoulli_p_derivative(grad, saved):
     raise RuntimeError("derivative for aten::bernoulli is not implemented")
 
 
-_bernoulli_op = declare(f"bernoulli(Tensor self, {_GEN}) -> Tensor", FUNCTIONAL, _bernoulli_kernel,
-                        _sampled("BernoulliBackward0", "self"))  # fmt: skip
-# PyTorch records a node for ``bernoulli(p=...)`` but has no formula: backward raises.
-_bernoulli_p_op = declare(
-    f"bernoulli.p(Tensor self, float p, {_GEN}) -> Tensor",
-    FUNCTIONAL,
-    _bernoulli_p_kernel,
-    Derivative("NotImplemented", grads={"self": _no_bernoulli_p_derivative}),
+# 1 with probability ``input`` (elementwise), or ``p`` everywhere; ``Tensor.bernoulli_``
+# fills a tensor with probability ``p`` (a number or a tensor).
+bernoulli = native_function(
+    "bernoulli(Tensor self, *, Generator? generator=None) -> Tensor",
+    "bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)",
+    "bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)",
+    "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)",
+    "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor",
+    kernels={
+        "bernoulli": _bernoulli_kernel,
+        "bernoulli.out": _bernoulli_out_kernel,
+        "bernoulli_.Tensor": _bernoulli_tensor_kernel,
+        "bernoulli_.float": _bernoulli_float_kernel,
+        "bernoulli.p": _bernoulli_p_kernel,
+    },
+    derivatives={
+        "bernoulli": _sampled("BernoulliBackward0", "self"),
+        "bernoulli_.Tensor": _sampled("BernoulliBackward1", "self", "p"),
+        "bernoulli_.float": _sampled("BernoulliBackward2", "self"),
+        # PyTorch records a node for ``bernoulli(p=...)`` but has no formula: backward raises.
+        "bernoulli.p": Derivative("NotImplemented", grads={"self": _no_bernoulli_p_derivative}),
+    },
+    doc="``torch.bernoulli``: 1 with probability ``input`` (elementwise), or ``p`` everywhere.",
 )
-_bernoulli_out_op = declare(f"bernoulli.out(Tensor self, {_GEN}, Tensor(a!) out) -> Tensor(a!)",
-                            OUT, _bernoulli_out_kernel)  # fmt: skip
-
-
-def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
-    """``torch.bernoulli``: 1 with probability ``input`` (elementwise), or ``p`` everywhere."""
-    check_tensor("bernoulli", input, "input", 1)
-    _numpy_generator(generator)
-    if p is not None:
-        return _bernoulli_p_op(input, _float_arg("bernoulli", p, "p"), generator=generator)
-    if out is not None:
-        check_tensor("bernoulli", out, "out", 2)
-        return _bernoulli_out_op(input, generator=generator, out=out)
-    return _bernoulli_op(input, generator=generator)
-
-
-bind_method("bernoulli", lambda self, p=None, *, generator=None, out=None: bernoulli(
-    self, p, generator=generator, out=out))  # fmt: skip
 
 
 def _multinomial_kernel(self, num_samples, replacement=False, *, generator=None):
+    num_samples = _int64(num_samples)
     if self._dtype.category != FLOATING:
         raise RuntimeError(
             f"multinomial only supports floating-point dtypes for input, got: "
@@ -761,84 +728,103 @@ def _multinomial_kernel(self, num_samples, replacement=False, *, generator=None)
     return Tensor._from_array(samples, INT64)
 
 
-_multinomial_op = declare(
-    f"multinomial(Tensor self, int num_samples, bool replacement=False, {_GEN}) -> Tensor",
-    FUNCTIONAL,
-    _multinomial_kernel,
-    NON_DIFFERENTIABLE,  # indices: integers
-)
-
-
-def multinomial(input, num_samples, replacement=False, *, generator=None) -> Tensor:
-    """``torch.multinomial``: indices drawn with probabilities proportional to each row."""
-    check_tensor("multinomial", input, "input", 1)
-    num_samples = _int_arg("multinomial", num_samples, "num_samples", 2)
-    return _multinomial_op(input, num_samples, bool(replacement), generator=generator)
+multinomial = _symint_named_int(native_function(
+    "multinomial(Tensor self, SymInt num_samples, bool replacement=False, *, "
+    "Generator? generator=None) -> Tensor",
+    kernel=_multinomial_kernel,
+    derivative=NON_DIFFERENTIABLE,  # indices: integers
+    doc="``torch.multinomial``: indices drawn with probabilities proportional to each row.",
+))  # fmt: skip
 
 
 # --- *_like -------------------------------------------------------------------------
 
 
-def _like_sampler(sampler):
-    def kernel(self, *params, generator=None, dtype, contiguous):
-        stride = contiguous_strides(self._size) if contiguous else preserve_format_strides(self)
-        result = Tensor._empty_strided(self._size, stride, dtype)
-        return sampler(result, *params, generator=generator)
-
-    return kernel
-
-
-_LIKE = (
-    "*, Generator? generator, ScalarType? dtype=None, Layout? layout=None, "
-    "Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None"
-)
-# ``*_like`` samplers read only the shape and dtype of ``self``: nothing to differentiate.
-_rand_like_op = declare(f"rand_like.generator(Tensor self, {_LIKE}) -> Tensor", FUNCTIONAL,
-                        _like_sampler(_uniform_kernel), NON_DIFFERENTIABLE)  # fmt: skip
-_randn_like_op = declare(f"randn_like.generator(Tensor self, {_LIKE}) -> Tensor", FUNCTIONAL,
-                         _like_sampler(_normal_kernel), NON_DIFFERENTIABLE)  # fmt: skip
-_randint_like_op = declare(
-    f"randint_like.low_generator_dtype(Tensor self, SymInt low, SymInt high, {_LIKE}) -> Tensor",
-    FUNCTIONAL,
-    _like_sampler(_random_kernel),
-    NON_DIFFERENTIABLE,
-)
-
-
-def _like_front(fn_name, input, dtype, device, generator):
-    check_tensor(fn_name, input, "input", 1)
-    check_dtype(fn_name, dtype)
+def _like(self, dtype, device, memory_format) -> Tensor:
+    """A new tensor of ``self``'s shape (and dense layout, unless contiguous is asked for)."""
     check_device(device)
-    _numpy_generator(generator)
-    return dtype or input._dtype
+    stride = (contiguous_strides(self._size) if wants_contiguous(memory_format)
+              else preserve_format_strides(self))  # fmt: skip
+    return Tensor._empty_strided(self._size, stride, dtype or self._dtype)
 
 
-def rand_like(input, *, generator=None, dtype=None, layout=None, device=None,
-              requires_grad=False, memory_format=None) -> Tensor:  # fmt: skip
-    """``torch.rand_like``: ``rand`` with ``input``'s shape, dtype and (dense) layout."""
-    dtype = _like_front("rand_like", input, dtype, device, generator)
-    result = _rand_like_op(input, generator=generator, dtype=dtype,
-                           contiguous=wants_contiguous(memory_format))  # fmt: skip
-    return set_requires_grad(result, requires_grad)
+def _rand_like_kernel(self, *, generator=None, dtype=None, layout=None, device=None,
+                      pin_memory=None, memory_format=None):  # fmt: skip
+    return _uniform_kernel(_like(self, dtype, device, memory_format), generator=generator)
 
 
-def randn_like(input, *, generator=None, dtype=None, layout=None, device=None,
-               requires_grad=False, memory_format=None) -> Tensor:  # fmt: skip
-    """``torch.randn_like``: ``randn`` with ``input``'s shape, dtype and (dense) layout."""
-    dtype = _like_front("randn_like", input, dtype, device, generator)
-    result = _randn_like_op(input, generator=generator, dtype=dtype,
-                            contiguous=wants_contiguous(memory_format))  # fmt: skip
-    return set_requires_grad(result, requires_grad)
+def _randn_like_kernel(self, *, generator=None, dtype=None, layout=None, device=None,
+                       pin_memory=None, memory_format=None):  # fmt: skip
+    return _normal_kernel(_like(self, dtype, device, memory_format), generator=generator)
 
 
-def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=None,
-                 device=None, requires_grad=False, memory_format=None) -> Tensor:  # fmt: skip
-    """``torch.randint_like(input, low=0, high)``: ``randint`` with ``input``'s shape and dtype."""
-    if high is None:
-        low, high = 0, low
-    dtype = _like_front("randint_like", input, dtype, device, generator)
-    low = _int_arg("randint_like", low, "low", 2)
-    high = _int_arg("randint_like", high, "high", 3)
-    result = _randint_like_op(input, low, high, generator=generator, dtype=dtype,
-                              contiguous=wants_contiguous(memory_format))  # fmt: skip
-    return set_requires_grad(result, requires_grad)
+def _randint_like_kernel(self, low, high, *, generator=None, dtype=None, layout=None,
+                         device=None, pin_memory=None, memory_format=None):  # fmt: skip
+    result = _like(self, dtype, device, memory_format)
+    return _random_kernel(result, low, high, generator=generator)
+
+
+def _randint_like_high_kernel(self, high, **options):
+    return _randint_like_kernel(self, 0, high, **options)
+
+
+def _randint_like_tensor_kernel(self, high, **options):
+    if high.dim() != 0:
+        raise RuntimeError("high must be a scalar tensor and on CPU")
+    return _randint_like_kernel(self, 0, int(high.item()), **options)
+
+
+# ``*_like`` samplers read only the shape and dtype of ``self``: nothing to differentiate.
+rand_like = _with_requires_grad(native_function(
+    "rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+    "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+    "rand_like.generator(Tensor self, *, Generator? generator, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None, "
+    "MemoryFormat? memory_format=None) -> Tensor",
+    kernel=_rand_like_kernel,
+    derivative=NON_DIFFERENTIABLE,
+    variants="function",
+    doc="``torch.rand_like``: ``rand`` with ``input``'s shape, dtype and (dense) layout.",
+))  # fmt: skip
+randn_like = _with_requires_grad(native_function(
+    "randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+    "randn_like.generator(Tensor self, *, Generator? generator, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None, "
+    "MemoryFormat? memory_format=None) -> Tensor",
+    kernel=_randn_like_kernel,
+    derivative=NON_DIFFERENTIABLE,
+    variants="function",
+    doc="``torch.randn_like``: ``randn`` with ``input``'s shape, dtype and (dense) layout.",
+))  # fmt: skip
+randint_like = _with_requires_grad(native_function(
+    "randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None, "
+    "MemoryFormat? memory_format=None) -> Tensor",
+    "randint_like.low_generator_dtype(Tensor self, SymInt low, SymInt high, *, "
+    "Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+    "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+    "randint_like.Tensor(Tensor self, Tensor high, *, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None, "
+    "MemoryFormat? memory_format=None) -> Tensor",
+    "randint_like.Tensor_generator(Tensor self, Tensor high, *, Generator? generator, "
+    "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, "
+    "MemoryFormat? memory_format=None) -> Tensor",
+    "randint_like(Tensor self, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+    "randint_like.generator(Tensor self, SymInt high, *, Generator? generator, "
+    "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, "
+    "MemoryFormat? memory_format=None) -> Tensor",
+    kernels={
+        "randint_like.low_generator_dtype": _randint_like_kernel,
+        "randint_like.low_dtype": _randint_like_kernel,
+        "randint_like.Tensor_generator": _randint_like_tensor_kernel,
+        "randint_like.Tensor": _randint_like_tensor_kernel,
+        "randint_like.generator": _randint_like_high_kernel,
+        "randint_like": _randint_like_high_kernel,
+    },
+    derivative=NON_DIFFERENTIABLE,
+    variants="function",
+    doc="``torch.randint_like(input, low=0, high)``: ``randint`` with ``input``'s shape and "
+    "dtype.",
+))  # fmt: skip
