@@ -24,6 +24,7 @@ from __future__ import annotations
 import numbers
 import operator
 
+from .dtypes import INTEGRAL
 from .dtypes import dtype as DType
 from .schema import NO_DEFAULT, Argument
 from .tensor import Tensor
@@ -44,25 +45,29 @@ def _is_number(value) -> bool:
 
 def _is_int(value) -> bool:
     """An ``int`` argument: a Python int (not a bool) or a 0-dim integer tensor."""
+    if type(value) is int:  # the common case, without the abstract-class check
+        return True
     if isinstance(value, numbers.Integral):
         return not isinstance(value, bool)
     return (
         isinstance(value, Tensor)
         and not value._size
-        and value._dtype.is_integral
+        and value._dtype.category == INTEGRAL
         and not value.requires_grad
     )
 
 
 def _is_float(value) -> bool:
     """A ``float`` argument: any real number, or a 0-dim tensor that needs no gradient."""
-    if isinstance(value, numbers.Real):
+    if type(value) is float or isinstance(value, numbers.Real):
         return True
     return isinstance(value, Tensor) and not value._size and not value.requires_grad
 
 
 def _is_scalar(value) -> bool:
     """A ``Scalar`` (PyTorch's ``Number``): a Python number or a 0-dim tensor."""
+    if type(value) in (int, float):
+        return True
     return isinstance(value, numbers.Number) or _is_float(value)
 
 
@@ -91,7 +96,7 @@ _SIMPLE_TYPES = {
     "Tensor": ("Tensor", _is_tensor),
     "Scalar": ("Number", _is_scalar),
     "int": ("int", _is_int),
-    "SymInt": ("SymInt", _is_int),
+    "SymInt": ("int", _is_int),  # PyTorch's messages call a SymInt an int
     "float": ("float", _is_float),
     "bool": ("bool", _is_bool),
     "str": ("str", _is_str),
@@ -139,6 +144,9 @@ class PythonParameter:
         # An out= argument that the functional overload lacks is optional in Python.
         self.default = argument.default if argument.has_default else NO_DEFAULT
         self.default_text = argument.default_text
+        if base == "ScalarType" and argument.has_default:
+            # ``ScalarType? dtype=long`` (randint): Python sees None, the kernel picks long.
+            self.default, self.default_text = None, "None"
         if argument.is_write and argument.kwarg_only and not argument.has_default:
             self.default, self.default_text = None, "None"
         self.optional = self.default is not NO_DEFAULT
@@ -148,7 +156,7 @@ class PythonParameter:
     def _check_list(self, value) -> bool:
         if _is_sequence(value):
             if self.is_tensor_list:
-                return all(isinstance(v, Tensor) or (v is None and self.none_items) for v in value)
+                return True  # the elements are checked when unpacked, as PyTorch does
             # Like PyTorch, only the first element decides; a bad later element fails
             # when the list is unpacked (``_unpack_int_list``).
             return not value or not self.is_int_list or _is_int(value[0])
@@ -183,7 +191,9 @@ class PythonSignature:
         self.overload = overload  # what the caller maps this signature to
         # No int lists and no required parameters after the positional ones: calls
         # without keywords can take the short path of ``bind``.
-        self._simple = not any(p.is_int_list for p in params)
+        self._simple = not any(
+            p.is_int_list or p.is_tensor_list or (p.kwarg_only and not p.optional) for p in params
+        )
         # The keyword-only defaults the common call passes on (``out`` is routed apart).
         self._keyword_defaults = {p.schema_name: p.default for p in params
                                   if p.kwarg_only and p.name != "out"}  # fmt: skip
@@ -239,9 +249,11 @@ class PythonSignature:
                 position = nargs
                 continue
             elif param.check(value):
-                bound[param.name] = (
-                    _unpack_int_list(self, param, value) if param.is_int_list else value
-                )
+                if param.is_int_list:
+                    value = _unpack_int_list(self, param, value)
+                elif param.is_tensor_list:
+                    _check_tensor_list(param, value, index)
+                bound[param.name] = value
             else:
                 where = None if is_keyword else position + 1
                 return _fail(raise_errors, _wrong_type, self, param, value, where)
@@ -282,6 +294,16 @@ def _fail(raise_errors: bool, error, *details):
     if raise_errors:
         raise error(*details)
     return None
+
+
+def _check_tensor_list(param: PythonParameter, value, index: int) -> None:
+    """Every element of a ``Tensor[]`` is a tensor (or None, for ``Tensor?[]``)."""
+    for position, item in enumerate(value):
+        if not (isinstance(item, Tensor) or (item is None and param.none_items)):
+            raise TypeError(
+                f"expected Tensor as element {position} in argument {index}, but got "
+                f"{type(item).__name__}"
+            )
 
 
 def _unpack_int_list(signature: PythonSignature, param: PythonParameter, value) -> tuple:

@@ -84,7 +84,7 @@ class Operator:
 
     __slots__ = ("schema", "name", "overload", "qualname", "variant", "kernel", "derivative",
                  "kind", "params", "params_info", "positional_count", "keyword_names",
-                 "out_names")  # fmt: skip
+                 "params_names", "out_names")  # fmt: skip
 
     def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=None):
         self.schema = schema
@@ -105,6 +105,7 @@ class Operator:
         self.params_info, self.out_names = _call_layout(schema)
         self.positional_count = sum(not kwarg_only for _, kwarg_only, _ in self.params_info)
         self.keyword_names = tuple(name for name, kwarg_only, _ in self.params_info if kwarg_only)
+        self.params_names = frozenset(name for name, _, _ in self.params_info)
 
     def __call__(self, *args, **kwargs):
         return dispatch(self, args, kwargs)

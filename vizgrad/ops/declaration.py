@@ -43,7 +43,7 @@ from ..dispatcher import (
     Operator,
     dispatch,
 )
-from ..schema import FunctionSchema
+from ..schema import Argument, FunctionSchema
 from .registry import OPERATORS, bind_method, write_to_out
 
 __all__ = ["native_function", "out_wrapper", "StructuredKernel"]
@@ -92,9 +92,28 @@ def _kind_of(derivative) -> str:
     return EXPLICIT
 
 
+# TensorOptions: the keyword arguments a factory takes to say what to make.
+_TENSOR_OPTIONS = {"dtype": "ScalarType?", "layout": "Layout?", "device": "Device?",
+                   "pin_memory": "bool?"}  # fmt: skip
+
+
+def _is_tensor_option(argument) -> bool:
+    return _TENSOR_OPTIONS.get(argument.name) == argument.type
+
+
+def _has_tensor_options(schema: FunctionSchema) -> bool:
+    """A factory overload (``zeros``, ``rand``…): it takes dtype, layout and device."""
+    return {"dtype", "layout", "device"} <= {a.name for a in schema.arguments
+                                              if _is_tensor_option(a)}  # fmt: skip
+
+
 def _same_arguments(schema: FunctionSchema, other: FunctionSchema) -> bool:
+    """An out= overload's functional twin: the same arguments but for ``out`` and the
+    TensorOptions (``zeros.out`` takes its dtype from ``out``), as torchgen pairs them."""
+
     def key(s):
-        return [(a.name, a.type, a.default_text, a.kwarg_only) for a in s.without_out()]
+        return [(a.name, a.type, a.default_text, a.kwarg_only) for a in s.without_out()
+                if not _is_tensor_option(a)]  # fmt: skip
 
     return key(schema) == key(other)
 
@@ -227,26 +246,53 @@ def _signature(name, op, out_op, *, method, numbers_as_tensors):
                                       numbers_as_tensors=numbers_as_tensors))  # fmt: skip
     if out_op is not None and op is not None:
         outs = FunctionSchema.parse(out_op.schema).out_arguments
-        params.append(_out_parameter(outs))
+        type_ = "Tensor[]" if len(outs) > 1 else "Tensor"
+        params.append(
+            PythonParameter(Argument("out", f"{type_}?", None, True, None, "None"), "out")
+        )
+    if _has_tensor_options(schema):
+        # The Python bindings of a factory add ``requires_grad`` (python_torch_functions).
+        params.append(PythonParameter(_REQUIRES_GRAD, "requires_grad"))
     return PythonSignature(name, params, (op, out_op))
 
 
-def _out_parameter(outs) -> PythonParameter:
-    from ..schema import Argument
-
-    type_ = "Tensor[]" if len(outs) > 1 else "Tensor"
-    argument = Argument("out", f"{type_}?", None, True, None, "None")
-    return PythonParameter(argument, "out")
+_REQUIRES_GRAD = Argument("requires_grad", "bool", False, True, None, "False")
 
 
 def _call_overload(signature: PythonSignature, args: tuple, kwargs: dict):
-    """Dispatch the overload a signature stands for: the ``out=`` one if ``out`` was given."""
+    """Dispatch the overload a signature stands for: the ``out=`` one if ``out`` was given.
+
+    A factory's ``requires_grad=True`` is applied to what it made (or wrote), as
+    PyTorch's Python bindings do after the call.
+    """
     op, out_op = signature.overload
+    if "requires_grad" not in signature.by_name:
+        return _dispatch_call(op, out_op, args, kwargs)
+    kwargs = dict(kwargs)  # the parser may have handed over its shared defaults
+    requires_grad = kwargs.pop("requires_grad")
+    result = _dispatch_call(op, out_op, args, kwargs)
+    if requires_grad:
+        if not (result.is_floating_point() or result.is_complex()):
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        result.requires_grad_(True)
+    return result
+
+
+def _dispatch_call(op, out_op, args: tuple, kwargs: dict):
     if "out" not in kwargs or op is None:
         return dispatch(op or out_op, args, kwargs)
     out = kwargs.pop("out")
     if out is None:
         return dispatch(op, args, kwargs)
+    for name in _TENSOR_OPTIONS:  # what out= itself says for a factory
+        value = kwargs.pop(name, None) if name not in out_op.params_names else None
+        if name == "dtype" and value is not None and value is not out.dtype:
+            raise RuntimeError(
+                f"dtype {value.scalar_name} does not match dtype of out parameter "
+                f"({out.dtype.scalar_name})"
+            )
     names = out_op.out_names
     if len(names) == 1:
         kwargs[names[0]] = out

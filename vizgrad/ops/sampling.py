@@ -15,7 +15,6 @@ import warnings
 
 import numpy as np
 
-from ..arg_parser import PythonSignature
 from ..derivatives import NON_DIFFERENTIABLE, Derivative
 from ..dtypes import BOOL, COMPLEX, FLOATING, INTEGRAL, get_default_dtype
 from ..dtypes import int64 as INT64
@@ -24,9 +23,7 @@ from ..tensor import Tensor
 from .creation import (
     check_device,
     check_nonnegative,
-    check_out_dtype,
     preserve_format_strides,
-    set_requires_grad,
     wants_contiguous,
 )
 from .declaration import native_function
@@ -321,17 +318,6 @@ _random = native_function(
 # --- factories: allocate, then sample into the new tensor -------------------------------
 
 
-def _check_out_options(out: Tensor, dtype=None, layout=None, device=None, pin_memory=None):
-    """``check_out_type_matches``: a factory's ``dtype=``/``device=`` must agree with ``out``.
-
-    # machinery: PyTorch's Python binding makes this check before it calls the out=
-    # overload, whose schema has no TensorOptions; the machinery passes the functional
-    # twin's keywords on to the out= kernel, so the out= kernels here make it.
-    """
-    check_out_dtype(out, None if dtype == "long" else dtype)  # "long": the schema's default
-    check_device(device)
-
-
 def _empty(size, dtype, device) -> Tensor:
     check_device(device)
     check_nonnegative(size)
@@ -346,84 +332,11 @@ def _resized(out: Tensor, size) -> Tensor:
 
 def _long_unless(dtype):
     """``ScalarType? dtype=long``: int64 unless another dtype was asked for."""
-    return INT64 if dtype is None or dtype == "long" else dtype
-
-
-_TENSOR_OPTIONS = ("dtype", "layout", "device", "pin_memory")
-
-
-def _pair_factory_outs(function):
-    """Give each factory overload its ``out=`` twin, as PyTorch's Python signatures do.
-
-    # machinery: torchgen pairs ``rand.out(SymInt[] size, *, Tensor(a!) out)`` with
-    # ``rand(SymInt[] size, *, ScalarType? dtype=None, ...)`` because it compares
-    # signatures without TensorOptions ("out= variants of factory functions don't
-    # include them", ``FunctionSchema.signature``); ``declaration._same_arguments``
-    # compares them with, so a factory's out= overload would be a signature of its own.
-    # This re-pairs the parsed signatures; ``_same_arguments`` should drop TensorOptions.
-    """
-
-    def key(signature):
-        return [(p.name, p.schema_type) for p in signature.params
-                if p.name not in _TENSOR_OPTIONS and p.name != "out"]  # fmt: skip
-
-    signatures = function.parser.signatures
-    outs = [s for s in signatures if s.overload[0] is None]
-    paired = []
-    for signature in signatures:
-        op, out_op = signature.overload
-        if op is None:
-            continue
-        twin = next((o for o in outs if key(o) == key(signature)), None)
-        if out_op is None and twin is not None:
-            params = [*signature.params, twin.params[-1]]  # ``Tensor out=None``
-            signature = PythonSignature(signature.function_name, params, (op, twin.overload[1]))
-        paired.append(signature)
-    signatures[:] = paired
-    return _symint_named_int(function)
-
-
-def _symint_named_int(function):
-    """# machinery: PyTorch's messages call a ``SymInt`` argument ``int`` ("argument 'high'
-    (position 1) must be int, not float"); ``arg_parser._SIMPLE_TYPES`` names it
-    ``SymInt``. This renames it in the function's signatures (not in the methods')."""
-    for signature in function.parser.signatures:
-        for param in signature.params:
-            if param.type_name == "SymInt":
-                param.type_name = "int"
-    return function
-
-
-def _with_requires_grad(function):
-    """Accept ``requires_grad=`` and set it on the result, as PyTorch's factories do.
-
-    # machinery: ``requires_grad`` is no argument of any schema: PyTorch's Python
-    # bindings add ``bool? requires_grad=False`` to every signature with TensorOptions
-    # and call ``set_requires_grad`` on the result (for ``out=`` too). native_function
-    # should do the same for overloads with TensorOptions; this wrapper stands in.
-    """
-
-    def factory(*args, requires_grad=False, **kwargs):
-        if not isinstance(requires_grad, bool):
-            raise TypeError(
-                f"{function.__name__}(): argument 'requires_grad' must be bool, not "
-                f"{type(requires_grad).__name__}"
-            )
-        return set_requires_grad(function(*args, **kwargs), requires_grad)
-
-    _pair_factory_outs(function)
-    factory.__name__ = factory.__qualname__ = function.__name__
-    factory.__doc__ = function.__doc__
-    factory.overloads = function.overloads
-    return factory
+    return INT64 if dtype is None else dtype
 
 
 # Each factory has an overload with a ``Generator? generator`` that must be given (by
-# keyword) and one without; PyTorch's parser tries the generator one first.
-# machinery: declared the other way round here, because ``PythonSignature.bind_call``'s
-# fast path (all positional arguments, no keywords) accepts a signature whose required
-# keyword-only ``generator`` is missing, and passes ``generator=NO_DEFAULT`` on
-# (``_simple`` should be False when a keyword-only parameter has no default).
+# keyword) and one without it; the parser tries them in the order declared.
 
 
 def _sampling_kernels(sampler, kernel_name: str):
@@ -433,7 +346,6 @@ def _sampling_kernels(sampler, kernel_name: str):
         return sampler(_empty(size, dtype or get_default_dtype(), device), generator=generator)
 
     def out_kernel(size, *, generator=None, out, **options):
-        _check_out_options(out, **options)
         _check_floating(kernel_name, out._dtype)  # fail before resizing
         return sampler(_resized(out, size), generator=generator)
 
@@ -444,7 +356,7 @@ _rand_kernel, _rand_out_kernel = _sampling_kernels(_uniform_kernel, "check_unifo
 _randn_kernel, _randn_out_kernel = _sampling_kernels(_normal_kernel, "normal_kernel_cpu")
 
 
-rand = _with_requires_grad(native_function(
+rand = native_function(
     "rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
     "bool? pin_memory=None) -> Tensor",
     "rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, "
@@ -455,8 +367,8 @@ rand = _with_requires_grad(native_function(
     kernels={"rand.generator_out": _rand_out_kernel, "rand.out": _rand_out_kernel},
     variants="function",
     doc="``torch.rand(*size)``: uniform on ``[0, 1)`` (``rand(2, 3)`` or ``rand((2, 3))``).",
-))  # fmt: skip
-randn = _with_requires_grad(native_function(
+)  # fmt: skip
+randn = native_function(
     "randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
     "bool? pin_memory=None) -> Tensor",
     "randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, "
@@ -467,7 +379,7 @@ randn = _with_requires_grad(native_function(
     kernels={"randn.generator_out": _randn_out_kernel, "randn.out": _randn_out_kernel},
     variants="function",
     doc="``torch.randn(*size)``: standard normal (complex: each part has variance 1/2).",
-))  # fmt: skip
+)  # fmt: skip
 
 
 def _randint_kernel(low, high, size, *, generator=None, dtype=None, layout=None, device=None,
@@ -477,7 +389,6 @@ def _randint_kernel(low, high, size, *, generator=None, dtype=None, layout=None,
 
 
 def _randint_out_kernel(low, high, size, *, generator=None, out, **options):
-    _check_out_options(out, **options)
     _random_bounds(out._dtype, low, high)  # fail before resizing
     return _random_kernel(_resized(out, size), low, high, generator=generator)
 
@@ -490,7 +401,7 @@ def _randint_high_out_kernel(high, size, **options):
     return _randint_out_kernel(0, high, size, **options)
 
 
-randint = _with_requires_grad(native_function(
+randint = native_function(
     "randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, "
     "Device? device=None, bool? pin_memory=None) -> Tensor",
     "randint.generator(SymInt high, SymInt[] size, *, Generator? generator, "
@@ -520,7 +431,7 @@ randint = _with_requires_grad(native_function(
     variants="function",
     doc="``torch.randint(low=0, high, size)``: uniform integers on ``[low, high)``; int64 "
     "unless told. Called as ``randint(high, size)`` or ``randint(low, high, size)``.",
-))  # fmt: skip
+)  # fmt: skip
 
 
 def _randperm_values(n: int, dtype, rng) -> np.ndarray:
@@ -549,12 +460,11 @@ def _randperm_kernel(n, *, generator=None, dtype=None, layout=None, device=None,
 def _randperm_out_kernel(n, *, generator=None, out, **options):
     n = _int64(n)
     check_nonnegative((n,))
-    _check_out_options(out, **options)
     values = _randperm_values(n, out._dtype, _numpy_generator(generator))
     return _write(_resized(out, (n,)), values)
 
 
-randperm = _with_requires_grad(native_function(
+randperm = native_function(
     "randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, "
     "bool? pin_memory=None) -> Tensor",
     "randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, "
@@ -565,7 +475,7 @@ randperm = _with_requires_grad(native_function(
     kernels={"randperm.generator_out": _randperm_out_kernel, "randperm.out": _randperm_out_kernel},
     variants="function",
     doc="``torch.randperm``: a random permutation of ``0 .. n-1`` (int64 unless told).",
-))  # fmt: skip
+)  # fmt: skip
 
 
 # --- normal: four overloads, tensor or float mean and std ---------------------------------
@@ -603,7 +513,6 @@ def _normal_size_kernel(mean, std, size, *, generator=None, dtype=None, layout=N
 
 
 def _normal_size_out_kernel(mean, std, size, *, generator=None, out, **options):
-    _check_out_options(out, **options)
     _check_floating("normal_kernel_cpu", out._dtype)
     _check_std(float(std))
     return _normal_kernel(_resized(out, size), mean, std, generator=generator)
@@ -611,7 +520,7 @@ def _normal_size_out_kernel(mean, std, size, *, generator=None, out, **options):
 
 # ``normal_`` fills a tensor; the ``normal`` overloads make one, the result of the
 # broadcast mean and std tensors, or of ``size`` for two numbers.
-normal = _with_requires_grad(native_function(
+normal = native_function(
     "normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor",
     "normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor",
     "normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor",
@@ -644,7 +553,7 @@ normal = _with_requires_grad(native_function(
     doc="``torch.normal``: normal samples with a mean and a standard deviation. Either may "
     "be a tensor (the result has their broadcast shape); with two numbers, ``size`` gives "
     "the shape.",
-))  # fmt: skip
+)  # fmt: skip
 
 
 # --- bernoulli and multinomial ------------------------------------------------------------
@@ -728,13 +637,13 @@ def _multinomial_kernel(self, num_samples, replacement=False, *, generator=None)
     return Tensor._from_array(samples, INT64)
 
 
-multinomial = _symint_named_int(native_function(
+multinomial = native_function(
     "multinomial(Tensor self, SymInt num_samples, bool replacement=False, *, "
     "Generator? generator=None) -> Tensor",
     kernel=_multinomial_kernel,
     derivative=NON_DIFFERENTIABLE,  # indices: integers
     doc="``torch.multinomial``: indices drawn with probabilities proportional to each row.",
-))  # fmt: skip
+)  # fmt: skip
 
 
 # --- *_like -------------------------------------------------------------------------
@@ -775,7 +684,7 @@ def _randint_like_tensor_kernel(self, high, **options):
 
 
 # ``*_like`` samplers read only the shape and dtype of ``self``: nothing to differentiate.
-rand_like = _with_requires_grad(native_function(
+rand_like = native_function(
     "rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
     "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
     "rand_like.generator(Tensor self, *, Generator? generator, ScalarType? dtype=None, "
@@ -785,8 +694,8 @@ rand_like = _with_requires_grad(native_function(
     derivative=NON_DIFFERENTIABLE,
     variants="function",
     doc="``torch.rand_like``: ``rand`` with ``input``'s shape, dtype and (dense) layout.",
-))  # fmt: skip
-randn_like = _with_requires_grad(native_function(
+)  # fmt: skip
+randn_like = native_function(
     "randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, "
     "Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
     "randn_like.generator(Tensor self, *, Generator? generator, ScalarType? dtype=None, "
@@ -796,8 +705,8 @@ randn_like = _with_requires_grad(native_function(
     derivative=NON_DIFFERENTIABLE,
     variants="function",
     doc="``torch.randn_like``: ``randn`` with ``input``'s shape, dtype and (dense) layout.",
-))  # fmt: skip
-randint_like = _with_requires_grad(native_function(
+)  # fmt: skip
+randint_like = native_function(
     "randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, ScalarType? dtype=None, "
     "Layout? layout=None, Device? device=None, bool? pin_memory=None, "
     "MemoryFormat? memory_format=None) -> Tensor",
@@ -827,4 +736,4 @@ randint_like = _with_requires_grad(native_function(
     variants="function",
     doc="``torch.randint_like(input, low=0, high)``: ``randint`` with ``input``'s shape and "
     "dtype.",
-))  # fmt: skip
+)  # fmt: skip
