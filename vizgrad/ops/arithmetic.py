@@ -39,7 +39,7 @@ from .registry import bind_method, check_tensor, declare, pointwise
 __all__ = [
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
     "floor_divide", "remainder", "fmod", "pow", "rsub", "atan2", "arctan2",
-    "maximum", "minimum", "fmax", "fmin", "lerp", "addcmul", "addcdiv",
+    "maximum", "minimum", "fmax", "fmin", "lerp", "addcmul", "addcdiv", "hypot",
 ]  # fmt: skip
 
 
@@ -738,6 +738,32 @@ def arctan2(input, other, *, out=None) -> Tensor:
 
 bind_method("arctan2", lambda self, other: arctan2(self, other))
 bind_method("arctan2_", Tensor.atan2_)
+
+
+# --- hypot: the worked example of docs/adding-an-operator.md ----------------------------
+
+
+@dispatch_dtypes("hypot_cpu", FLOATING_TYPES)
+def _hypot_kernel(out, a, b):
+    np.hypot(a, b, out=out)
+
+
+hypot = native_function(
+    "hypot(Tensor self, Tensor other) -> Tensor",
+    "hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_hypot_kernel),
+    # d sqrt(a² + b²) / da = a / sqrt(a² + b²): the result is the denominator.
+    derivative=Derivative(
+        "HypotBackward0",
+        save=("self", "other", "result"),
+        grads={
+            "self": lambda grad, saved: grad * saved.self / saved.result,
+            "other": lambda grad, saved: grad * saved.other / saved.result,
+        },
+    ),
+    doc="``torch.hypot``: ``sqrt(input**2 + other**2)`` elementwise, broadcast and promoted.",
+)
 
 
 def _tensor_only_and_real(fn_name: str):
