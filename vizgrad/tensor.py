@@ -31,7 +31,7 @@ from .printing import tensor_repr
 from .shape import Size, contiguous_strides, is_contiguous, numel_of, storage_extent, wrap_dim
 from .storage import Storage
 
-__all__ = ["Tensor", "VersionCounter"]
+__all__ = ["Tensor", "VersionCounter", "define_method"]
 
 _tensor_ids = itertools.count(1)
 
@@ -460,3 +460,19 @@ class Tensor:
         if self.dim() == 0:
             return self.item().__format__(spec)
         return repr(self)
+
+
+def define_method(name: str, attribute) -> None:
+    """Give ``Tensor`` a method or property that an operator declaration generated.
+
+    PyTorch's ``Tensor`` gets most of its methods from a table its code generator fills
+    (``TensorBase``, ``python_variable_methods.cpp``); vizgrad's declarations fill this
+    class the same way, through this one door. Each name is defined once: nothing may
+    replace what the class, or an earlier declaration, already defines.
+    """
+    if name in Tensor.__dict__:
+        raise RuntimeError(f"Tensor.{name} is defined twice: each Tensor attribute has one home")
+    if callable(attribute):
+        attribute.__name__ = name
+        attribute.__qualname__ = f"Tensor.{name}"
+    setattr(Tensor, name, attribute)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numbers
 
 from ..dtypes import BOOL, INTEGRAL
-from ..tensor import Tensor
+from ..tensor import Tensor, define_method
 from . import arithmetic, comparison, logical, unary
 
 __all__: list[str] = []
@@ -31,10 +31,8 @@ def _operator(name: str, call):
             return NotImplemented
         return call(self, other)
 
-    method.__name__ = name
-    method.__qualname__ = f"Tensor.{name}"
     method.__doc__ = f"``{name}``: see ``torch/_tensor.py``."
-    setattr(Tensor, name, method)
+    define_method(name, method)
 
 
 def _matmul(a, b):
@@ -127,9 +125,15 @@ def _rmatmul_method(self, other):
     return _matmul(other, self) if isinstance(other, Tensor) else NotImplemented
 
 
-Tensor.__matmul__ = _matmul_method
-Tensor.__rmatmul__ = _rmatmul_method
-Tensor.__neg__ = lambda self: unary.neg(self)
-Tensor.__pos__ = _positive
-Tensor.__abs__ = lambda self: unary.abs(self)
-Tensor.__invert__ = _invert
+def _neg(self):
+    return unary.neg(self)
+
+
+def _abs(self):
+    return unary.abs(self)
+
+
+for _name, _method in {"__matmul__": _matmul_method, "__rmatmul__": _rmatmul_method,
+                       "__neg__": _neg, "__pos__": _positive, "__abs__": _abs,
+                       "__invert__": _invert}.items():  # fmt: skip
+    define_method(_name, _method)

@@ -41,7 +41,11 @@ def declare(schema: str, variant: str, kernel, derivative=None) -> Operator:
 
 
 def bind_method(name: str, method) -> None:
-    """Make ``method`` available as ``Tensor.<name>``."""
+    """Make ``method`` available as ``Tensor.<name>``.
+
+    Legacy: families not yet declared with ``native_function`` bind their hand-written
+    methods here, replacing what a partial declaration made. It goes when they do.
+    """
     method.__name__ = name
     method.__qualname__ = f"Tensor.{name}"
     setattr(Tensor, name, method)

@@ -40,7 +40,7 @@ import operator
 
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE, VIEW
-from ..tensor import Tensor
+from ..tensor import define_method
 from .registry import declare
 
 __all__: list[str] = []
@@ -108,7 +108,7 @@ def composite(schema: str, kernel):
 
 def _bind_property(name: str, getter, setter=None, doc: str = "") -> None:
     getter.__name__ = name
-    setattr(Tensor, name, property(getter, setter, doc=doc or getter.__doc__))
+    define_method(name, property(getter, setter, doc=doc or getter.__doc__))
 
 
 def _declare_view_pair(schema: str, inplace_schema: str, geometry, inplace_geometry=None, *,
