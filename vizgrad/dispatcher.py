@@ -24,6 +24,7 @@ from __future__ import annotations
 from . import events
 from .autograd_meta import DifferentiableViewMeta
 from .grad_mode import state as grad_state
+from .schema import FunctionSchema
 from .tensor import Tensor
 
 __all__ = [
@@ -82,15 +83,14 @@ class Operator:
     which may then be the marker ``COMPOSITE`` or ``"non-differentiable"``.
     """
 
-    __slots__ = ("schema", "name", "overload", "qualname", "variant", "kernel", "derivative",
-                 "kind", "params", "params_info", "positional_count", "keyword_names",
-                 "params_names", "out_names")  # fmt: skip
+    __slots__ = ("schema", "function_schema", "name", "overload", "qualname", "variant",
+                 "kernel", "derivative", "kind", "params", "params_names", "out_names")  # fmt: skip
 
     def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=None):
         self.schema = schema
-        full_name = schema.split("(", 1)[0]
-        self.name, _, self.overload = full_name.partition(".")
-        self.qualname = f"aten::{full_name}"
+        self.function_schema = parsed = FunctionSchema.parse(schema)
+        self.name, self.overload = parsed.name, parsed.overload_name
+        self.qualname = f"aten::{parsed.qualified_name}"
         self.variant = variant
         self.kernel = kernel
         if kind is None:
@@ -99,63 +99,19 @@ class Operator:
             derivative = derivative if kind is EXPLICIT else None
         self.kind = kind
         self.derivative = derivative
-        self.params = schema_params(schema)
-        # For the argument parser: each non-out parameter's (schema name, keyword-only,
-        # Python name) and the names of the tensors an out= overload writes.
-        self.params_info, self.out_names = _call_layout(schema)
-        self.positional_count = sum(not kwarg_only for _, kwarg_only, _ in self.params_info)
-        self.keyword_names = tuple(name for name, kwarg_only, _ in self.params_info if kwarg_only)
-        self.params_names = frozenset(name for name, _, _ in self.params_info)
+        # ``(type, name)`` of every argument, keyword-only ones included: autograd binds a
+        # call's arguments by these names and finds its tensor inputs by these types.
+        self.params = tuple((argument.type, argument.name) for argument in parsed.arguments)
+        # What an ``out=`` overload writes (``out``, or ``values, indices``) and the names
+        # of everything else, for the argument parser's routing of ``out=``.
+        self.out_names = tuple(argument.name for argument in parsed.out_arguments)
+        self.params_names = frozenset(argument.name for argument in parsed.without_out())
 
     def __call__(self, *args, **kwargs):
         return dispatch(self, args, kwargs)
 
     def __repr__(self) -> str:
         return f"<Operator {self.qualname} ({self.variant})>"
-
-
-def schema_params(schema: str) -> tuple[tuple[str, str], ...]:
-    """``(type, name)`` of each parameter: ``add.Tensor(Tensor self, …)`` -> ``(("Tensor", "self"), …)``.
-
-    Keyword-only parameters (after ``*``) are included; autograd binds arguments by name.
-    """
-    inside = schema.split("(", 1)[1].rsplit(") ->", 1)[0]
-    params, depth, current = [], 0, ""
-    for char in inside + ",":
-        if char == "," and depth == 0:
-            param = current.strip().split("=")[0].strip()
-            if param and param != "*":
-                type_, _, name = param.rpartition(" ")
-                params.append((type_, name))
-            current = ""
-            continue
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth -= 1
-        current += char
-    return tuple(params)
-
-
-def _call_layout(schema: str):
-    inside = schema.split("(", 1)[1].rsplit(") ->", 1)[0]
-    layout, outs, kwarg_only, depth, current = [], [], False, 0, ""
-    for char in inside + ",":
-        if char == "," and depth == 0:
-            param = current.strip().split("=")[0].strip()
-            current = ""
-            if param == "*":
-                kwarg_only = True
-            elif param:
-                type_, _, name = param.rpartition(" ")
-                if kwarg_only and "!" in type_:
-                    outs.append(name)
-                else:
-                    layout.append((name, kwarg_only, "input" if name == "self" else name))
-            continue
-        depth += (char in "([") - (char in ")]")
-        current += char
-    return tuple(layout), tuple(outs)
 
 
 class _DispatchState:
