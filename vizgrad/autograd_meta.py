@@ -89,11 +89,13 @@ class DifferentiableViewMeta(AutogradMeta):
 
     __slots__ = ("base", "creation_meta", "attr_version")
 
-    def __init__(self, base):
+    def __init__(self, base, creation_meta=CreationMeta.DEFAULT, version=None):
         super().__init__()
         self.base = base
-        self.creation_meta = CreationMeta.DEFAULT
-        self.attr_version = None
+        self.creation_meta = creation_meta
+        # A restricted view watches the version from the start, so that a later write to
+        # its base is noticed (the indirect case of ``check_view_rebase_allowed``).
+        self.attr_version = None if creation_meta is CreationMeta.DEFAULT else version
 
     def current_grad_fn(self, view):
         if self.attr_version is not None and self.attr_version != view._version_counter.value:

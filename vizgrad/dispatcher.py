@@ -22,7 +22,7 @@ way a profiler's enter/exit records do.
 from __future__ import annotations
 
 from . import events
-from .autograd_meta import DifferentiableViewMeta
+from .autograd_meta import CreationMeta, DifferentiableViewMeta
 from .grad_mode import state as grad_state
 from .schema import FunctionSchema
 from .tensor import Tensor
@@ -238,14 +238,30 @@ def _backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
 
 
 def _make_views(op: Operator, source, result) -> None:
-    """``as_view``: results share the source's storage, base and version counter."""
-    base = source._base
-    if base is None:  # the source owns its memory
-        base = source
-    for view in result if isinstance(result, tuple | list) else (result,):
+    """``as_view``: results share the source's storage, base and version counter.
+
+    Each view also records how it was made (its ``CreationMeta``), which decides whether
+    autograd may later rewrite its history for an in-place write through it: made in grad
+    mode by a single-output view op (``DEFAULT``), by a multi-output one (``unbind``), or
+    under ``no_grad``/``inference_mode``. A view of a view keeps its source's restriction
+    (``propagate_creation_meta``).
+    """
+    source_meta = source._autograd_meta
+    if isinstance(source_meta, DifferentiableViewMeta):
+        base, previous = source_meta.base, source_meta.creation_meta
+    else:  # the source owns its memory
+        base, previous = source, CreationMeta.DEFAULT
+    multi_output = isinstance(result, tuple | list)
+    if not grad_state.enabled:
+        how = CreationMeta.INFERENCE_MODE if grad_state.inference else CreationMeta.NO_GRAD_MODE
+    else:
+        how = CreationMeta.MULTI_OUTPUT_NODE if multi_output else CreationMeta.DEFAULT
+    if how is CreationMeta.DEFAULT or previous is CreationMeta.INFERENCE_MODE:
+        how = previous
+    for view in result if multi_output else (result,):
         if view is source:  # in-place view ops (``t_``) change metadata, not identity
             continue
-        view._autograd_meta = DifferentiableViewMeta(base)
+        view._autograd_meta = DifferentiableViewMeta(base, how, source._version_counter.value)
         view._version_counter = source._version_counter
         if events.bus.active:
             made = events.ViewCreated(view._id, base._id, source._id, op.name, view._size,

@@ -30,7 +30,7 @@ from .anomaly import anomaly_state, capture_forward_trace
 from .formula import FormulaNode, NotImplementedNode
 from .grad_mode import state as grad_state
 from .graph import SavedTensor, announce_node, gradient_edge, set_grad_fn
-from .view_history import check_view_rebase_allowed, rebase_view_history, record_creation_meta
+from .view_history import check_view_rebase_allowed, rebase_view_history
 
 __all__ = ["autograd_kernel", "install"]
 
@@ -86,10 +86,7 @@ def autograd_kernel(op, args, kwargs, redispatch):
     if not grad_state.enabled or not _any_requires_grad(args, kwargs):
         if grad_state.enabled and op.variant is INPLACE:
             _check_view_of_requiring_base(args[0])
-        result = redispatch(op, args, kwargs)
-        if op.variant is VIEW:  # nothing recorded, but the view remembers how it was made
-            record_creation_meta(args[0], result, grad_state.enabled, grad_state.inference)
-        return result
+        return redispatch(op, args, kwargs)
     derivative = op.derivative
     if op.kind is NONDIFFERENTIABLE or op.variant is NON_DIFFERENTIABLE_VIEW:
         # Checked first: out= is fine for ops without gradients (``nonzero(x, out=o)``).
@@ -123,8 +120,6 @@ def autograd_kernel(op, args, kwargs, redispatch):
     if anomaly_state.enabled:
         node._anomaly_trace = capture_forward_trace()
 
-    if op.variant is VIEW:
-        record_creation_meta(args[0], result, grad_enabled=True, inference=False)
     outputs = _set_history(node, op, derivative, result, target)
     if outputs is not None:
         announce_node(node, outputs, [v.tensor for v in _saved_tensors(node)])

@@ -126,29 +126,6 @@ def creation_meta_of(view) -> CreationMeta:
     return meta.creation_meta if isinstance(meta, DifferentiableViewMeta) else CreationMeta.DEFAULT
 
 
-def record_creation_meta(source, result, grad_enabled: bool, inference: bool) -> None:
-    """Stamp the views a view op just made with their ``CreationMeta`` (``as_view``)."""
-    views = list(result) if isinstance(result, tuple | list) else [result]
-    if not grad_enabled:
-        meta = CreationMeta.INFERENCE_MODE if inference else CreationMeta.NO_GRAD_MODE
-    elif isinstance(result, tuple | list):
-        meta = CreationMeta.MULTI_OUTPUT_NODE
-    else:
-        meta = CreationMeta.DEFAULT
-    # A view of a view inherits its source's restriction (``propagate_creation_meta``).
-    previous = creation_meta_of(source)
-    if meta is CreationMeta.DEFAULT or previous is CreationMeta.INFERENCE_MODE:
-        meta = previous
-    for view in views:
-        view_meta = view._autograd_meta
-        if view is source or not isinstance(view_meta, DifferentiableViewMeta):
-            continue
-        view_meta.creation_meta = meta
-        if meta is not CreationMeta.DEFAULT and view_meta.attr_version is None:
-            # Remember the version, so a later write to the base is noticed (indirect case).
-            view_meta.attr_version = view._version_counter.value
-
-
 _MODE_ADVICE = (
     " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify"
     " your code by moving both the view and the inplace either both inside the {block} block"
