@@ -36,14 +36,18 @@ class AutogradMeta:
       the leaf sends its gradient to (PyTorch holds it weakly; vizgrad keeps it);
     * ``retains_grad`` — ``retain_grad()`` was called; its hook sits on ``grad_fn``, as
       PyTorch's ``retains_grad_hooks`` do;
+    * ``backward_hooks`` — ``Tensor.register_hook``'s hooks, by handle id (PyTorch keeps
+      this dict on the Python tensor as ``_backward_hooks``, and in ``hooks_`` for a leaf).
+      The engine runs them from the tensor's node: a leaf's ``AccumulateGrad`` reads them
+      here; a ``grad_fn`` holds the dict itself, registered when the first hook came
+      (``_register_hook_dict``). When an in-place write gives the tensor a new ``grad_fn``,
+      the dict stays with the old node (hooks registered before the write see the
+      gradient of the old value) and a new one starts empty here;
     * ``post_acc_grad_hooks`` — ``register_post_accumulate_grad_hook``'s hooks, by handle id.
-
-    Hooks from ``Tensor.register_hook`` are kept on the tensor's node (its ``grad_fn``, or a
-    leaf's ``AccumulateGrad``), which is where PyTorch's engine calls them from.
     """
 
     __slots__ = ("requires_grad", "grad", "grad_fn", "output_nr", "grad_accumulator",
-                 "retains_grad", "post_acc_grad_hooks")  # fmt: skip
+                 "retains_grad", "backward_hooks", "post_acc_grad_hooks")  # fmt: skip
 
     def __init__(self):
         self.requires_grad = False
@@ -52,6 +56,7 @@ class AutogradMeta:
         self.output_nr = 0
         self.grad_accumulator = None
         self.retains_grad = False
+        self.backward_hooks = None
         self.post_acc_grad_hooks = None
 
     def current_grad_fn(self, tensor):

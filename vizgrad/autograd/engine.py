@@ -126,14 +126,15 @@ def _sum_to_input(grad, meta, node, index):
 
 
 def _apply_tensor_pre_hooks(node, buffer: list) -> list:
-    for output_nr, hook in list(node._tensor_pre_hooks.values()):
-        if output_nr < len(buffer) and buffer[output_nr] is not None:
-            new = hook(buffer[output_nr])
-            if events.bus.active:
-                events.bus.emit(events.HookFired("tensor", node._id))
-            if new is not None:
-                buffer[output_nr] = new
-    for output_nr, retaining in list(node._retain_grad_hooks.values()):
+    for output_nr, hooks in list(node.tensor_pre_hooks()):
+        for hook in list(hooks.values()):
+            if output_nr < len(buffer) and buffer[output_nr] is not None:
+                new = hook(buffer[output_nr])
+                if events.bus.active:
+                    events.bus.emit(events.HookFired("tensor", node._id))
+                if new is not None:
+                    buffer[output_nr] = new
+    for output_nr, retaining in list(node._retain_grad_hooks.items()):
         grad = buffer[output_nr] if output_nr < len(buffer) else None
         if grad is not None:
             meta = retaining._autograd_meta

@@ -29,6 +29,7 @@ __all__ = [
     "RemovableHandle",
     "gradient_edge",
     "set_grad_fn",
+    "rebase_grad_fn",
     "announce_node",
 ]
 
@@ -84,7 +85,10 @@ class Node:
         self._id = next(_node_ids)
         self._hooks: dict = {}
         self._pre_hooks: dict = {}
-        self._tensor_pre_hooks: dict = {}  # Tensor.register_hook on this node's output
+        # ``(output_nr, hooks)``: the hook dicts of the tensors this node outputs, each
+        # registered by the tensor's first ``register_hook`` (``add_tensor_pre_hook``).
+        self._tensor_pre_hooks: list = []
+        # ``output_nr -> tensor`` for each output whose gradient ``retain_grad()`` keeps.
         self._retain_grad_hooks: dict = {}
         self.metadata: dict = {}
         self._anomaly_trace = None  # the forward stack, kept by detect_anomaly
@@ -111,6 +115,14 @@ class Node:
         self._pre_hooks[handle.id] = hook
         return handle
 
+    def tensor_pre_hooks(self):
+        """The ``Tensor.register_hook`` hooks to run on this node's output gradients."""
+        return self._tensor_pre_hooks
+
+    def _register_hook_dict(self, hooks: dict, output_nr: int) -> None:
+        """Run the hooks of ``hooks`` (one tensor's) on output ``output_nr``'s gradient."""
+        self._tensor_pre_hooks.append((output_nr, hooks))
+
     def apply(self, grad_outputs: tuple) -> tuple:
         raise NotImplementedError
 
@@ -134,6 +146,11 @@ class AccumulateGrad(Node):
     def name(self) -> str:
         # PyTorch names its C++-only nodes by their qualified C++ name.
         return "vizgrad::autograd::AccumulateGrad"
+
+    def tensor_pre_hooks(self):
+        """A leaf's hooks live in its AutogradMeta (``impl::hooks``)."""
+        hooks = self.variable._autograd_meta.backward_hooks
+        return ((0, hooks),) if hooks else ()
 
     def apply(self, grad_outputs: tuple) -> tuple:
         accumulate_into_leaf(self.variable, grad_outputs[0])
@@ -166,6 +183,27 @@ def set_grad_fn(tensor, node: Node, output_nr: int = 0):
     meta.grad_fn = node
     meta.output_nr = output_nr
     meta.requires_grad = True
+    return meta
+
+
+def rebase_grad_fn(tensor, node: Node, output_nr: int = 0):
+    """Give ``tensor`` a new ``grad_fn`` in place of the one it had; returns its AutogradMeta.
+
+    What an in-place write does to the tensor it wrote, and what regenerating a view's
+    history does to the view (PyTorch's ``rebase_history`` followed by
+    ``update_tensor_hooks_on_new_gradfn``): hooks registered from now on go to a new
+    dict, registered with ``node`` (the old dict stays with the old node, so earlier hooks
+    see the gradient of the value they were registered on); ``retain_grad()`` keeps the
+    gradient of the tensor's current value, so its hook moves to ``node``.
+    """
+    meta = tensor._materialize_autograd_meta()
+    old_fn, old_output_nr = meta.grad_fn, meta.output_nr
+    set_grad_fn(tensor, node, output_nr)
+    meta.backward_hooks = None
+    if meta.retains_grad and old_fn is not None:
+        retaining = old_fn._retain_grad_hooks.pop(old_output_nr, None)
+        if retaining is not None:
+            node._retain_grad_hooks[output_nr] = retaining
     return meta
 
 

@@ -29,7 +29,7 @@ from ..tensor import Tensor
 from .anomaly import anomaly_state, capture_forward_trace
 from .formula import FormulaNode, NotImplementedNode
 from .grad_mode import state as grad_state
-from .graph import SavedTensor, announce_node, gradient_edge, set_grad_fn
+from .graph import SavedTensor, announce_node, gradient_edge, rebase_grad_fn, set_grad_fn
 from .view_history import check_view_rebase_allowed, rebase_view_history
 
 __all__ = ["autograd_kernel", "install"]
@@ -231,7 +231,7 @@ def _set_history(node, op, derivative, result, target) -> list | None:
             rebase_view_history(target, node)
             return None
         else:
-            meta = set_grad_fn(target, node, 0)
+            meta = rebase_grad_fn(target, node, 0)
             if target._base is not None:  # ``v.t_()``: v's own history, from this write on
                 meta.attr_version = target._version_counter.value
         return [target]

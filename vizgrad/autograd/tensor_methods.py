@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..ops.registry import bind_method
 from ..tensor import Tensor
 from .entry_points import backward
-from .graph import RemovableHandle, gradient_edge
+from .graph import RemovableHandle
 
 __all__ = ["sum_to"]
 
@@ -43,19 +43,27 @@ def _retain_grad(self):
     meta = self._autograd_meta
     if meta.grad_fn is None or meta.retains_grad:
         return
-    node = meta.grad_fn
-    handle = RemovableHandle(node._retain_grad_hooks)
-    node._retain_grad_hooks[handle.id] = (meta.output_nr, self)
+    meta.grad_fn._retain_grad_hooks[meta.output_nr] = self
     meta.retains_grad = True
 
 
 def _register_hook(self, hook):
-    """``hook(grad)`` runs when this tensor's gradient is computed; it may return a new one."""
+    """``hook(grad)`` runs when this tensor's gradient is computed; it may return a new one.
+
+    As ``torch/_tensor.py``'s: the hooks go in the tensor's dict (in its AutogradMeta),
+    which the first hook registers with the tensor's ``grad_fn``; a leaf's
+    ``AccumulateGrad`` reads the dict from the AutogradMeta itself.
+    """
     if not self.requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-    node, output_nr = gradient_edge(self)
-    handle = RemovableHandle(node._tensor_pre_hooks)
-    node._tensor_pre_hooks[handle.id] = (output_nr, hook)
+    meta = self._autograd_meta
+    if meta.backward_hooks is None:
+        grad_fn = self.grad_fn  # (a view's stale history is regenerated first)
+        meta.backward_hooks = {}
+        if grad_fn is not None:
+            grad_fn._register_hook_dict(meta.backward_hooks, meta.output_nr)
+    handle = RemovableHandle(meta.backward_hooks)
+    meta.backward_hooks[handle.id] = hook
     return handle
 
 

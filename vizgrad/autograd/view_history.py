@@ -20,7 +20,7 @@ from ..autograd_meta import CreationMeta, DifferentiableViewMeta
 from ..ops.creation import empty_strided
 from ..ops.shape_views import as_strided_backward
 from .formula import Derivative, FormulaNode
-from .graph import Node, announce_node, gradient_edge, set_grad_fn
+from .graph import Node, announce_node, gradient_edge, rebase_grad_fn
 
 __all__ = [
     "CopySlices",
@@ -92,8 +92,8 @@ def rebase_view_history(view, node: Node) -> None:
     """After ``node`` wrote ``view`` in place: CopySlices on the base, AsStrided on the view."""
     base = view._base
     copy_slices = CopySlices(base, view, node)
-    set_grad_fn(base, copy_slices).grad_accumulator = None
-    view_meta = set_grad_fn(view, _as_strided_node(base, view))
+    rebase_grad_fn(base, copy_slices).grad_accumulator = None
+    view_meta = rebase_grad_fn(view, _as_strided_node(base, view))
     view_meta.attr_version = view._version_counter.value
     announce_node(copy_slices, [base])
     announce_node(view_meta.grad_fn, [view])
@@ -110,7 +110,7 @@ def regenerate_view_grad_fn(view, meta: DifferentiableViewMeta) -> None:
     meta.attr_version = view._version_counter.value
     if not base._requires_grad:
         return
-    set_grad_fn(view, _as_strided_node(base, view))
+    rebase_grad_fn(view, _as_strided_node(base, view))
     announce_node(meta.grad_fn, [view])
 
 
