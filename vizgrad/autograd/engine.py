@@ -5,10 +5,11 @@
 2. **Run what is ready.** A node is ready when all its dependencies have delivered
    their gradients. Ready nodes wait in a priority queue; the one with the highest
    ``sequence_nr`` (the most recently created) runs first.
-3. **Apply the node.** Its pre-hooks may change the incoming gradient; it computes
-   one gradient per next edge (the vector-Jacobian product); the engine sums a
-   broadcast gradient down to its input's shape and casts it to the input's dtype;
-   its hooks run; the gradients are *added* into the buffers of the next nodes
+3. **Apply the node.** Its tensor hooks and pre-hooks may change the incoming
+   gradients (``hooks``); it computes one gradient per next edge (the vector-Jacobian
+   product); the engine checks each (``validate_outputs``: it sums a broadcast gradient
+   down to its input's shape, casts it to the input's dtype, refuses any other shape);
+   its post-hooks run; the gradients are *added* into the buffers of the next nodes
    (paths that meet sum their gradients), whose dependency counts go down.
 4. **Free the graph** (saved tensors) unless ``retain_graph=True``.
 
@@ -32,6 +33,7 @@ from .accumulate import caller_held_gradients, summarize
 from .anomaly import anomaly_state
 from .grad_mode import state as grad_state
 from .graph import AccumulateGrad, gradient_edge
+from .hooks import call_post_hooks, call_pre_hooks, call_tensor_pre_hooks
 from .view_history import refresh_view_grad_fn
 
 __all__ = ["run_backward"]
@@ -106,50 +108,46 @@ def _needed_nodes(root_nodes, targets) -> set:
     return needed
 
 
-def _sum_to_input(grad, meta, node, index):
-    """Shape and dtype check of a computed gradient (``validate_outputs``)."""
-    shape, dtype = meta
-    if grad._size != shape:
-        try:
-            target = broadcast_shapes(shape, grad._size)
-        except RuntimeError:
-            target = None
-        if target != grad._size:
-            raise RuntimeError(
-                f"Function {node.name()} returned an invalid gradient at index {index} - got "
-                f"{list(grad._size)} but expected shape compatible with {list(shape)}"
-            )
-        grad = grad.sum_to_size(shape) if shape else grad.sum()
-    if grad._dtype is not dtype:
-        grad = grad.to(dtype)
-    return grad
+def validate_outputs(node, grads: tuple) -> tuple:
+    """Check the gradients a node computed for its inputs (``validate_outputs``).
 
-
-def _apply_tensor_pre_hooks(node, buffer: list) -> list:
-    for output_nr, hooks in list(node.tensor_pre_hooks()):
-        for hook in list(hooks.values()):
-            if output_nr < len(buffer) and buffer[output_nr] is not None:
-                new = hook(buffer[output_nr])
-                if events.bus.active:
-                    events.bus.emit(events.HookFired("tensor", node._id))
-                if new is not None:
-                    buffer[output_nr] = new
-    for output_nr, retaining in list(node._retain_grad_hooks.items()):
-        grad = buffer[output_nr] if output_nr < len(buffer) else None
-        if grad is not None:
-            meta = retaining._autograd_meta
-            meta.grad = grad.detach().clone() if meta.grad is None else meta.grad + grad
-    for hook in list(node._pre_hooks.values()):
-        new = hook(tuple(buffer))
-        if events.bus.active:
-            events.bus.emit(events.HookFired("node_pre", node._id))
-        if new is not None:
-            buffer = list(new)
-    return buffer
+    One per next edge. Each that flows on (its edge leads somewhere) must fit the input
+    it is for: a gradient of a shape the input broadcasts to is summed back down to the
+    input's shape; one of another dtype is cast to the input's (a custom Function may
+    return int64 for a float input); any other shape is an error.
+    """
+    edges = node.next_functions
+    if len(grads) != len(edges):
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients (expected "
+            f"{len(edges)}, got {len(grads)})"
+        )
+    inputs = getattr(node, "_input_meta", None)
+    if inputs is None:
+        return grads
+    checked = list(grads)
+    for index, grad in enumerate(grads):
+        if grad is None or edges[index][0] is None or inputs[index] is None:
+            continue
+        shape, dtype = inputs[index]
+        if grad._size != shape:
+            try:
+                target = broadcast_shapes(shape, grad._size)
+            except RuntimeError:
+                target = None
+            if target != grad._size:
+                raise RuntimeError(
+                    f"Function {node.name()} returned an invalid gradient at index {index} - "
+                    f"got {list(grad._size)} but expected shape compatible with {list(shape)}"
+                )
+            grad = grad.sum_to_size(shape) if shape else grad.sum()
+        if grad._dtype is not dtype:
+            grad = grad.to(dtype)
+        checked[index] = grad
+    return tuple(checked)
 
 
 def _run_node(node, buffer: list, create_graph: bool) -> tuple:
-    # A gradient that never arrived for one output of a multi-output node is zeros.
     previous = grad_state.enabled
     grad_state.enabled = create_graph
     try:
@@ -164,21 +162,14 @@ def _run_node(node, buffer: list, create_graph: bool) -> tuple:
         raise
     finally:
         grad_state.enabled = previous
-    if len(outputs) != len(node.next_functions):
-        raise RuntimeError(
-            f"function {node.name()} returned an incorrect number of gradients (expected "
-            f"{len(node.next_functions)}, got {len(outputs)})"
-        )
-    meta = getattr(node, "_input_meta", None)
-    checked = []
-    for i, grad in enumerate(outputs):
-        if grad is not None and meta is not None and meta[i] is not None:
-            grad = _sum_to_input(grad, meta[i], node, i)
-        nan_check = grad is not None and anomaly_state.enabled and anomaly_state.check_nan
-        if nan_check and np.isnan(grad._array).any():
-            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
-        checked.append(grad)
-    return tuple(checked)
+    outputs = validate_outputs(node, tuple(outputs))
+    if anomaly_state.enabled and anomaly_state.check_nan:
+        for i, grad in enumerate(outputs):
+            if grad is not None and np.isnan(grad._array).any():
+                raise RuntimeError(
+                    f"Function '{node.name()}' returned nan values in its {i}th output."
+                )
+    return outputs
 
 
 def run_backward(tensors, grad_tensors, *, retain_graph: bool, create_graph: bool,
@@ -237,7 +228,8 @@ def _run_graph(roots, retain_graph, create_graph, inputs, allow_unused, accumula
         _, _, node = heapq.heappop(ready)
         buffer = buffers.pop(node, [])
         buffer.extend([None] * (max(1, len(buffer)) - len(buffer)))
-        buffer = _apply_tensor_pre_hooks(node, buffer)
+        buffer = call_tensor_pre_hooks(node, buffer)
+        buffer = call_pre_hooks(node, buffer)
 
         if captures is not None:
             for i, (cap_node, nr) in enumerate(captures):
@@ -255,12 +247,7 @@ def _run_graph(roots, retain_graph, create_graph, inputs, allow_unused, accumula
             grads = (None,) * len(node.next_functions)
         else:
             grads = _run_node(node, _fill_missing(node, buffer), create_graph)
-            for hook in list(node._hooks.values()):
-                new = hook(grads, tuple(buffer))
-                if events.bus.active:
-                    events.bus.emit(events.HookFired("node", node._id))
-                if new is not None:
-                    grads = tuple(new)
+            grads = call_post_hooks(node, grads, tuple(buffer))
             if not retain_graph:
                 node._release()
         if events.bus.active:

@@ -114,6 +114,8 @@ class BackwardCFunction(Node, FunctionCtx):
         # Only tensor inputs have edges; drop the gradients of non-tensor arguments.
         grads_by_edge = []
         for value, is_tensor in zip(result, self._input_is_tensor, strict=True):
+            if not (value is None or isinstance(value, Tensor)):
+                raise RuntimeError(f"expected Variable or None (got {type(value).__name__})")
             if is_tensor:
                 grads_by_edge.append(value)
             elif value is not None:
@@ -157,6 +159,8 @@ class Function(metaclass=_FunctionMeta):
         edges = [gradient_edge(a) if isinstance(a, Tensor) else None for a in args]
         node = BackwardCFunction(cls, [e for e in edges if e is not None])
         node._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
+        # What each gradient must fit (``validate_outputs`` sums and casts to it).
+        node._input_meta = tuple((t._size, t._dtype) for t in tensor_inputs)
         node.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         record = grad_state.enabled and any(t.requires_grad for t in tensor_inputs)
 
