@@ -167,3 +167,24 @@ def test_hooks_see_a_missing_gradient_as_none():
         first.register_hook(lambda grad, lib=lib: seen.setdefault(lib.__name__, grad))
         second.sum().backward()
     assert seen == {"torch": None, "vizgrad": None}
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "lib.add(lib.ones(3), 1, out=lib.zeros(3, requires_grad=True))",
+        "lib.sum(lib.ones(3), 0, out=lib.zeros((), requires_grad=True))",
+        "lib.mul(lib.ones(2, 2), lib.ones(2), out=lib.zeros(2, 2, requires_grad=True))",
+        "lib.cat([lib.ones(2)], out=lib.zeros(2, requires_grad=True))",
+    ],
+)
+def test_an_out_tensor_that_requires_grad_is_refused(call):
+    assert_same_error(lambda: eval(call, {"lib": vg}), lambda: eval(call, {"lib": torch}))
+
+
+def test_an_out_tensor_that_requires_grad_may_be_written_without_grad_mode():
+    for lib in (torch, vg):
+        out = lib.zeros(3, requires_grad=True)
+        with lib.no_grad():
+            lib.add(lib.ones(3), 1, out=out)
+        assert out.tolist() == [2.0, 2.0, 2.0] and out.requires_grad and out.grad_fn is None

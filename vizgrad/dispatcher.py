@@ -301,7 +301,7 @@ _BACKEND_NOTE = "CPU strided kernel; the dtype is dispatched inside it"
 
 
 def _input_requires_grad(args, kwargs) -> bool:
-    for value in (*args, *(v for k, v in kwargs.items() if k != "out")):
+    for value in (*args, *kwargs.values()):
         if isinstance(value, Tensor) and value.requires_grad:
             return True
         if isinstance(value, tuple | list) and any(
@@ -322,7 +322,7 @@ def _autograd_note(op: Operator, args: tuple, kwargs: dict) -> str:
     if op.kind is NONDIFFERENTIABLE or op.variant is NON_DIFFERENTIABLE_VIEW:
         return "not differentiable: records nothing"
     if op.variant is OUT:
-        return "out= with an input that requires grad: refused"
+        return "out= with an argument that requires grad: refused"
     if op.derivative is None:
         return "no derivative formula: records a node that raises in backward"
     return f"records {op.derivative.name}"

@@ -54,8 +54,9 @@ def _any_requires_grad(args, kwargs) -> bool:
             for item in value:
                 if _requires_grad(item):
                     return True
-    for name, value in kwargs.items():  # noqa: SIM110 - a loop is cheaper than any() here
-        if isinstance(value, Tensor) and name != "out" and _requires_grad(value):
+    # out= tensors count too: writing one that requires grad is refused, as in torch.
+    for value in kwargs.values():  # noqa: SIM110 - a loop is cheaper than any() here
+        if isinstance(value, Tensor) and _requires_grad(value):
             return True
     return False
 
