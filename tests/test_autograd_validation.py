@@ -188,3 +188,122 @@ def test_an_out_tensor_that_requires_grad_may_be_written_without_grad_mode():
         with lib.no_grad():
             lib.add(lib.ones(3), 1, out=out)
         assert out.tolist() == [2.0, 2.0, 2.0] and out.requires_grad and out.grad_fn is None
+
+
+# --- complex tensors never require grad (vizgrad's formulas are real) --------------------
+
+REFUSED = "vizgrad's autograd supports real floating dtypes only"
+
+
+@pytest.mark.parametrize(
+    "compute",
+    [
+        lambda: vg.tensor([1j], requires_grad=True) * 2,
+        lambda: (vg.tensor(1 + 1j, requires_grad=True) * vg.tensor(1 + 1j)).abs(),
+        lambda: vg.zeros(2, dtype=vg.complex64, requires_grad=True).sum(),
+        lambda: vg.randn(2, dtype=vg.complex128, requires_grad=True).exp(),
+        lambda: vg.ones(2, dtype=vg.complex64, requires_grad=True)[0],
+        lambda: vg.ones(2, requires_grad=True) * (1 + 1j),
+        lambda: vg.ones(2, requires_grad=True).to(vg.complex64),
+        lambda: vg.ones(2, requires_grad=True) + vg.tensor([1j, 2j]),
+        lambda: vg.tensor([1j]).requires_grad_(),
+        lambda: setattr(vg.tensor([1j]), "requires_grad", True),
+    ],
+    ids=[
+        "mul",
+        "abs",
+        "sum",
+        "exp",
+        "select",
+        "real-times-complex",
+        "to",
+        "add",
+        "requires_grad_",
+        "attribute",
+    ],  # fmt: skip
+)
+def test_complex_autograd_is_refused_everywhere(compute):
+    with pytest.raises(RuntimeError, match=REFUSED):
+        compute()
+
+
+def test_complex_results_without_grad_still_compute():
+    w = vg.ones(2, requires_grad=True)
+    with vg.no_grad():
+        assert (w * (1 + 1j)).tolist() == [1 + 1j, 1 + 1j]
+    assert (w.detach() * 1j).tolist() == [1j, 1j]
+
+
+# --- the entry points check their arguments as torch/autograd/__init__.py does ------------
+
+
+def _leaf(lib):
+    return lib.ones(2, requires_grad=True)
+
+
+ENTRY_POINT_CALLS = [
+    "(_leaf(lib) * 2).sum().backward(retain_graph='x')",
+    "(_leaf(lib) * 2).sum().backward(create_graph=2.5)",
+    "(_leaf(lib) * 2).sum().backward(retain_graph=300)",
+    "(_leaf(lib) * 2).sum().backward(retain_graph=-1)",
+    "(_leaf(lib) * 2).sum().backward(gradient='x')",
+    "(_leaf(lib) * 2).sum().backward(gradient=2.0)",
+    "(_leaf(lib) * 2).sum().backward(gradient=[1.0])",
+    "(_leaf(lib) * 2).sum().backward(inputs='x')",
+    "(_leaf(lib) * 2).sum().backward(inputs=[])",
+    "(_leaf(lib) * 2).sum().backward(inputs=[3])",
+    "(_leaf(lib) * 2).backward(gradient=lib.ones(3))",
+    "lib.autograd.backward('x')",
+    "lib.autograd.backward([(_leaf(lib) * 2).sum(), (_leaf(lib) * 3).sum()], grad_tensors=[None])",
+    "lib.autograd.backward((_leaf(lib) * 2).sum(), grad_tensors='x')",
+    "lib.autograd.grad('x', _leaf(lib))",
+    "lib.autograd.grad(_leaf(lib).sum(), [])",
+    "lib.autograd.grad(_leaf(lib).sum(), 'x')",
+    "lib.autograd.grad(_leaf(lib).sum(), _leaf(lib), grad_outputs=2.0)",
+    "lib.autograd.grad(_leaf(lib).sum(), _leaf(lib), allow_unused='x')",
+    "lib.autograd.grad(_leaf(lib).sum(), _leaf(lib), materialize_grads=True, allow_unused=False)",
+    "lib.autograd.grad(_leaf(lib).sum(), _leaf(lib), is_grads_batched=True)",
+    "lib.autograd.grad(_leaf(lib) * 2, _leaf(lib), lib.ones(3), is_grads_batched=True)",
+    "_leaf(lib).requires_grad_('yes')",
+    "_leaf(lib).requires_grad_(None)",
+    "setattr(_leaf(lib), 'requires_grad', 1)",
+    "setattr(_leaf(lib), 'grad', lib.ones(3))",
+    "setattr(_leaf(lib), 'grad', lib.ones(2, dtype=lib.float64))",
+    "setattr(_leaf(lib), 'grad', lib.ones(3, dtype=lib.int64))",
+]
+
+
+@pytest.mark.parametrize("call", ENTRY_POINT_CALLS)
+def test_bad_arguments_to_autograd_raise_torchs_error(call):
+    assert_same_error(
+        lambda: eval(call, {"lib": vg, "_leaf": _leaf}),
+        lambda: eval(call, {"lib": torch, "_leaf": _leaf}),
+    )
+
+
+def _save_a_number(lib):
+    class Keep(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x, 3)
+            return x * 2
+
+    Keep.apply(lib.ones(2, requires_grad=True))
+
+
+def test_save_for_backward_saves_only_tensors():
+    assert_same_error(lambda: _save_a_number(vg), lambda: _save_a_number(torch))
+
+
+def test_grad_with_batched_grad_outputs_is_one_vjp_per_row():
+    def run(lib):
+        w = lib.tensor([1.0, 2.0], requires_grad=True)
+        unused = lib.ones(2, requires_grad=True)
+        rows = lib.tensor([[1.0, 0.0], [0.0, 1.0], [2.0, 3.0]])
+        return lib.autograd.grad(w * w, {"w": w, "unused": unused}, rows,
+                                 is_grads_batched=True, materialize_grads=True)  # fmt: skip
+
+    got, expected = run(vg), run(torch)
+    assert list(got) == ["w", "unused"]
+    for name in got:
+        assert got[name].tolist() == expected[name].tolist()

@@ -24,7 +24,7 @@ from . import events
 from .autograd_meta import AutogradMeta, DifferentiableViewMeta
 from .device import device as Device
 from .device import strided
-from .dtypes import FLOATING, INTEGRAL
+from .dtypes import CPP_TYPE_NAMES, FLOATING, INTEGRAL
 from .dtypes import dtype as DType
 from .grad_mode import state as _grad_state
 from .printing import tensor_repr
@@ -34,6 +34,17 @@ from .storage import Storage
 __all__ = ["Tensor", "VersionCounter", "define_method"]
 
 _tensor_ids = itertools.count(1)
+
+# PyTorch differentiates complex functions (Wirtinger calculus, with conjugates in every
+# formula); vizgrad's formulas are written for real numbers, so autograd refuses to
+# record any operation on or to a complex tensor: refusing beats a wrong gradient.
+# (A factory's ``requires_grad=True`` on a complex tensor is accepted, as in PyTorch;
+# the first operation that would differentiate it is refused.)
+COMPLEX_AUTOGRAD_REFUSED = (
+    "vizgrad's autograd supports real floating dtypes only: complex tensors cannot take part "
+    "in differentiation (PyTorch allows it). Split complex numbers into real and imaginary "
+    "parts (real floating tensors) before differentiating."
+)
 
 
 class VersionCounter:
@@ -310,9 +321,16 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise RuntimeError("requires_grad must be a bool")
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if not isinstance(requires_grad, bool):  # PyTorch's parser: bool means a real bool
+            raise TypeError(
+                "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                f"{type(requires_grad).__name__}"
+            )
         if self._grad_fn is not None and not requires_grad:
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use "
@@ -322,12 +340,7 @@ class Tensor:
         if requires_grad and self._dtype.category < FLOATING:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if requires_grad and self._dtype.is_complex:
-            # PyTorch allows it (Wirtinger calculus, conjugates in every formula); vizgrad's
-            # formulas are written for real numbers, so refusing beats a wrong gradient.
-            raise RuntimeError(
-                "vizgrad's autograd supports real floating dtypes only: a complex tensor cannot "
-                "require gradients (PyTorch allows it). Split it into real and imaginary parts."
-            )
+            raise RuntimeError(COMPLEX_AUTOGRAD_REFUSED)
         if requires_grad and self._inference and not _grad_state.inference:
             raise RuntimeError(
                 "Setting requires_grad=True on inference tensor outside InferenceMode is not "
@@ -363,9 +376,18 @@ class Tensor:
                     f"{type(value).__name__}"
                 )
             if value._dtype is not self._dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype "
+                    f"'{CPP_TYPE_NAMES[value._dtype.name]}' to a tensor with grad_dtype "
+                    f"'{self._dtype.scalar_name}'. The gradient must match the tensor's "
+                    "grad_dtype (defaults to the tensor's dtype)."
+                )
             if value._size != self._size:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value._size)}' to a tensor "
+                    f"of size '{list(self._size)}'. Please ensure that the gradient and the "
+                    "tensor are the same size"
+                )
         if value is not None or self._autograd_meta is not None:
             self._materialize_autograd_meta().grad = value
 

@@ -24,11 +24,8 @@ import itertools
 import numpy as np
 
 from .. import events
-from ..dtypes import FLOATING
-from ..ops.creation import ones_like, zeros
-from ..ops.creation import tensor as new_tensor
+from ..ops.creation import zeros
 from ..shape import broadcast_shapes
-from ..tensor import Tensor
 from .accumulate import caller_held_gradients, summarize
 from .anomaly import anomaly_state
 from .grad_mode import state as grad_state
@@ -40,27 +37,14 @@ __all__ = ["run_backward"]
 
 
 def _make_root_grads(tensors, grad_tensors):
+    """The edge each root's gradient enters the graph by (the gradients were made by the caller)."""
+    if len(grad_tensors) != len(tensors):
+        raise RuntimeError(f"got {len(tensors)} tensors and {len(grad_tensors)} gradients")
     roots = []
     for i, (t, g) in enumerate(zip(tensors, grad_tensors, strict=True)):
         if not t.requires_grad:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
-            )
-        if g is None:
-            if t.numel() != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if t._dtype.category < FLOATING:
-                raise RuntimeError(
-                    f"grad can be implicitly created only for real scalar outputs but got "
-                    f"{t._dtype}"
-                )
-            g = ones_like(t)
-        elif not isinstance(g, Tensor):
-            g = new_tensor(g, dtype=t._dtype)
-        elif g._size != t._size:
-            raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and output[{i}] "
-                f"has a shape of {t.shape!r}."
             )
         refresh_view_grad_fn(t)
         roots.append((gradient_edge(t), g))

@@ -49,7 +49,13 @@ class FunctionCtx:
     """What ``forward`` uses to leave notes for ``backward``."""
 
     def save_for_backward(self, *tensors) -> None:
-        """Keep tensors for backward; they are version-checked when read back."""
+        """Keep tensors (or None) for backward; they are version-checked when read back."""
+        for position, value in enumerate(tensors):
+            if not (value is None or isinstance(value, Tensor)):
+                raise TypeError(
+                    "save_for_backward can only save variables, but argument "
+                    f"{position} is of type {type(value).__name__}"
+                )
         self._to_save = tensors
 
     def mark_dirty(self, *tensors) -> None:

@@ -25,7 +25,7 @@ from ..dispatcher import (
     set_autograd_handler,
 )
 from ..dtypes import FLOATING
-from ..tensor import Tensor
+from ..tensor import COMPLEX_AUTOGRAD_REFUSED, Tensor
 from .anomaly import anomaly_state, capture_forward_trace
 from .formula import FormulaNode, NotImplementedNode
 from .grad_mode import state as grad_state
@@ -105,6 +105,9 @@ def autograd_kernel(op, args, kwargs, redispatch):
     names, edges, meta = [], [], []
     for name, value in _differentiable_inputs(op, bound):
         is_tensor = isinstance(value, Tensor)
+        if is_tensor and value._dtype.is_complex and _requires_grad(value):
+            raise RuntimeError(f"{op.name}() got a complex input that requires grad: "
+                               f"{COMPLEX_AUTOGRAD_REFUSED}")  # fmt: skip
         names.append(name)
         edges.append(gradient_edge(value) if is_tensor else (None, 0))
         meta.append((value._size, value._dtype) if is_tensor else None)
