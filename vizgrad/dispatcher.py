@@ -232,9 +232,25 @@ def _backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
     _state.below_autograd += 1
     try:
         return op.kernel(*args, **kwargs)
+    except MemoryError as error:
+        raise _allocation_failed(error) from None
     finally:
         _state.depth -= 1
         _state.below_autograd -= 1
+
+
+def _allocation_failed(error: MemoryError) -> RuntimeError:
+    """A kernel's NumPy buffer could not be allocated: PyTorch's CPU allocator's error.
+
+    NumPy says how many bytes it asked for (``_ArrayMemoryError._total_size``); a student
+    sees what ``torch`` says for the same tensor, a ``RuntimeError`` naming the size.
+    """
+    nbytes = getattr(error, "_total_size", None)
+    asked = f" you tried to allocate {nbytes} bytes." if nbytes is not None else ""
+    return RuntimeError(
+        "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
+        f"memory:{asked} Error code 12 (Cannot allocate memory)"
+    )
 
 
 def _make_views(op: Operator, source, result) -> None:
