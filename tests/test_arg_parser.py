@@ -117,3 +117,15 @@ def test_overloads_are_tried_in_torchgens_order():
     assert [s.overload for s in sort_overloads([scalar, unrelated, tensor])] == [
         unrelated.overload, tensor.overload, scalar.overload]  # fmt: skip
     assert sort_overloads([tensor, scalar]) == [tensor, scalar]
+
+
+def test_optional_tensor_list_refuses_none_from_python():
+    """``Tensor?[]`` may hold None for C++ callers, but PyTorch's Python parser says no."""
+    signature = _python_signature(
+        "index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor"
+    )
+    v, t = vg.ones(2, 3), torch.ones(2, 3)
+    assert_same_error(
+        lambda: signature.bind((v, (None, vg.tensor([0])), v), {}, True),
+        lambda: torch.index_put(t, (None, torch.tensor([0])), t),
+    )
