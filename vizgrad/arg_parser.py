@@ -26,7 +26,7 @@ import operator
 
 from .dtypes import INTEGRAL
 from .dtypes import dtype as DType
-from .schema import NO_DEFAULT, Argument
+from .schema import NO_DEFAULT, Argument, split_top_level
 from .tensor import Tensor
 
 __all__ = ["PythonArgParser", "PythonParameter", "PythonSignature"]
@@ -337,6 +337,32 @@ class PythonArgParser:
     def __init__(self, function_name: str, signatures: list[PythonSignature]):
         self.function_name = function_name
         self.signatures = signatures
+
+    @classmethod
+    def from_signatures(cls, *signatures: str) -> PythonArgParser:
+        """The parser of a binding PyTorch writes by hand, from its signature strings.
+
+        A few Python functions are bound by hand rather than generated from a schema
+        (``torch.nonzero`` and its ``as_tuple``, in ``python_torch_functions_manual.cpp``);
+        their parsers are built from Python-side signatures in the same language::
+
+            PythonArgParser.from_signatures("nonzero(Tensor input, *, bool as_tuple=False, "
+                                            "Tensor out=None)")
+
+        Each signature's ``overload`` is its index, the ``r.idx`` PyTorch's code reads.
+        """
+        parsed = []
+        for index, text in enumerate(signatures):
+            name, _, rest = text.partition("(")
+            params, kwarg_only = [], False
+            for part in split_top_level(rest[: rest.rindex(")")]):
+                if part == "*":
+                    kwarg_only = True
+                    continue
+                argument = Argument.parse(part, kwarg_only)
+                params.append(PythonParameter(argument, argument.name))
+            parsed.append(PythonSignature(name, params, index))
+        return cls(name, parsed)
 
     def parse(self, args: tuple, kwargs: dict):
         """``(signature, arguments, keywords)`` of the first signature that fits the call."""
