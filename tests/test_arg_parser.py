@@ -120,6 +120,13 @@ def test_overloads_are_tried_in_torchgens_order():
     assert sort_overloads([tensor, scalar]) == [tensor, scalar]
 
 
+@pytest.mark.parametrize("call", ["x.add(x, out=x)", "x.mul(2, out=x)", "x.hypot(x, out=x)"])
+def test_methods_take_no_out(call):
+    """``out=`` belongs to the function: PyTorch's Tensor methods have no such keyword."""
+    v, t = vg.ones(2, 3), torch.ones(2, 3)
+    assert_same_error(lambda: eval(call, {"x": v}), lambda: eval(call, {"x": t}))
+
+
 def test_optional_tensor_list_refuses_none_from_python():
     """``Tensor?[]`` may hold None for C++ callers, but PyTorch's Python parser says no."""
     signature = _python_signature(

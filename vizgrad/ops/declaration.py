@@ -244,7 +244,9 @@ def _signature(name, op, out_op, *, method, numbers_as_tensors):
         python_name = "input" if argument.name == "self" else argument.name
         params.append(PythonParameter(argument, python_name,
                                       numbers_as_tensors=numbers_as_tensors))  # fmt: skip
-    if out_op is not None and op is not None:
+    if out_op is not None and op is not None and not method:
+        # ``out=`` is a keyword of the function only: PyTorch's method bindings
+        # (``python_variable_methods.cpp``) have none, so ``x.add(y, out=z)`` is an error.
         outs = FunctionSchema.parse(out_op.schema).out_arguments
         type_ = "Tensor[]" if len(outs) > 1 else "Tensor"
         params.append(
