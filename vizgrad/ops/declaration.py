@@ -131,12 +131,17 @@ class _Overloads:
             name = schema.qualified_name
             variant = variant_of.get(name) or _variant_of(schema)
             op_kernel = _kernel_for(schema, variant, kernel, kernels, plain)
-            op_derivative = derivatives.get(name, derivative) if variant is not OUT else None
-            if variant is INPLACE and name not in derivatives:
-                # An in-place overload shares its functional twin's formula and node name.
+            op_derivative = derivatives.get(name, derivative)
+            if variant in (INPLACE, OUT) and name not in derivatives:
+                # An in-place overload shares its functional twin's formula and node name,
+                # an out= overload its kind.
                 twin = _twin(schema, plain)
                 if twin is not None:
                     op_derivative = derivatives.get(twin.qualified_name, derivative)
+            if variant is OUT and op_derivative is not NON_DIFFERENTIABLE:
+                # An out= call records no node, so autograd refuses it when an input
+                # requires grad, unless the operator has no gradient at all (``nonzero``).
+                op_derivative = None
             kind = _kind_of(op_derivative)
             if kind is not EXPLICIT:
                 op_derivative = None
