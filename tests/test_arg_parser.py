@@ -167,3 +167,16 @@ def test_a_hand_written_binding_says_which_signature_matched():
     signature, args, keywords = NONZERO_METHOD.parse((), {"as_tuple": True})
     assert (signature.overload, args, keywords) == (1, (), {"as_tuple": True})
     assert NONZERO.parse((vg.ones(2),), {})[2] == {"as_tuple": False}
+
+
+def test_the_positional_fast_path_refuses_what_bind_refuses():
+    """An all-positional call that fails the short path fails ``bind`` too: the parser
+    moves on to the next signature without binding again, and raises only when asked."""
+    signature = _python_signature(
+        "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor"
+    )
+    x = vg.ones(2)
+    assert signature.bind_call((x, x, 0.0), {}, False) is None
+    assert signature.bind((x, x, 0.0), {}, False) is None
+    with pytest.raises(TypeError, match=r"'value' \(position 3\) must be Tensor, not float"):
+        signature.bind_call((x, x, 0.0), {}, True)

@@ -278,6 +278,8 @@ class PythonSignature:
                     break
             else:
                 return args, self._keyword_defaults
+            if not raise_errors:
+                return None  # ``bind`` would refuse the same argument; only its error is new
         bound = self.bind(args, kwargs, raise_errors)
         if bound is None:
             return None
