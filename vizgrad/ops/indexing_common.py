@@ -10,7 +10,6 @@ operator written once as its in-place write (``from_inplace``).
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
@@ -106,14 +105,6 @@ def fill_value(value, dtype) -> np.ndarray:
         return np.array(value).astype(dtype.numpy)
 
 
-def _check_scalar(fn_name: str, value, name: str, position: int) -> None:
-    if not isinstance(value, numbers.Number) or isinstance(value, Tensor):
-        raise TypeError(
-            f"{fn_name}(): argument '{name}' (position {position}) must be Number, "
-            f"not {type(value).__name__}"
-        )
-
-
 def _index_tensor_list(fn_name: str, indices) -> list:
     """``Tensor?[] indices`` from Python: a tuple or list whose elements are tensors."""
     if isinstance(indices, Tensor) or not isinstance(indices, tuple | list):
@@ -186,6 +177,3 @@ class from_inplace(StructuredKernel):  # noqa: N801 - reads as a wrapper in decl
             return result
 
         return out_wrapper(functional_kernel) if variant is OUT else functional_kernel
-
-
-_FUNCTIONAL, _INPLACE, _OUT = 0, 1, 2
