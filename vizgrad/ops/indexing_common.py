@@ -38,20 +38,6 @@ def _fresh(array: np.ndarray, dtype) -> Tensor:
     return Tensor._from_array(array, dtype)
 
 
-def _copy_of(t: Tensor, *, preserve_layout: bool) -> Tensor:
-    """``clone``: keep a dense input's strides (``MemoryFormat::Preserve``), else row-major.
-
-    Functional forms of in-place ops (``index_fill``, ``put``) start from such a clone;
-    structured kernels (``scatter``, ``index_add``) allocate row-major outputs instead.
-    """
-    if preserve_layout and is_non_overlapping_and_dense(t._size, t._stride):
-        result = Tensor._empty_strided(t._size, t._stride, t._dtype)
-    else:
-        result = Tensor._empty_strided(t._size, contiguous_strides(t._size), t._dtype)
-    result._array[...] = t._array
-    return result
-
-
 def _clone_keeping_layout(t: Tensor, *_call) -> Tensor:
     """``t.clone()`` (``MemoryFormat::Preserve``): a dense input keeps its strides.
 
@@ -103,21 +89,6 @@ def fill_value(value, dtype) -> np.ndarray:
         )
     with np.errstate(over="ignore", invalid="ignore"):  # 1e10 into float16 is inf
         return np.array(value).astype(dtype.numpy)
-
-
-def _index_tensor_list(fn_name: str, indices) -> list:
-    """``Tensor?[] indices`` from Python: a tuple or list whose elements are tensors."""
-    if isinstance(indices, Tensor) or not isinstance(indices, tuple | list):
-        raise TypeError(
-            f"{fn_name}(): argument 'indices' (position 1) must be tuple of Tensors, "
-            f"not {type(indices).__name__}"
-        )
-    for i, index in enumerate(indices):
-        if not isinstance(index, Tensor):
-            raise TypeError(
-                f"expected Tensor as element {i} in argument 0, but got {type(index).__name__}"
-            )
-    return list(indices)
 
 
 def _nonempty_size(t: Tensor, dim: int) -> int:
