@@ -8,6 +8,7 @@ from oracle import assert_same_error
 
 import vizgrad as vg
 from vizgrad import events
+from vizgrad.arg_parser import PythonArgParser
 from vizgrad.ops.registry import OPERATORS
 from vizgrad.schema import FunctionSchema
 
@@ -117,3 +118,65 @@ def test_overloads_are_tried_in_torchgens_order():
     assert [s.overload for s in sort_overloads([scalar, unrelated, tensor])] == [
         unrelated.overload, tensor.overload, scalar.overload]  # fmt: skip
     assert sort_overloads([tensor, scalar]) == [tensor, scalar]
+
+
+@pytest.mark.parametrize("call", ["x.add(x, out=x)", "x.mul(2, out=x)", "x.hypot(x, out=x)"])
+def test_methods_take_no_out(call):
+    """``out=`` belongs to the function: PyTorch's Tensor methods have no such keyword."""
+    v, t = vg.ones(2, 3), torch.ones(2, 3)
+    assert_same_error(lambda: eval(call, {"x": v}), lambda: eval(call, {"x": t}))
+
+
+def test_optional_tensor_list_refuses_none_from_python():
+    """``Tensor?[]`` may hold None for C++ callers, but PyTorch's Python parser says no."""
+    signature = _python_signature(
+        "index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor"
+    )
+    v, t = vg.ones(2, 3), torch.ones(2, 3)
+    assert_same_error(
+        lambda: signature.bind((v, (None, vg.tensor([0])), v), {}, True),
+        lambda: torch.index_put(t, (None, torch.tensor([0])), t),
+    )
+
+
+NONZERO = PythonArgParser.from_signatures(
+    "nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)"
+)
+NONZERO_METHOD = PythonArgParser.from_signatures("nonzero()", "nonzero(*, bool as_tuple)")
+
+
+@pytest.mark.parametrize(
+    "args, kwargs",
+    [((1,), {"as_tuple": "a"}), ((1,), {"out": 1}), (("x",), {}), ((1,), {"foo": 1}),
+     ((1, True), {})],
+)  # fmt: skip
+def test_a_hand_written_binding_parses_as_torchs(args, kwargs):
+    """``PythonArgParser.from_signatures``: the parser of a binding PyTorch writes by hand."""
+    v, t = (vg.ones(2), torch.ones(2)) if args[0] == 1 else (args[0], args[0])
+    assert_same_error(lambda: NONZERO.parse((v, *args[1:]), kwargs),
+                      lambda: torch.nonzero(t, *args[1:], **kwargs))  # fmt: skip
+
+
+@pytest.mark.parametrize("args, kwargs", [((True,), {}), ((), {"out": 1}), ((), {"as_tuple": 1})])
+def test_a_hand_written_method_binding_parses_as_torchs(args, kwargs):
+    assert_same_error(lambda: NONZERO_METHOD.parse(args, kwargs),
+                      lambda: torch.ones(2).nonzero(*args, **kwargs))  # fmt: skip
+
+
+def test_a_hand_written_binding_says_which_signature_matched():
+    signature, args, keywords = NONZERO_METHOD.parse((), {"as_tuple": True})
+    assert (signature.overload, args, keywords) == (1, (), {"as_tuple": True})
+    assert NONZERO.parse((vg.ones(2),), {})[2] == {"as_tuple": False}
+
+
+def test_the_positional_fast_path_refuses_what_bind_refuses():
+    """An all-positional call that fails the short path fails ``bind`` too: the parser
+    moves on to the next signature without binding again, and raises only when asked."""
+    signature = _python_signature(
+        "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor"
+    )
+    x = vg.ones(2)
+    assert signature.bind_call((x, x, 0.0), {}, False) is None
+    assert signature.bind((x, x, 0.0), {}, False) is None
+    with pytest.raises(TypeError, match=r"'value' \(position 3\) must be Tensor, not float"):
+        signature.bind_call((x, x, 0.0), {}, True)

@@ -145,3 +145,32 @@ def test_required_generator_picks_the_generator_overload():
         vg.randperm(4, generator=g)
         vg.randperm(4)
     assert trace.ops == ["aten::randperm.generator", "aten::randperm"]
+
+
+def test_an_out_overload_shares_its_twins_kind():
+    """The out= overload of an operator without gradients has none either (autograd lets
+    it write while an input requires grad, as ``nonzero(x, out=o)``); that of a
+    differentiable one records nothing, so autograd refuses it then."""
+    from vizgrad.derivatives import NON_DIFFERENTIABLE
+    from vizgrad.dispatcher import EXPLICIT, NONDIFFERENTIABLE
+    from vizgrad.ops.declaration import native_function
+    from vizgrad.ops.registry import OPERATORS
+
+    probe = native_function(
+        "_out_kind_probe(Tensor self) -> Tensor",
+        "_out_kind_probe.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+        kernel=lambda self: self.detach().clone(),
+        derivative=NON_DIFFERENTIABLE,
+        variants="function",
+    )
+    try:
+        assert probe.overloads["_out_kind_probe.out"].kind is NONDIFFERENTIABLE
+        out = vg.empty(2)
+        assert probe(vg.ones(2, requires_grad=True), out=out) is out
+    finally:
+        for name in probe.overloads:
+            del OPERATORS[f"aten::{name}"]
+    mm_out = vg.mm.overloads["mm.out"]
+    assert mm_out.kind is EXPLICIT and mm_out.derivative is None
+    with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+        vg.mm(vg.ones(2, 2, requires_grad=True), vg.ones(2, 2), out=vg.empty(2, 2))

@@ -26,7 +26,7 @@ import operator
 
 from .dtypes import INTEGRAL
 from .dtypes import dtype as DType
-from .schema import NO_DEFAULT, Argument
+from .schema import NO_DEFAULT, Argument, split_top_level
 from .tensor import Tensor
 
 __all__ = ["PythonArgParser", "PythonParameter", "PythonSignature"]
@@ -120,7 +120,7 @@ class PythonParameter:
     """One parameter as Python sees it (``FunctionParameter``)."""
 
     __slots__ = ("name", "schema_name", "schema_type", "type_name", "check", "is_int_list", "list_size",
-                 "is_tensor_list", "none_items", "optional", "allow_none", "kwarg_only", "default",
+                 "is_tensor_list", "optional", "allow_none", "kwarg_only", "default",
                  "default_text")  # fmt: skip
 
     def __init__(self, argument: Argument, name: str, *, numbers_as_tensors: bool = False):
@@ -131,7 +131,6 @@ class PythonParameter:
         self.list_size = argument.list_size
         self.is_int_list = argument.is_list and base in ("int", "SymInt")
         self.is_tensor_list = argument.is_list and base == "Tensor"
-        self.none_items = "?[" in argument.type  # ``Tensor?[] indices`` may hold None
         if argument.is_list:
             self.type_name = _LIST_TYPE_NAMES.get(base, f"tuple of {base}s")
             self.check = self._check_list
@@ -252,7 +251,7 @@ class PythonSignature:
                 if param.is_int_list:
                     value = _unpack_int_list(self, param, value)
                 elif param.is_tensor_list:
-                    _check_tensor_list(param, value, index)
+                    _check_tensor_list(value, index)
                 bound[param.name] = value
             else:
                 where = None if is_keyword else position + 1
@@ -279,6 +278,8 @@ class PythonSignature:
                     break
             else:
                 return args, self._keyword_defaults
+            if not raise_errors:
+                return None  # ``bind`` would refuse the same argument; only its error is new
         bound = self.bind(args, kwargs, raise_errors)
         if bound is None:
             return None
@@ -296,10 +297,15 @@ def _fail(raise_errors: bool, error, *details):
     return None
 
 
-def _check_tensor_list(param: PythonParameter, value, index: int) -> None:
-    """Every element of a ``Tensor[]`` is a tensor (or None, for ``Tensor?[]``)."""
+def _check_tensor_list(value, index: int) -> None:
+    """Every element of a ``Tensor[]`` is a tensor.
+
+    A ``Tensor?[]`` too: PyTorch's parser (``is_tensor_list_and_append_overloaded``)
+    refuses None from Python even where the schema allows it. The None entries of
+    ``index``'s ``indices`` come only from C++ callers (the glue of ``x[...]``).
+    """
     for position, item in enumerate(value):
-        if not (isinstance(item, Tensor) or (item is None and param.none_items)):
+        if not isinstance(item, Tensor):
             raise TypeError(
                 f"expected Tensor as element {position} in argument {index}, but got "
                 f"{type(item).__name__}"
@@ -333,6 +339,32 @@ class PythonArgParser:
     def __init__(self, function_name: str, signatures: list[PythonSignature]):
         self.function_name = function_name
         self.signatures = signatures
+
+    @classmethod
+    def from_signatures(cls, *signatures: str) -> PythonArgParser:
+        """The parser of a binding PyTorch writes by hand, from its signature strings.
+
+        A few Python functions are bound by hand rather than generated from a schema
+        (``torch.nonzero`` and its ``as_tuple``, in ``python_torch_functions_manual.cpp``);
+        their parsers are built from Python-side signatures in the same language::
+
+            PythonArgParser.from_signatures("nonzero(Tensor input, *, bool as_tuple=False, "
+                                            "Tensor out=None)")
+
+        Each signature's ``overload`` is its index, the ``r.idx`` PyTorch's code reads.
+        """
+        parsed = []
+        for index, text in enumerate(signatures):
+            name, _, rest = text.partition("(")
+            params, kwarg_only = [], False
+            for part in split_top_level(rest[: rest.rindex(")")]):
+                if part == "*":
+                    kwarg_only = True
+                    continue
+                argument = Argument.parse(part, kwarg_only)
+                params.append(PythonParameter(argument, argument.name))
+            parsed.append(PythonSignature(name, params, index))
+        return cls(name, parsed)
 
     def parse(self, args: tuple, kwargs: dict):
         """``(signature, arguments, keywords)`` of the first signature that fits the call."""

@@ -20,7 +20,6 @@ import warnings
 import numpy as np
 
 from ..derivatives import Derivative
-from ..dispatcher import FUNCTIONAL, INPLACE
 from ..dtypes import BOOL, INTEGRAL, int32, int64, uint8
 from ..shape import (
     broadcast_shapes,
@@ -28,10 +27,10 @@ from ..shape import (
     has_internal_overlap,
     is_non_overlapping_and_dense,
 )
-from ..tensor import Tensor
-from .indexing_common import _copy_of, _fresh, _index_tensor_list, fill_value
+from ..tensor import Tensor, define_method
+from .declaration import native_function
+from .indexing_common import _clone_keeping_layout, _fresh, fill_value, from_inplace
 from .iterator import output_strides
-from .registry import bind_method, check_tensor, declare
 
 __all__ = [
     "advanced_index",
@@ -248,16 +247,21 @@ def _index_backward(grad: Tensor, saved) -> Tensor:
     (``x[[0, 0]]``) gets the sum of both gradients, not just the last one.
     """
     zeros = grad.new_zeros(saved.self_sym_sizes)
-    return _index_put_functional_op(zeros, saved.indices, grad, True)
+    return _INDEX_PUT(zeros, saved.indices, grad, True)
 
 
-_index_op = declare(
+# PyTorch binds no Python function or method for index.Tensor: Python reaches it only
+# through ``x[...]``, whose glue calls the operator with ``None`` for the dims taken
+# whole (which a Python call could not pass: see ``advanced_index``).
+_index = native_function(
     "index.Tensor(Tensor self, Tensor?[] indices) -> Tensor",
-    FUNCTIONAL,
-    _index_kernel,
-    Derivative("IndexBackward0", save=("self_sym_sizes", "indices"),
-               grads={"self": _index_backward}),
+    "index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_index_kernel,
+    derivative=Derivative("IndexBackward0", save=("self_sym_sizes", "indices"),
+                          grads={"self": _index_backward}),
+    variants="function",
 )  # fmt: skip
+_INDEX = _index.overloads["index.Tensor"]
 
 
 # --- Python's x[...]: split an index into a view part and an advanced part -------------
@@ -389,7 +393,7 @@ def advanced_index(tensor: Tensor, index) -> Tensor:
     view = _basic_view(tensor, basic)
     if not any(a is not None for a in advanced):
         return view
-    return _index_op(view, advanced)
+    return _INDEX(view, advanced)
 
 
 # --- writing: index_put_ and __setitem__ ------------------------------------------------
@@ -439,22 +443,11 @@ def _index_put_into(self: Tensor, indices, values: Tensor, accumulate: bool) -> 
         self._array[plan.numpy_index] = source
 
 
-def _index_put_kernel(self, indices, values, accumulate=False):
-    _index_put_into(self, indices, values, accumulate)
-    return self
-
-
-def _index_put_functional_kernel(self, indices, values, accumulate=False):
-    result = _copy_of(self, preserve_layout=True)
-    _index_put_into(result, indices, values, accumulate)
-    return result
-
-
 def _index_put_self_grad(grad: Tensor, saved) -> Tensor:
     # Overwritten elements no longer depend on ``self``; accumulated ones still do, fully.
     if saved.accumulate:
         return grad
-    return _index_put_functional_op(grad, saved.indices, grad.new_zeros(()), False)
+    return _INDEX_PUT(grad, saved.indices, grad.new_zeros(()), False)
 
 
 def _index_put_values_grad(grad: Tensor, saved) -> Tensor:
@@ -463,46 +456,30 @@ def _index_put_values_grad(grad: Tensor, saved) -> Tensor:
     (With repeated indices and no accumulation PyTorch still gives every copy the
     gradient of the one place, though only the last write survived: so do we.)
     """
-    picked = _index_op(grad, saved.indices)
+    picked = _INDEX(grad, saved.indices)
     extra = len(saved.values_sym_sizes) - len(picked._size)
     if extra > 0:  # values may carry extra leading size-1 dims
         picked = picked.reshape((1,) * extra + picked._size)
     return picked
 
 
-_INDEX_PUT_DERIVATIVE = Derivative(
-    "IndexPutBackward0",
-    save=("indices", "accumulate", "values_sym_sizes"),
-    grads={"self": _index_put_self_grad, "values": _index_put_values_grad},
-)
-_index_put_op = declare(
+# index_put is ``self.clone().index_put_(...)``: a dense input keeps its layout.
+index_put = native_function(
+    "index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
     "index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) "
     "-> Tensor(a!)",
-    INPLACE,
-    _index_put_kernel,
-    _INDEX_PUT_DERIVATIVE,
+    kernel=from_inplace(_index_put_into, start=_clone_keeping_layout),
+    derivative=Derivative(
+        "IndexPutBackward0",
+        save=("indices", "accumulate", "values_sym_sizes"),
+        grads={"self": _index_put_self_grad, "values": _index_put_values_grad},
+    ),
+    doc="``torch.index_put``: a copy of ``input`` with ``values`` put at ``input[indices]`` "
+    "(added, with ``accumulate=True``).",
 )
-_index_put_functional_op = declare(
-    "index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
-    FUNCTIONAL,
-    _index_put_functional_kernel,
-    _INDEX_PUT_DERIVATIVE,
-)
-
-
-def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:
-    """``torch.index_put``: a copy of ``input`` with ``values`` put at ``input[indices]``."""
-    check_tensor("index_put", input, "input", 1)
-    indices = _index_tensor_list("index_put", indices)
-    check_tensor("index_put", values, "values", 3)
-    return _index_put_functional_op(input, indices, values, bool(accumulate))
-
-
-def _index_put_(self: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:
-    """``Tensor.index_put_``: ``self[indices] = values``, or ``+=`` with ``accumulate=True``."""
-    indices = _index_tensor_list("index_put_", indices)
-    check_tensor("index_put_", values, "values", 2)
-    return _index_put_op(self, indices, values, bool(accumulate))
+# The glue of ``x[...]`` and the formulas call the operators with None in ``indices``.
+_INDEX_PUT = index_put.overloads["index_put"]
+_INDEX_PUT_ = index_put.overloads["index_put_"]
 
 
 def _value_as_tensor(self: Tensor, value) -> Tensor:
@@ -518,10 +495,11 @@ def _value_as_tensor(self: Tensor, value) -> Tensor:
 
 
 def _setitem(self: Tensor, index, value) -> None:
-    """``x[index] = value``: copy into a view for basic indices, ``index_put_`` otherwise.
+    """``Tensor.__setitem__``: copy into a view for basic indices, ``index_put_`` otherwise.
 
     Either way the write lands in ``x``'s storage (and its base's, if ``x`` is a view)
-    and bumps the shared version counter once.
+    and bumps the shared version counter once. Python glue in PyTorch too
+    (``python_variable_indexing.cpp``): it calls the declared operators.
     """
     if index is False:  # x[False] = v writes nothing, and PyTorch returns early
         return
@@ -529,12 +507,9 @@ def _setitem(self: Tensor, index, value) -> None:
     basic, advanced = split_index(self, index)
     view = _basic_view(self, basic)
     if any(a is not None for a in advanced):
-        _index_put_op(view, advanced, value, False)
+        _INDEX_PUT_(view, advanced, value, False)
     else:
         view.copy_(value)
 
 
-bind_method("index_put", lambda self, indices, values, accumulate=False: index_put(
-    self, indices, values, accumulate))  # fmt: skip
-bind_method("index_put_", _index_put_)
-bind_method("__setitem__", _setitem)
+define_method("__setitem__", _setitem)

@@ -14,9 +14,8 @@ import operator
 import numpy as np
 
 from ..dtypes import INTEGRAL
-from ..tensor import Tensor
+from ..tensor import Tensor, define_method
 from .parts import INT64_MAX, _select_op, _slice_op
-from .registry import bind_method
 from .shape_views import _alias_op
 from .size_one_dims import _unsqueeze_op
 
@@ -162,7 +161,9 @@ def _getitem(self: Tensor, index) -> Tensor:
     """``Tensor.__getitem__``: basic indexing makes a view; anything else is advanced indexing.
 
     Advanced entries (index tensors, lists, bools, arrays) gather elements into new
-    memory, so they go to ``vizgrad.ops.advanced_indexing.advanced_index``.
+    memory, so they go to ``vizgrad.ops.advanced_indexing.advanced_index``. Python glue
+    in PyTorch too (``python_variable_indexing.cpp``): it only translates the index
+    into calls of declared operators (``select``, ``slice.Tensor``, ``index.Tensor``…).
     """
     entries = index if isinstance(index, tuple) else (index,)
     if any(_is_advanced(entry) for entry in entries):
@@ -172,4 +173,4 @@ def _getitem(self: Tensor, index) -> Tensor:
     return basic_index(self, index)
 
 
-bind_method("__getitem__", _getitem)
+define_method("__getitem__", _getitem)

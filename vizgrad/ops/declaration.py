@@ -131,12 +131,17 @@ class _Overloads:
             name = schema.qualified_name
             variant = variant_of.get(name) or _variant_of(schema)
             op_kernel = _kernel_for(schema, variant, kernel, kernels, plain)
-            op_derivative = derivatives.get(name, derivative) if variant is not OUT else None
-            if variant is INPLACE and name not in derivatives:
-                # An in-place overload shares its functional twin's formula and node name.
+            op_derivative = derivatives.get(name, derivative)
+            if variant in (INPLACE, OUT) and name not in derivatives:
+                # An in-place overload shares its functional twin's formula and node name,
+                # an out= overload its kind.
                 twin = _twin(schema, plain)
                 if twin is not None:
                     op_derivative = derivatives.get(twin.qualified_name, derivative)
+            if variant is OUT and op_derivative is not NON_DIFFERENTIABLE:
+                # An out= call records no node, so autograd refuses it when an input
+                # requires grad, unless the operator has no gradient at all (``nonzero``).
+                op_derivative = None
             kind = _kind_of(op_derivative)
             if kind is not EXPLICIT:
                 op_derivative = None
@@ -244,7 +249,9 @@ def _signature(name, op, out_op, *, method, numbers_as_tensors):
         python_name = "input" if argument.name == "self" else argument.name
         params.append(PythonParameter(argument, python_name,
                                       numbers_as_tensors=numbers_as_tensors))  # fmt: skip
-    if out_op is not None and op is not None:
+    if out_op is not None and op is not None and not method:
+        # ``out=`` is a keyword of the function only: PyTorch's method bindings
+        # (``python_variable_methods.cpp``) have none, so ``x.add(y, out=z)`` is an error.
         outs = FunctionSchema.parse(out_op.schema).out_arguments
         type_ = "Tensor[]" if len(outs) > 1 else "Tensor"
         params.append(

@@ -9,11 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..derivatives import Derivative
-from ..dispatcher import FUNCTIONAL, INPLACE
 from ..dtypes import int64
 from ..tensor import Tensor
-from .indexing_common import _check_writable, _copy_of, _fresh
-from .registry import bind_method, check_tensor, declare, declare_with_out
+from .declaration import native_function
+from .indexing_common import _check_writable, _clone_keeping_layout, _fresh, from_inplace
 
 __all__ = [
     "take",
@@ -53,23 +52,16 @@ def _take_kernel(self: Tensor, index: Tensor) -> Tensor:
 def _take_backward(grad: Tensor, saved) -> Tensor:
     # ``take_backward``: put-*accumulate* into zeros, so a position taken twice sums.
     zeros = saved.self.new_zeros(saved.self._size, dtype=grad.dtype)
-    return _put_op(zeros, saved.index, grad, True)
+    return put(zeros, saved.index, grad, True)
 
 
-_take_op, _take_out_op = declare_with_out(
+take = native_function(
     "take(Tensor self, Tensor index) -> Tensor",
-    _take_kernel,
-    Derivative("TakeBackward0", save=("self", "index"), grads={"self": _take_backward}),
+    "take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_take_kernel,
+    derivative=Derivative("TakeBackward0", save=("self", "index"), grads={"self": _take_backward}),
+    doc="``torch.take``: ``input`` read as 1-D (row-major), at the positions in ``index``.",
 )
-
-
-def take(input: Tensor, index: Tensor, *, out=None) -> Tensor:
-    """``torch.take``: ``input`` read as 1-D (row-major), at the positions in ``index``."""
-    check_tensor("take", input, "input", 1)
-    check_tensor("take", index, "index", 2)
-    if out is None:
-        return _take_op(input, index)
-    return _take_out_op(input, index, out=out)
 
 
 def _write_put(self, index, source, accumulate=False):
@@ -96,56 +88,24 @@ def _write_put(self, index, source, accumulate=False):
         self._array[...] = values[-1]
 
 
-def _put_functional(self, index, source, accumulate=False):
-    result = _copy_of(self, preserve_layout=True)
-    _write_put(result, index, source, accumulate)
-    return result
-
-
-def _put_inplace(self, index, source, accumulate=False):
-    _write_put(self, index, source, accumulate)
-    return self
-
-
 def _put_self_grad(grad: Tensor, saved) -> Tensor:
     if saved.accumulate:
         return grad
-    return _put_op(grad, saved.index, grad.new_zeros(saved.source._size), False)
+    return put(grad, saved.index, grad.new_zeros(saved.source._size), False)
 
 
-_PUT_DERIVATIVE = Derivative(
-    "PutBackward0",
-    save=("index", "source", "accumulate"),
-    grads={
-        "self": _put_self_grad,
-        "source": lambda grad, saved: _take_op(grad, saved.index).reshape(saved.source._size),
-    },
-)
-_put_op = declare("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
-                  FUNCTIONAL, _put_functional, _PUT_DERIVATIVE)  # fmt: skip
-_put_inplace_op = declare(
+# put is ``self.clone().put_(...)``: a dense input keeps its layout.
+put = native_function(
+    "put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
     "put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)",
-    INPLACE,
-    _put_inplace,
-    _PUT_DERIVATIVE,
+    kernel=from_inplace(_write_put, start=_clone_keeping_layout),
+    derivative=Derivative(
+        "PutBackward0",
+        save=("index", "source", "accumulate"),
+        grads={
+            "self": _put_self_grad,
+            "source": lambda grad, saved: take(grad, saved.index).reshape(saved.source._size),
+        },
+    ),
+    doc="``torch.put``: a copy of ``input`` with ``source`` written at flat positions ``index``.",
 )
-
-
-def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
-    """``torch.put``: a copy of ``input`` with ``source`` written at flat positions ``index``."""
-    check_tensor("put", input, "input", 1)
-    check_tensor("put", index, "index", 2)
-    check_tensor("put", source, "source", 3)
-    return _put_op(input, index, source, bool(accumulate))
-
-
-def _put_(self, index, source, accumulate=False):
-    check_tensor("put_", index, "index", 1)
-    check_tensor("put_", source, "source", 2)
-    return _put_inplace_op(self, index, source, bool(accumulate))
-
-
-bind_method("take", lambda self, index: take(self, index))
-bind_method("put", lambda self, index, source, accumulate=False: put(self, index, source,
-                                                                     accumulate))  # fmt: skip
-bind_method("put_", _put_)

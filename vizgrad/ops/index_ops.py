@@ -13,19 +13,17 @@ from ..derivatives import Derivative
 from ..dtypes import int32, int64
 from ..shape import wrap_dim
 from ..tensor import Tensor
+from .declaration import native_function
 from .indexing_common import (
-    _FUNCTIONAL,
-    _INPLACE,
-    _OUT,
     _check_index_in_range,
-    _check_scalar,
     _check_writable,
-    _declare_inplace_family,
+    _clone_keeping_layout,
+    _clone_row_major,
     _fresh,
     _nonempty_size,
     fill_value,
+    from_inplace,
 )
-from .registry import bind_method, check_tensor, declare_with_out
 
 __all__ = [
     "index_select",
@@ -61,25 +59,14 @@ def _index_select_backward(grad: Tensor, saved) -> Tensor:
     return zeros.index_add(saved.dim, saved.index.reshape(-1), grad)
 
 
-_index_select_op, _index_select_out_op = declare_with_out(
+index_select = native_function(
     "index_select(Tensor self, int dim, Tensor index) -> Tensor",
-    _index_select_kernel,
-    Derivative("IndexSelectBackward0", save=("self_sym_sizes", "dim", "index"),
-               grads={"self": _index_select_backward}),
+    "index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_index_select_kernel,
+    derivative=Derivative("IndexSelectBackward0", save=("self_sym_sizes", "dim", "index"),
+                          grads={"self": _index_select_backward}),
+    doc="``torch.index_select``: the slices ``index`` names along ``dim``, in that order.",
 )  # fmt: skip
-
-
-def index_select(input: Tensor, dim: int, index: Tensor, *, out=None) -> Tensor:
-    """``torch.index_select``: the slices ``index`` names along ``dim``, in that order."""
-    check_tensor("index_select", input, "input", 1)
-    check_tensor("index_select", index, "index", 3)
-    if out is None:
-        return _index_select_op(input, dim, index)
-    return _index_select_out_op(input, dim, index, out=out)
-
-
-bind_method("index_select", lambda self, dim, index, *, out=None: index_select(
-    self, dim, index, out=out))  # fmt: skip
 
 
 # --- index_add, index_copy, index_fill ------------------------------------------------
@@ -216,84 +203,50 @@ def _index_fill_value_grad(grad: Tensor, saved) -> Tensor:
     return grad.index_select(saved.dim, unique(saved.index.reshape(-1), sorted=False)).sum()
 
 
-_INDEX_ADD_OPS = _declare_inplace_family(
+# PyTorch's index_add and index_copy are structured kernels writing into a row-major
+# output; index_fill is ``self.clone().index_fill_(...)``, keeping a dense layout.
+index_add = native_function(
     "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor",
-    _write_index_add,
-    preserve_layout=False,
+    "index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) "
+    "-> Tensor(a!)",
+    "index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    kernel=from_inplace(_write_index_add, start=_clone_row_major),
     derivative=Derivative(
         "IndexAddBackward0",
         save=("dim", "index", "source_sym_sizes", "alpha"),
         grads={"self": lambda grad, saved: grad, "source": _index_add_source_grad},
     ),
+    doc="``torch.index_add``: ``out[index[k]] += alpha * source[k]`` along ``dim``; repeats "
+    "add up.",
 )
-_INDEX_COPY_OPS = _declare_inplace_family(
+
+index_copy = native_function(
     "index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor",
-    _write_index_copy,
-    preserve_layout=False,
+    "index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)",
+    "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    kernel=from_inplace(_write_index_copy, start=_clone_row_major),
     derivative=Derivative(
         "IndexCopyBackward0",
         save=("dim", "index", "source_sym_sizes"),
         grads={"self": _zero_filled_slices, "source": _source_slices_grad},
     ),
+    doc="``torch.index_copy``: ``out[index[k]] = source[k]`` along ``dim``.",
 )
-_INDEX_FILL_OPS = {
-    "int_Scalar": _declare_inplace_family(
-        "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
-        _write_index_fill, preserve_layout=True,
-        derivative=Derivative("IndexFillBackward0", save=("dim", "index"),
-                              grads={"self": _zero_filled_slices})),
-    "int_Tensor": _declare_inplace_family(
-        "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor",
-        _write_index_fill, preserve_layout=True,
-        derivative=Derivative("IndexFillBackward1", save=("dim", "index"),
-                              grads={"self": _zero_filled_slices,
-                                     "value": _index_fill_value_grad})),
-}  # fmt: skip
 
-
-def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1, out=None):
-    """``torch.index_add``: ``out[index[k]] += alpha * source[k]`` along ``dim``; repeats add up."""
-    check_tensor("index_add", input, "input", 1)
-    check_tensor("index_add", index, "index", 3)
-    check_tensor("index_add", source, "source", 4)
-    if out is None:
-        return _INDEX_ADD_OPS[_FUNCTIONAL](input, dim, index, source, alpha=alpha)
-    return _INDEX_ADD_OPS[_OUT](input, dim, index, source, alpha=alpha, out=out)
-
-
-def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor, *, out=None) -> Tensor:
-    """``torch.index_copy``: ``out[index[k]] = source[k]`` along ``dim``."""
-    check_tensor("index_copy", input, "input", 1)
-    check_tensor("index_copy", index, "index", 3)
-    check_tensor("index_copy", source, "source", 4)
-    if out is None:
-        return _INDEX_COPY_OPS[_FUNCTIONAL](input, dim, index, source)
-    return _INDEX_COPY_OPS[_OUT](input, dim, index, source, out=out)
-
-
-def _index_fill_call(variant: int, fn_name: str, input, dim, index, value):
-    check_tensor(fn_name, index, "index", 3 if variant == _FUNCTIONAL else 2)
-    if isinstance(value, Tensor):
-        overload = "int_Tensor"
-    else:
-        _check_scalar(fn_name, value, "value", 4 if variant == _FUNCTIONAL else 3)
-        overload = "int_Scalar"
-    return _INDEX_FILL_OPS[overload][variant](input, dim, index, value)
-
-
-def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
-    """``torch.index_fill``: a copy of ``input``, the slices ``index`` names set to ``value``."""
-    check_tensor("index_fill", input, "input", 1)
-    return _index_fill_call(_FUNCTIONAL, "index_fill", input, dim, index, value)
-
-
-bind_method("index_add", lambda self, dim, index, source, *, alpha=1: index_add(
-    self, dim, index, source, alpha=alpha))  # fmt: skip
-bind_method("index_add_", lambda self, dim, index, source, *, alpha=1: _INDEX_ADD_OPS[_INPLACE](
-    self, dim, index, source, alpha=alpha))  # fmt: skip
-bind_method("index_copy", lambda self, dim, index, source: index_copy(self, dim, index, source))
-bind_method("index_copy_", lambda self, dim, index, source: _INDEX_COPY_OPS[_INPLACE](
-    self, dim, index, source))  # fmt: skip
-bind_method("index_fill", lambda self, dim, index, value: index_fill(self, dim, index, value))
-bind_method("index_fill_", lambda self, dim, index, value: _index_fill_call(
-    _INPLACE, "index_fill_", self, dim, index, value))  # fmt: skip
+index_fill = native_function(
+    "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
+    "index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
+    "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor",
+    "index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)",
+    kernel=from_inplace(_write_index_fill, start=_clone_keeping_layout),
+    derivatives={
+        "index_fill.int_Scalar": Derivative("IndexFillBackward0", save=("dim", "index"),
+                                            grads={"self": _zero_filled_slices}),
+        "index_fill.int_Tensor": Derivative("IndexFillBackward1", save=("dim", "index"),
+                                            grads={"self": _zero_filled_slices,
+                                                   "value": _index_fill_value_grad}),
+    },
+    doc="``torch.index_fill``: a copy of ``input``, the slices ``index`` names set to ``value``.",
+)  # fmt: skip

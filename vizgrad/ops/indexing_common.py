@@ -2,23 +2,22 @@
 
 Every indexing op copies or writes, so each needs the same few things: wrapping a
 NumPy result as a new tensor (``_fresh``), the ``clone`` a functional form starts from
-(``_copy_of``), a Python number converted to a dtype the way c10's ``checked_convert``
-does (``fill_value``), and the declaration of an ``op`` / ``op_`` / ``op.out`` family
-around one routine that writes into ``self`` (``_declare_inplace_family``).
+(``_clone_keeping_layout``, ``_clone_row_major``), a Python number converted to a
+dtype the way c10's ``checked_convert`` does (``fill_value``), and the kernels of an
+operator written once as its in-place write (``from_inplace``).
 """
 
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
-from ..dispatcher import INPLACE
+from ..dispatcher import INPLACE, OUT
 from ..dtypes import C_TYPE_NAMES, COMPLEX, INTEGRAL, uint8
 from ..shape import contiguous_strides, has_internal_overlap, is_non_overlapping_and_dense
 from ..tensor import Tensor
-from .registry import _inplace_schema, declare, declare_with_out
+from .declaration import StructuredKernel, out_wrapper
 
 __all__: list[str] = []
 
@@ -39,16 +38,23 @@ def _fresh(array: np.ndarray, dtype) -> Tensor:
     return Tensor._from_array(array, dtype)
 
 
-def _copy_of(t: Tensor, *, preserve_layout: bool) -> Tensor:
-    """``clone``: keep a dense input's strides (``MemoryFormat::Preserve``), else row-major.
+def _clone_keeping_layout(t: Tensor, *_call) -> Tensor:
+    """``t.clone()`` (``MemoryFormat::Preserve``): a dense input keeps its strides.
 
-    Functional forms of in-place ops (``index_fill``, ``put``) start from such a clone;
-    structured kernels (``scatter``, ``index_add``) allocate row-major outputs instead.
+    The functional forms of ``index_fill``, ``put`` and ``index_put`` start from it (as
+    a ``from_inplace`` start, it is also handed the call's other arguments: unused).
     """
-    if preserve_layout and is_non_overlapping_and_dense(t._size, t._stride):
+    if is_non_overlapping_and_dense(t._size, t._stride):
         result = Tensor._empty_strided(t._size, t._stride, t._dtype)
-    else:
-        result = Tensor._empty_strided(t._size, contiguous_strides(t._size), t._dtype)
+        result._array[...] = t._array
+        return result
+    return _clone_row_major(t)
+
+
+def _clone_row_major(t: Tensor, *_call) -> Tensor:
+    """A row-major copy of ``t``: the output a structured kernel (``index_add``,
+    ``scatter``) allocates and fills with ``self`` before writing into it."""
+    result = Tensor._empty_strided(t._size, contiguous_strides(t._size), t._dtype)
     result._array[...] = t._array
     return result
 
@@ -85,29 +91,6 @@ def fill_value(value, dtype) -> np.ndarray:
         return np.array(value).astype(dtype.numpy)
 
 
-def _check_scalar(fn_name: str, value, name: str, position: int) -> None:
-    if not isinstance(value, numbers.Number) or isinstance(value, Tensor):
-        raise TypeError(
-            f"{fn_name}(): argument '{name}' (position {position}) must be Number, "
-            f"not {type(value).__name__}"
-        )
-
-
-def _index_tensor_list(fn_name: str, indices) -> list:
-    """``Tensor?[] indices`` from Python: a tuple or list whose elements are tensors."""
-    if isinstance(indices, Tensor) or not isinstance(indices, tuple | list):
-        raise TypeError(
-            f"{fn_name}(): argument 'indices' (position 1) must be tuple of Tensors, "
-            f"not {type(indices).__name__}"
-        )
-    for i, index in enumerate(indices):
-        if not isinstance(index, Tensor):
-            raise TypeError(
-                f"expected Tensor as element {i} in argument 0, but got {type(index).__name__}"
-            )
-    return list(indices)
-
-
 def _nonempty_size(t: Tensor, dim: int) -> int:
     return t._size[dim] if t._size else 1
 
@@ -124,27 +107,6 @@ def _check_index_in_range(index: Tensor, size: int, dim: int) -> None:
         )
 
 
-def _declare_inplace_family(schema: str, write, *, preserve_layout: bool, derivative=None):
-    """Declare ``op``, ``op_`` and ``op.out`` around one routine that writes into ``self``.
-
-    ``write(self, *args)`` checks its arguments and writes; the functional form runs it
-    on a fresh copy of ``self``, the in-place form on ``self`` itself.
-    """
-
-    def functional_kernel(self, *args, **kwargs):
-        result = _copy_of(self, preserve_layout=preserve_layout)
-        write(result, *args, **kwargs)
-        return result
-
-    def inplace_kernel(self, *args, **kwargs):
-        write(self, *args, **kwargs)
-        return self
-
-    functional_op, out_op = declare_with_out(schema, functional_kernel, derivative)
-    inplace_op = declare(_inplace_schema(schema), INPLACE, inplace_kernel, derivative)
-    return functional_op, inplace_op, out_op
-
-
 def _check_writable(self: Tensor) -> None:
     if has_internal_overlap(self._size, self._stride):
         raise RuntimeError(
@@ -153,4 +115,36 @@ def _check_writable(self: Tensor) -> None:
         )
 
 
-_FUNCTIONAL, _INPLACE, _OUT = 0, 1, 2
+class from_inplace(StructuredKernel):  # noqa: N801 - reads as a wrapper in declarations
+    """The kernels of an operator PyTorch writes once, as its in-place write.
+
+    ``index_fill``, ``put``, ``masked_fill``… are written as the in-place kernel
+    (``index_fill_``); the functional overload runs it on a copy of ``self``
+    (``self.clone().index_fill_(...)``, CompositeExplicitAutograd) and the ``out=``
+    overload copies that result into ``out`` (``out_wrapper``). A structured kernel
+    (``index_add``, ``scatter``) does the same: its output starts as a copy of ``self``.
+
+    ``write(self, *args, **options)`` checks its arguments and writes into ``self``;
+    ``start(self, *args)`` makes the copy the functional overload writes into.
+    """
+
+    def __init__(self, write, *, start):
+        self.write = write
+        self.start = start
+
+    def for_overload(self, schema, variant):
+        write, start = self.write, self.start
+        if variant is INPLACE:
+
+            def inplace_kernel(self, *args, **options):
+                write(self, *args, **options)
+                return self
+
+            return inplace_kernel
+
+        def functional_kernel(self, *args, **options):
+            result = start(self, *args)
+            write(result, *args, **options)
+            return result
+
+        return out_wrapper(functional_kernel) if variant is OUT else functional_kernel

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..derivatives import NON_DIFFERENTIABLE
-from ..dispatcher import FUNCTIONAL
+from ..arg_parser import PythonArgParser
+from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE
 from ..dtypes import int64
-from ..tensor import Tensor
+from ..tensor import Tensor, define_method
+from .declaration import native_function
 from .iterator import resize_output
-from .registry import bind_method, check_tensor, declare
 
 __all__ = [
     "nonzero",
@@ -22,7 +22,7 @@ __all__ = [
 ]
 
 
-# --- nonzero and argwhere ----------------------------------------------------------------
+# --- the operators: nonzero, nonzero_numpy, argwhere ----------------------------------------
 
 
 def _nonzero_array(self: Tensor) -> np.ndarray:
@@ -64,41 +64,79 @@ def _nonzero_out_kernel(self: Tensor, *, out: Tensor) -> Tensor:
     return out
 
 
-# Coordinates are integers: no gradient flows through them.
-_nonzero_op = declare("nonzero(Tensor self) -> Tensor", FUNCTIONAL, _nonzero_kernel,
-                      NON_DIFFERENTIABLE)  # fmt: skip
-_nonzero_out_op = declare(
+# PyTorch binds nonzero to Python by hand (below), so the declaration's own function
+# stays private: the operator those bindings call.
+_nonzero = native_function(
+    "nonzero(Tensor self) -> Tensor",
     "nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "out",
-    _nonzero_out_kernel,
-    NON_DIFFERENTIABLE,
+    kernels={"nonzero": _nonzero_kernel, "nonzero.out": _nonzero_out_kernel},
+    # Coordinates are integers: no gradient flows through them.
+    derivative=NON_DIFFERENTIABLE,
+    variants="function",
 )
 
 
-def nonzero(input: Tensor, *, out=None, as_tuple: bool = False):
+def _nonzero_numpy_composite(self: Tensor) -> tuple[Tensor, ...]:
+    """One 1-D tensor of indices per dim (a 0-dim input counts as 1-D): the columns of
+    ``nonzero``, as views of it."""
+    from .size_one_dims import unsqueeze
+    from .splitting import unbind
+
+    return unbind(_nonzero(self if self._size else unsqueeze(self, 0)), 1)
+
+
+# ``nonzero(as_tuple=True)`` and ``where(condition)``; not bound to Python by itself.
+_nonzero_numpy = native_function(
+    "nonzero_numpy(Tensor self) -> Tensor[]",
+    kernel=_nonzero_numpy_composite,
+    derivative=COMPOSITE,
+    variants="function",
+)
+
+
+def _argwhere_composite(self: Tensor) -> Tensor:
+    """``argwhere`` is ``self.nonzero()``, under NumPy's name (CompositeImplicitAutograd)."""
+    return _nonzero(self)
+
+
+argwhere = native_function(
+    "argwhere(Tensor self) -> Tensor",
+    kernel=_argwhere_composite,
+    derivative=COMPOSITE,
+    doc="``torch.argwhere``: ``nonzero(input)``, under NumPy's name.",
+)
+
+
+# --- the Python bindings PyTorch writes by hand -------------------------------------------
+
+_NONZERO_PARSER = PythonArgParser.from_signatures(
+    "nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)"
+)
+_NONZERO_METHOD_PARSER = PythonArgParser.from_signatures("nonzero()", "nonzero(*, bool as_tuple)")
+
+
+def nonzero(*args, **kwargs):
     """``torch.nonzero``: the coordinates of non-zero elements, one row per element.
 
     With ``as_tuple=True``: one 1-D tensor per dim (what ``x[mask]`` indexes with).
+    PyTorch binds this function by hand (``python_torch_functions_manual.cpp``):
+    ``as_tuple`` chooses between two operators, ``nonzero`` and ``nonzero_numpy``.
     """
-    check_tensor("nonzero", input, "input", 1)
-    if as_tuple:
-        from .size_one_dims import unsqueeze
-        from .splitting import unbind
-
-        # A 0-dim input counts as 1-D here; each column of the result is one dim's indices.
-        return unbind(_nonzero_op(input if input._size else unsqueeze(input, 0)), 1)
-    if out is None:
-        return _nonzero_op(input)
-    check_tensor("nonzero", out, "out", 2)
-    return _nonzero_out_op(input, out=out)
+    _, (input,), options = _NONZERO_PARSER.parse(args, kwargs)
+    out = options.get("out")
+    if options["as_tuple"]:
+        if out is not None:
+            raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
+        return _nonzero_numpy(input)
+    return _nonzero(input) if out is None else _nonzero(input, out=out)
 
 
-def argwhere(input: Tensor) -> Tensor:
-    """``torch.argwhere``: ``nonzero(input)``, under NumPy's name."""
-    check_tensor("argwhere", input, "input", 1)
-    return _nonzero_op(input)
+def _nonzero_method(self: Tensor, *args, **kwargs):
+    """``Tensor.nonzero``: PyTorch's hand-written method (``python_variable_methods.cpp``)."""
+    signature, _, options = _NONZERO_METHOD_PARSER.parse(args, kwargs)
+    if signature.overload == 1 and options["as_tuple"]:
+        return _nonzero_numpy(self)
+    return _nonzero(self)
 
 
-bind_method("nonzero", lambda self, *, out=None, as_tuple=False: nonzero(
-    self, out=out, as_tuple=as_tuple))  # fmt: skip
-bind_method("argwhere", lambda self: argwhere(self))
+define_method("nonzero", _nonzero_method)

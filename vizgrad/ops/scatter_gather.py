@@ -15,18 +15,15 @@ from ..derivatives import Derivative
 from ..dtypes import int32, int64
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
+from .declaration import native_function
 from .indexing_common import (
-    _FUNCTIONAL,
-    _INPLACE,
-    _OUT,
     _check_index_in_range,
-    _check_scalar,
     _check_writable,
-    _declare_inplace_family,
+    _clone_row_major,
     _nonempty_size,
     fill_value,
+    from_inplace,
 )
-from .registry import bind_method, check_tensor, declare_with_out
 
 __all__ = [
     "gather",
@@ -80,21 +77,15 @@ def _gather_backward(grad: Tensor, saved) -> Tensor:
     )
 
 
-_gather_op, _gather_out_op = declare_with_out(
+gather = native_function(
     "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
-    _gather_kernel,
-    Derivative("GatherBackward0", save=("self", "dim", "index", "sparse_grad"),
-               grads={"self": _gather_backward}),
+    "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    kernel=_gather_kernel,
+    derivative=Derivative("GatherBackward0", save=("self", "dim", "index", "sparse_grad"),
+                          grads={"self": _gather_backward}),
+    doc="``torch.gather``: ``out[i][j] = input[index[i][j]][j]`` for ``dim=0`` (and so on).",
 )  # fmt: skip
-
-
-def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out=None):
-    """``torch.gather``: ``out[i][j] = input[index[i][j]][j]`` for ``dim=0`` (and so on)."""
-    check_tensor("gather", input, "input", 1)
-    check_tensor("gather", index, "index", 3)
-    if out is None:
-        return _gather_op(input, dim, index, sparse_grad=sparse_grad)
-    return _gather_out_op(input, dim, index, sparse_grad=sparse_grad, out=out)
 
 
 _SCATTER_REDUCTIONS = {None: None, "add": np.add, "multiply": np.multiply}
@@ -161,16 +152,18 @@ def _scatter_into(self: Tensor, dim: int, index: Tensor, src, reduce=None) -> No
         ufunc.at(target, where, np.broadcast_to(values, index._size or (1,)))
 
 
-def _check_reduce(reduce, tensor_src: bool) -> None:
+def _check_reduce(self, dim, index, source, *, reduce=None, out=None) -> None:
+    """The deprecated ``reduce=`` of ``scatter``: only ``add`` and ``multiply`` (checked
+    before any work, as in ``scatter_meta_impl``); with a Tensor ``src`` it warns."""
     if reduce is None:
         return
-    if tensor_src:
+    if isinstance(source, Tensor):
         warnings.warn(
             "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
             "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
             "reduction options.",
             UserWarning,
-            stacklevel=5,
+            stacklevel=3,  # the caller of vizgrad.scatter / Tensor.scatter_
         )
     if reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
@@ -209,97 +202,58 @@ def _gather_where_written(grad: Tensor, saved) -> Tensor:
     return grad.gather(saved.dim, saved.index)
 
 
-_SCATTER_OPS = {
-    "src": _declare_inplace_family(
-        "scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
-        _write_scatter, preserve_layout=False,
-        derivative=Derivative("ScatterBackward0", save=("dim", "index"),
-                              grads={"self": _zero_where_written, "src": _gather_where_written})),
-    "value": _declare_inplace_family(
-        "scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
-        _write_scatter, preserve_layout=False,
-        derivative=Derivative("ScatterBackward1", save=("dim", "index"),
-                              grads={"self": _zero_where_written})),
-    # PyTorch has no formula for the deprecated ``reduce=`` forms (use scatter_reduce).
-    "reduce": _declare_inplace_family(
-        "scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor",
-        _write_scatter, preserve_layout=False, derivative=_not_implemented("aten::scatter")),
-    "value_reduce": _declare_inplace_family(
-        "scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) "
-        "-> Tensor",
-        _write_scatter, preserve_layout=False, derivative=_not_implemented("aten::scatter")),
-}  # fmt: skip
-_SCATTER_ADD_OPS = _declare_inplace_family(
+# PyTorch's scatter is a structured kernel writing into a row-major output. The
+# overloads are declared in the order PyTorch's bindings try them (torchgen sorts them
+# by signature, then puts a Scalar overload after its Tensor twin).
+scatter = native_function(
+    "scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
+    "scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
+    "scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    "scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor",
+    "scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) "
+    "-> Tensor(a!)",
+    "scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    "scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
+    "scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
+    "scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    "scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) "
+    "-> Tensor",
+    "scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, "
+    "str reduce) -> Tensor(a!)",
+    "scatter.value_reduce_out(Tensor self, int dim, Tensor index, Scalar value, *, "
+    "str reduce, Tensor(a!) out) -> Tensor(a!)",
+    kernel=from_inplace(_write_scatter, start=_clone_row_major),
+    derivatives={
+        "scatter.src": Derivative("ScatterBackward0", save=("dim", "index"),
+                                  grads={"self": _zero_where_written,
+                                         "src": _gather_where_written}),
+        "scatter.value": Derivative("ScatterBackward1", save=("dim", "index"),
+                                    grads={"self": _zero_where_written}),
+        # PyTorch has no formula for the deprecated ``reduce=`` forms (use scatter_reduce).
+        "scatter.reduce": _not_implemented("aten::scatter"),
+        "scatter.value_reduce": _not_implemented("aten::scatter"),
+    },
+    check=_check_reduce,
+    doc="""``torch.scatter``: a copy of ``input`` with ``src`` written where ``index`` says.
+
+    ``out[index[i][j]][j] = src[i][j]`` for ``dim=0``; ``value`` writes one number.
+    """,
+)  # fmt: skip
+
+scatter_add = native_function(
     "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
-    _write_scatter_add,
-    preserve_layout=False,
+    "scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
+    "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    kernel=from_inplace(_write_scatter_add, start=_clone_row_major),
     # Adding does not overwrite: ``self`` passes its gradient through untouched.
     derivative=Derivative(
         "ScatterAddBackward0",
         save=("dim", "index"),
         grads={"self": lambda grad, saved: grad, "src": _gather_where_written},
     ),
+    doc="``torch.scatter_add``: like ``scatter``, but values sent to one place add up.",
 )
-
-
-def _scatter_call(variant: int, fn_name: str, input, dim, index, src, value, reduce, out):
-    check_tensor(fn_name, input, "input", 1)
-    check_tensor(fn_name, index, "index", 3)
-    if src is None and value is None:
-        raise TypeError(f"{fn_name}() missing required argument 'src' or 'value'")
-    source = src if src is not None else value
-    if isinstance(source, Tensor):
-        overload = "src" if reduce is None else "reduce"
-    else:
-        _check_scalar(fn_name, source, "value", 4)
-        overload = "value" if reduce is None else "value_reduce"
-    _check_reduce(reduce, isinstance(source, Tensor))
-    op = _SCATTER_OPS[overload][variant]
-    args = (input, dim, index, source) + (() if reduce is None else (reduce,))
-    if variant == _OUT:
-        check_tensor(fn_name, out, "out", 5)
-        return op(*args, out=out)
-    return op(*args)
-
-
-def scatter(input: Tensor, dim: int, index: Tensor, src=None, value=None, *, reduce=None,
-            out=None) -> Tensor:  # fmt: skip
-    """``torch.scatter``: a copy of ``input`` with ``src`` written where ``index`` says.
-
-    ``out[index[i][j]][j] = src[i][j]`` for ``dim=0``; ``src`` may be one number.
-    """
-    variant = _FUNCTIONAL if out is None else _OUT
-    return _scatter_call(variant, "scatter", input, dim, index, src, value, reduce, out)
-
-
-def _scatter_(self, dim, index, src=None, value=None, *, reduce=None):
-    """``Tensor.scatter_``: ``scatter`` written into ``self``."""
-    return _scatter_call(_INPLACE, "scatter_", self, dim, index, src, value, reduce, None)
-
-
-def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor, *, out=None) -> Tensor:
-    """``torch.scatter_add``: like ``scatter``, but values sent to one place add up."""
-    check_tensor("scatter_add", input, "input", 1)
-    check_tensor("scatter_add", index, "index", 3)
-    check_tensor("scatter_add", src, "src", 4)
-    if out is None:
-        return _SCATTER_ADD_OPS[_FUNCTIONAL](input, dim, index, src)
-    return _SCATTER_ADD_OPS[_OUT](input, dim, index, src, out=out)
-
-
-def _scatter_add_(self, dim, index, src):
-    """``Tensor.scatter_add_``."""
-    check_tensor("scatter_add_", index, "index", 2)
-    check_tensor("scatter_add_", src, "src", 3)
-    return _SCATTER_ADD_OPS[_INPLACE](self, dim, index, src)
-
-
-bind_method("gather", lambda self, dim, index, *, sparse_grad=False, out=None: gather(
-    self, dim, index, sparse_grad=sparse_grad, out=out))  # fmt: skip
-
-
-bind_method("scatter", lambda self, dim, index, src=None, value=None, *, reduce=None: scatter(
-    self, dim, index, src, value, reduce=reduce))  # fmt: skip
-bind_method("scatter_", _scatter_)
-bind_method("scatter_add", lambda self, dim, index, src: scatter_add(self, dim, index, src))
-bind_method("scatter_add_", _scatter_add_)
