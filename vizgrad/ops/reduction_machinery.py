@@ -28,6 +28,7 @@ import numpy as np
 
 from ..dispatcher import FUNCTIONAL, OUT
 from ..dtypes import dtype as DType
+from ..schema import FunctionSchema
 from ..shape import contiguous_strides
 from ..tensor import Tensor
 from .reduction_args import numpy_axes, reduction_dims
@@ -63,10 +64,13 @@ def reduce_with(np_reduce, t: Tensor, dims, keepdim: bool, result_dtype: DType) 
 
 
 def call(functional_op, out_op, args: tuple, out, **kwargs):
-    """Call the functional overload, or the ``out=`` one when ``out`` was given."""
+    """Call the functional overload, or the ``out=`` one when ``out`` was given (one
+    tensor per result, passed by the names the out= schema gives them)."""
     if out is None:
         return functional_op(*args, **kwargs)
-    return out_op(*args, out=out, **kwargs)
+    names = out_op.out_names
+    outs = dict(zip(names, out if len(names) > 1 else (out,), strict=True))
+    return out_op(*args, **outs, **kwargs)
 
 
 def bind_methods(*functions) -> None:
@@ -89,8 +93,10 @@ def declare_pair(schema: str, out_schema: str, kernel, write_out=None, derivativ
     """
     write_out = write_out or write_to_out
     functional_op = declare(schema, FUNCTIONAL, kernel, derivative)
+    names = [a.name for a in FunctionSchema.parse(out_schema).out_arguments]
 
-    def out_kernel(*args, out, **kwargs):
-        return write_out(kernel(*args, **kwargs), out)
+    def out_kernel(*args, **kwargs):
+        outs = tuple(kwargs.pop(name) for name in names)
+        return write_out(kernel(*args, **kwargs), outs if len(outs) > 1 else outs[0])
 
     return functional_op, declare(out_schema, OUT, out_kernel)
