@@ -57,6 +57,8 @@ BAD_CALLS = [
     "x.mul_(x, x)",
     "x.sub(foo=x)",
     "lib.add(x, (1, 2))",
+    "x.add(x, out=x)",
+    "x.mul_(2, out=x)",
 ]
 
 
@@ -183,3 +185,17 @@ def test_the_short_path_binds_as_bind_does(schema, method):
         assert call[0] == tuple(values[:positional]), args
         keywords = dict(zip(names[positional:], values[positional:], strict=True))
         assert call[1] == {k: v for k, v in keywords.items() if k != "out"}, args
+
+
+def test_one_argument_too_many_was_given():
+    """PyTorch's message says "1 was given" and "2 were given"."""
+    aminmax = _python_signature(
+        "aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)",
+        method=True,
+    )
+    with pytest.raises(
+        TypeError, match=r"^aminmax\(\) takes 0 positional arguments but 1 was given$"
+    ):
+        aminmax.bind((0,), {}, True)
+    with pytest.raises(TypeError, match=r"but 2 were given$"):
+        aminmax.bind((0, 1), {}, True)

@@ -414,7 +414,9 @@ def native_function(
     function.parser = function_parser
 
     if "method" in variants:
-        method = _tensor_method(parser(name, True, overloads.functional), check)
+        # A method has no ``out=``: PyTorch binds the out= overloads to functions only.
+        functional = [(op, None) for op, _ in overloads.functional if op is not None]
+        method = _tensor_method(parser(name, True, functional), check)
         method.__doc__ = function.__doc__
         bind_method(name, method)
     if overloads.inplace:  # in-place overloads are always methods (``Tensor.add_``)
