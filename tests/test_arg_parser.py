@@ -58,6 +58,8 @@ BAD_CALLS = [
     "x.mul_(x, x)",
     "x.sub(foo=x)",
     "lib.add(x, (1, 2))",
+    "x.add(x, out=x)",
+    "x.mul_(2, out=x)",
 ]
 
 
@@ -100,11 +102,13 @@ def test_each_dispatch_key_says_what_it_decided():
     assert _notes(lambda: x.t())[1][1].startswith("view:")
 
 
-def _python_signature(schema: str):
+def _python_signature(schema: str, *, method: bool = False):
+    """The Python signature of one overload: of ``torch.<name>``, or of the method."""
     from vizgrad.arg_parser import PythonParameter, PythonSignature
 
     parsed = FunctionSchema.parse(schema)
-    params = [PythonParameter(a, "input" if a.name == "self" else a.name) for a in parsed.arguments]
+    params = [PythonParameter(a, "input" if a.name == "self" else a.name)
+              for a in parsed.arguments if not (method and a.name == "self")]  # fmt: skip
     return PythonSignature(parsed.name, params, schema)
 
 
@@ -180,3 +184,81 @@ def test_the_positional_fast_path_refuses_what_bind_refuses():
     assert signature.bind((x, x, 0.0), {}, False) is None
     with pytest.raises(TypeError, match=r"'value' \(position 3\) must be Tensor, not float"):
         signature.bind_call((x, x, 0.0), {}, True)
+
+
+def test_an_empty_list_default_is_none_to_python():
+    """torchgen writes ``int[1] dim=[]`` as ``dim=None`` in the Python signature, so None
+    given for it means the empty list, as ``torch.amax(x, None)`` does."""
+    amax = _python_signature("amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor")
+    x = vg.ones(2, 3)
+    assert str(amax) == "(Tensor input, tuple of ints dim = None, bool keepdim = False)"
+    assert amax.bind_call((x, None), {}, False) == ((x, (), False), {})
+    assert amax.bind((x,), {"dim": None}, False) == {"input": x, "dim": (), "keepdim": False}
+
+
+def test_separate_ints_make_a_list_only_where_one_int_is_not_one():
+    """``x.count_nonzero(0, 1)`` passes dims (0, 1) (``int[] dim``), but ``x.var(0, 1)`` is
+    refused: one int already fits ``int[1]? dim``, so the 1 is one argument too many."""
+    count = _python_signature("count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor",
+                              method=True)  # fmt: skip
+    var = _python_signature(
+        "var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, "
+        "bool keepdim=False) -> Tensor",
+        method=True,
+    )
+    assert count.bind((0, 1), {}, False) == {"dim": (0, 1)}
+    assert var.bind((0, 1), {}, False) is None
+    assert var.bind((0,), {}, False) == {"dim": (0,), "correction": None, "keepdim": False}
+    with pytest.raises(TypeError, match=r"takes from 0 to 1 positional arguments but 2 were given"):
+        var.bind((0, 1), {}, True)
+
+
+SHORT_PATH_SCHEMAS = {
+    "add": "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+    "sum": "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor",
+    "sum_dim": "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
+    "ScalarType? dtype=None) -> Tensor",
+    "amax": "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
+    "var_dim": "var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) "
+    "-> Tensor",
+    "max_other": "max.other(Tensor self, Tensor other) -> Tensor",
+    "sort_stable": "sort.stable(Tensor self, *, bool? stable, int dim=-1, "
+    "bool descending=False) -> (Tensor values, Tensor indices)",
+    "view": "view(Tensor(a) self, SymInt[] size) -> Tensor(a)",
+}
+_x = vg.ones(2, 3)
+SHORT_PATH_CALLS = [(), (_x,), (_x, 0), (_x, (0, 1), True), (_x, None), (_x, "a"), (_x, [1]),
+                    (_x, _x), (_x, 0, False, 3), (_x, 2.5), (0,), (2, 3)]  # fmt: skip
+
+
+@pytest.mark.parametrize("schema", list(SHORT_PATH_SCHEMAS))
+@pytest.mark.parametrize("method", [False, True])
+def test_the_short_path_binds_as_bind_does(schema, method):
+    """A call without keywords skips ``bind``: it must take exactly what ``bind`` takes."""
+    signature = _python_signature(SHORT_PATH_SCHEMAS[schema], method=method)
+    for args in SHORT_PATH_CALLS:
+        call = signature.bind_call(args, {}, False)
+        bound = signature.bind(args, {}, False)
+        if bound is None:
+            assert call is None, args
+            continue
+        names = [p.schema_name for p in signature.params]
+        values = list(bound.values())
+        positional = signature.max_pos_args
+        assert call[0] == tuple(values[:positional]), args
+        keywords = dict(zip(names[positional:], values[positional:], strict=True))
+        assert call[1] == {k: v for k, v in keywords.items() if k != "out"}, args
+
+
+def test_one_argument_too_many_was_given():
+    """PyTorch's message says "1 was given" and "2 were given"."""
+    aminmax = _python_signature(
+        "aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)",
+        method=True,
+    )
+    with pytest.raises(
+        TypeError, match=r"^aminmax\(\) takes 0 positional arguments but 1 was given$"
+    ):
+        aminmax.bind((0,), {}, True)
+    with pytest.raises(TypeError, match=r"but 2 were given$"):
+        aminmax.bind((0, 1), {}, True)

@@ -120,8 +120,8 @@ class PythonParameter:
     """One parameter as Python sees it (``FunctionParameter``)."""
 
     __slots__ = ("name", "schema_name", "schema_type", "type_name", "check", "is_int_list", "list_size",
-                 "is_tensor_list", "optional", "allow_none", "kwarg_only", "default",
-                 "default_text")  # fmt: skip
+                 "is_tensor_list", "optional", "allow_none", "none_value", "kwarg_only",
+                 "default", "default_text")  # fmt: skip
 
     def __init__(self, argument: Argument, name: str, *, numbers_as_tensors: bool = False):
         self.name = name
@@ -150,6 +150,11 @@ class PythonParameter:
             self.default, self.default_text = None, "None"
         self.optional = self.default is not NO_DEFAULT
         self.allow_none = argument.optional or self.default is None
+        self.none_value = None  # what a None given for this parameter means
+        if argument.is_list and argument.default_text == "[]":
+            # torchgen writes an empty-list default as None in the Python signature
+            # (``int[1] dim=[]`` is ``dim=None`` to Python): None means that default.
+            self.allow_none, self.none_value, self.default_text = True, self.default, "None"
         self.kwarg_only = argument.kwarg_only
 
     def _check_list(self, value) -> bool:
@@ -175,7 +180,8 @@ class PythonSignature:
     """One way to call a function: an overload's arguments as Python sees them."""
 
     __slots__ = ("function_name", "params", "by_name", "max_pos_args", "min_args",
-                 "max_args", "varargs_int_list", "overload", "_simple", "_keyword_defaults")  # fmt: skip
+                 "max_args", "varargs_int_list", "overload", "_short_path", "_positional_range",
+                 "_positional_defaults", "_int_lists", "_keyword_defaults")  # fmt: skip
 
     def __init__(self, function_name: str, params: list[PythonParameter], overload=None):
         self.function_name = function_name
@@ -188,11 +194,16 @@ class PythonSignature:
         # given as separate ints.
         self.varargs_int_list = self.max_pos_args == 1 and params[0].is_int_list
         self.overload = overload  # what the caller maps this signature to
-        # No int lists and no required parameters after the positional ones: calls
-        # without keywords can take the short path of ``bind``.
-        self._simple = not any(
-            p.is_int_list or p.is_tensor_list or (p.kwarg_only and not p.optional) for p in params
-        )
+        # A call without keywords takes the short path of ``bind_call`` (unless it has
+        # tensor lists to check): it fits when it gives every required positional
+        # argument, no more than there are, and no keyword-only one is required.
+        positional = params[: self.max_pos_args]
+        self._short_path = not any(p.is_tensor_list for p in positional)
+        fewest = max((i + 1 for i, p in enumerate(positional) if not p.optional), default=0)
+        needs_keyword = any(p.kwarg_only and not p.optional for p in params)
+        self._positional_range = (fewest, -1 if needs_keyword else self.max_pos_args)
+        self._positional_defaults = tuple(p.default for p in positional)
+        self._int_lists = tuple(i for i, p in enumerate(positional) if p.is_int_list)
         # The keyword-only defaults the common call passes on (``out`` is routed apart).
         self._keyword_defaults = {p.schema_name: p.default for p in params
                                   if p.kwarg_only and p.name != "out"}  # fmt: skip
@@ -232,14 +243,15 @@ class PythonSignature:
                     continue
                 used_kwargs += 1
             if value is None and param.allow_none:
-                bound[param.name] = None
+                bound[param.name] = param.none_value
             elif (
                 self.varargs_int_list
                 and position == 0
                 and not is_keyword
-                and (nargs > 1 or not param.check(value))
+                and not param.check(value)
             ):
-                # ``x.view(2, 3)`` / ``x.view(6)``: the ints themselves are the list.
+                # ``x.view(2, 3)`` / ``x.view(6)``: the ints themselves are the list (not for
+                # ``int[1] dim``, where one int is already a list: ``x.var(0, 1)`` is no dims).
                 if not _is_int(value):
                     if nargs > 1:
                         return _fail(raise_errors, _too_many_positional, self, nargs)
@@ -269,17 +281,24 @@ class PythonSignature:
         stays under its Python name, for the caller to route). None if the signature
         does not accept the call (or its error, with ``raise_errors``).
         """
-        if self._simple and not kwargs and len(args) == self.max_pos_args:
-            # The common call: every positional argument given, no keywords.
-            params = self.params
-            for i, value in enumerate(args):
-                param = params[i]
-                if not (param.check(value) or (value is None and param.allow_none)):
-                    break
-            else:
-                return args, self._keyword_defaults
-            if not raise_errors:
-                return None  # ``bind`` would refuse the same argument; only its error is new
+        if not kwargs and self._short_path:
+            # The common call: positional arguments only, the rest left to their defaults.
+            nargs = len(args)
+            fewest, most = self._positional_range
+            if fewest <= nargs <= most:
+                params = self.params
+                for i, value in enumerate(args):
+                    param = params[i]
+                    if not (param.check(value) or (value is None and param.allow_none)):
+                        break
+                else:
+                    if self._int_lists:
+                        args = self._unpack_int_lists(args)
+                    if nargs < self.max_pos_args:
+                        args += self._positional_defaults[nargs:]
+                    return args, self._keyword_defaults
+            if not raise_errors and not self.varargs_int_list:
+                return None  # ``bind`` would refuse the call for the same reason
         bound = self.bind(args, kwargs, raise_errors)
         if bound is None:
             return None
@@ -288,6 +307,17 @@ class PythonSignature:
         keywords = {p.schema_name: v for p, v in zip(self.params[positional:], values[positional:],
                                                      strict=True)}  # fmt: skip
         return tuple(values[:positional]), keywords
+
+    def _unpack_int_lists(self, args: tuple) -> tuple:
+        """``bind``'s treatment of the int lists among positional ``args``."""
+        args = list(args)
+        for i in self._int_lists:
+            if i < len(args):
+                param, value = self.params[i], args[i]
+                args[i] = (
+                    param.none_value if value is None else _unpack_int_list(self, param, value)
+                )
+        return tuple(args)
 
 
 def _fail(raise_errors: bool, error, *details):
@@ -401,7 +431,8 @@ def _too_many_positional(signature: PythonSignature, nargs: int) -> TypeError:
             f"{name}() takes from {least} to {most} positional arguments but {nargs} were given"
         )
     plural = "" if most == 1 else "s"
-    return TypeError(f"{name}() takes {most} positional argument{plural} but {nargs} were given")
+    verb = "was" if nargs == 1 else "were"
+    return TypeError(f"{name}() takes {most} positional argument{plural} but {nargs} {verb} given")
 
 
 def _missing_arguments(signature: PythonSignature, index: int) -> TypeError:

@@ -204,7 +204,7 @@ def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict, action="r
     if op.variant is FUNCTIONAL:
         return _backend(op, args, kwargs, action)
     if op.variant is INPLACE or op.variant is OUT:
-        _check_inference_write(args[0] if op.variant is INPLACE else kwargs["out"])
+        _check_inference_write(args[0] if op.variant is INPLACE else _outputs(op, kwargs))
     if events.bus.active:
         _emit_step(op, INPLACE_OR_VIEW_KEY, action, args, _INPLACE_OR_VIEW_NOTES[op.variant])
     _state.depth += 1
@@ -219,10 +219,15 @@ def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict, action="r
     elif op.variant is INPLACE:
         _record_write(op, args[0])
     else:  # OUT
-        out = kwargs["out"]
-        for t in out if isinstance(out, tuple | list) else (out,):
+        for t in _outputs(op, kwargs):
             _record_write(op, t)
     return result
+
+
+def _outputs(op: Operator, kwargs: dict) -> list:
+    """The tensors an out= overload writes, by their schema names (``out``, or
+    ``max.dim_max``'s ``max`` and ``max_values``)."""
+    return [kwargs[name] for name in op.out_names]
 
 
 def _backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):

@@ -25,11 +25,15 @@ From the schemas come:
   kernel (``elementwise``, built on TensorIterator) makes all three variants from one
   loop, as PyTorch's structured kernels do; a plain kernel that returns a fresh
   tensor gets its ``out=`` twin from ``out_wrapper`` (the ``out=`` contract of
-  ``torch/_prims_common/wrappers.py``).
+  ``torch/_prims_common/wrappers.py``);
+* for an overload whose results have names (``max.dim``'s ``(Tensor values, Tensor
+  indices)``), the named tuple PyTorch returns (``torch.return_types.max``, and
+  ``max_out`` from the ``out=`` overload).
 """
 
 from __future__ import annotations
 
+from .. import return_types
 from ..arg_parser import PythonArgParser, PythonParameter, PythonSignature
 from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE
 from ..dispatcher import (
@@ -43,8 +47,9 @@ from ..dispatcher import (
     Operator,
     dispatch,
 )
+from ..promotion import check_can_cast
 from ..schema import Argument, FunctionSchema
-from .registry import OPERATORS, bind_method, write_to_out
+from .registry import OPERATORS, bind_method, check_out_dtype, write_to_out
 
 __all__ = ["native_function", "out_wrapper", "StructuredKernel"]
 
@@ -60,15 +65,30 @@ class StructuredKernel:
         raise NotImplementedError
 
 
-def out_wrapper(kernel, *, check_cast: bool = True):
+def out_wrapper(kernel, *out_names: str, exact_dtype: bool = False, check_cast: bool = True):
     """The ``out=`` overload of a kernel that returns a fresh result.
 
-    Compute as the functional overload does, then check the cast, resize ``out`` and
-    copy into it (``_prims_common.wrappers.out_wrapper``).
+    Compute as the functional overload does, then check the cast (with ``exact_dtype``:
+    that ``out`` already has the result's dtype), resize ``out`` and copy into it
+    (``_prims_common.wrappers.out_wrapper``). An operator with several results writes
+    each into the tensor its schema names (``max.dim_max``'s ``max`` and
+    ``max_values``: ``out_wrapper(kernel, "max", "max_values")``); every one is checked
+    before any is written.
     """
+    out_names = out_names or ("out",)
 
-    def out_kernel(*args, out, **kwargs):
-        return write_to_out(kernel(*args, **kwargs), out, check_cast=check_cast)
+    def out_kernel(*args, **kwargs):
+        outs = [kwargs.pop(name) for name in out_names]
+        result = kernel(*args, **kwargs)
+        results = [result] if len(outs) == 1 else list(result)
+        for value, out in zip(results, outs, strict=True):
+            if exact_dtype:
+                check_out_dtype(out, value._dtype)
+            elif check_cast:
+                check_can_cast(value._dtype, out._dtype)
+        written = [write_to_out(value, out, check_cast=False)
+                   for value, out in zip(results, outs, strict=True)]  # fmt: skip
+        return written[0] if len(outs) == 1 else tuple(written)
 
     out_kernel.__name__ = f"{getattr(kernel, '__name__', 'kernel')}_out"
     return out_kernel
@@ -131,6 +151,9 @@ class _Overloads:
             name = schema.qualified_name
             variant = variant_of.get(name) or _variant_of(schema)
             op_kernel = _kernel_for(schema, variant, kernel, kernels, plain)
+            result_type = _named_results(schema)
+            if result_type is not None:
+                op_kernel = _returning(result_type, op_kernel)
             op_derivative = derivatives.get(name, derivative)
             if variant in (INPLACE, OUT) and name not in derivatives:
                 # An in-place overload shares its functional twin's formula and node name,
@@ -138,9 +161,14 @@ class _Overloads:
                 twin = _twin(schema, plain)
                 if twin is not None:
                     op_derivative = derivatives.get(twin.qualified_name, derivative)
-            if variant is OUT and op_derivative is not NON_DIFFERENTIABLE:
+            if (
+                variant is OUT
+                and name not in derivatives
+                and op_derivative is not NON_DIFFERENTIABLE
+            ):
                 # An out= call records no node, so autograd refuses it when an input
-                # requires grad, unless the operator has no gradient at all (``nonzero``).
+                # requires grad, unless the operator has no gradient at all (``nonzero``)
+                # or is declared made of other operators (``nanmean.out``: COMPOSITE).
                 op_derivative = None
             kind = _kind_of(op_derivative)
             if kind is not EXPLICIT:
@@ -161,6 +189,28 @@ class _Overloads:
             if schema.is_out and not any(o is op for _, o in self.functional):
                 self.functional.append((None, op))
         self.operators = {name: op for name, (_, op) in ops.items()}
+
+
+def _named_results(schema: FunctionSchema) -> type | None:
+    """The named tuple PyTorch returns for results that have names in the schema.
+
+    ``max.dim(...) -> (Tensor values, Tensor indices)`` returns a
+    ``torch.return_types.max``, its ``out=`` overload a ``max_out``; results without
+    names (``var_mean``'s ``(Tensor, Tensor)``) stay a plain tuple.
+    """
+    if len(schema.returns) < 2 or not all(r.name for r in schema.returns):
+        return None
+    return getattr(return_types, schema.name + ("_out" if schema.is_out else ""))
+
+
+def _returning(result_type: type, kernel):
+    """``kernel``, with its tuple of results made a ``result_type``."""
+
+    def named_kernel(*args, **kwargs):
+        return result_type(kernel(*args, **kwargs))
+
+    named_kernel.__name__ = getattr(kernel, "__name__", "kernel")
+    return named_kernel
 
 
 def _twin(schema: FunctionSchema, plain: list[FunctionSchema]) -> FunctionSchema | None:
@@ -187,7 +237,7 @@ def _kernel_for(schema, variant, kernel, kernels, plain):
             if isinstance(functional, StructuredKernel):
                 return functional.for_overload(schema, variant)
             if functional is not None:
-                return out_wrapper(functional)
+                return out_wrapper(functional, *(a.name for a in schema.out_arguments))
     if kernel is None:
         raise RuntimeError(f"no kernel declared for {name}")
     return kernel
@@ -249,9 +299,7 @@ def _signature(name, op, out_op, *, method, numbers_as_tensors):
         python_name = "input" if argument.name == "self" else argument.name
         params.append(PythonParameter(argument, python_name,
                                       numbers_as_tensors=numbers_as_tensors))  # fmt: skip
-    if out_op is not None and op is not None and not method:
-        # ``out=`` is a keyword of the function only: PyTorch's method bindings
-        # (``python_variable_methods.cpp``) have none, so ``x.add(y, out=z)`` is an error.
+    if out_op is not None and op is not None:
         outs = FunctionSchema.parse(out_op.schema).out_arguments
         type_ = "Tensor[]" if len(outs) > 1 else "Tensor"
         params.append(
@@ -303,7 +351,9 @@ def _dispatch_call(op, out_op, args: tuple, kwargs: dict):
     names = out_op.out_names
     if len(names) == 1:
         kwargs[names[0]] = out
-    else:
+    else:  # ``out=(values, indices)``: one tensor per result, by the schema's names
+        if len(out) != len(names):
+            raise TypeError(f"expected tuple of {len(names)} elements but got {len(out)}")
         kwargs.update(zip(names, out, strict=True))
     return dispatch(out_op, args, kwargs)
 
@@ -372,7 +422,10 @@ def native_function(
     function.parser = function_parser
 
     if "method" in variants:
-        method = _tensor_method(parser(name, True, overloads.functional), check)
+        # A method has no ``out=``: PyTorch's method bindings (``python_variable_methods.cpp``)
+        # have none, so ``x.add(y, out=z)`` is an error; out= overloads are functions only.
+        functional = [(op, None) for op, _ in overloads.functional if op is not None]
+        method = _tensor_method(parser(name, True, functional), check)
         method.__doc__ = function.__doc__
         bind_method(name, method)
     if overloads.inplace:  # in-place overloads are always methods (``Tensor.add_``)

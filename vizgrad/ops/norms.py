@@ -1,8 +1,9 @@
-"""``norm``: vector norms and the nuclear norm (``linalg_vector_norm``, ``nuclear_norm``).
+"""``norm``: vector norms and the nuclear norm (``linalg_vector_norm``, ``linalg_matrix_norm``).
 
-``torch.norm`` picks the kernel from ``p``: a number (or ``inf``) is a vector norm
-over ``dim`` (``linalg.vector_norm``), ``"fro"`` the 2-norm, ``"nuc"`` the sum of the
-singular values of a matrix.
+Two operators compute: ``linalg_vector_norm`` (``(sum |x|^p)^(1/p)`` over ``dim``) and
+``linalg_matrix_norm`` (here the nuclear norm, the sum of a matrix's singular values).
+``torch.norm`` is a Python function in PyTorch too (``torch/functional.py``) that picks
+one of them by ``p``, and ``Tensor.norm`` calls it (``torch/_tensor.py``).
 """
 
 from __future__ import annotations
@@ -14,28 +15,48 @@ import numpy as np
 
 from .. import dtypes as dt
 from ..derivatives import Derivative
-from ..tensor import Tensor
-from .reduction_args import check_dtype_argument, given_dims, numpy_axes, reduction_dims
+from ..tensor import Tensor, define_method
+from .declaration import native_function, out_wrapper
+from .reduction_args import numpy_axes, reduction_dims
 from .reduction_backward import scale_grad_by_count, unsqueeze_reduced
-from .reduction_dtypes import accumulate_dtype, check_out_dtype, write_same_dtype_out
-from .reduction_machinery import bind_methods, call, declare_pair, wrap_result
-from .registry import check_tensor
+from .reduction_dtypes import accumulate_dtype
+from .reduction_machinery import wrap_result
+from .registry import write_to_out
 
 __all__ = [
     "norm",
 ]
 
 
-# --- norms -----------------------------------------------------------------------------
+# --- vector norms ---------------------------------------------------------------------------
+
+
+def _check_floating(fn_name: str, input: Tensor, dtype) -> None:
+    if input._dtype.category < dt.FLOATING or (dtype or input._dtype).category < dt.FLOATING:
+        raise RuntimeError(
+            f"{fn_name}: Expected a floating point or complex tensor as input. Got "
+            f"{input._dtype.scalar_name}"
+        )
 
 
 def _vector_norm_kernel(self: Tensor, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     """``linalg.vector_norm``: ``(sum |x|^p)^(1/p)``, with the limits p = inf (largest
     ``|x|``), -inf (smallest) and 0 (how many are non-zero)."""
-    dim = reduction_dims(dim, self.dim())
+    _check_floating("linalg.vector_norm", self, dtype)
+    dims = reduction_dims(dim, self.dim())
+    # Norms built from a max or a negative power have no value for no elements.
+    empty_reduction = self.numel() == 0 and (
+        not dims or builtins.any(self._size[d] == 0 for d in dims)
+    )
+    if empty_reduction and (ord < 0 or ord == math.inf):
+        name = {math.inf: "inf", -math.inf: "-inf"}.get(ord, f"{ord}")
+        raise RuntimeError(
+            f"linalg.vector_norm cannot compute the {name} norm on an empty tensor because "
+            "the operation does not have an identity"
+        )
     result_dtype = (dtype or self._dtype).to_real()
     compute = accumulate_dtype(dtype or self._dtype).numpy
-    axes = numpy_axes(self, dim)
+    axes = numpy_axes(self, dims)
     array = self._array if self._array.dtype == compute else self._array.astype(compute)
     with np.errstate(all="ignore"):
         magnitude = np.abs(array)
@@ -51,17 +72,6 @@ def _vector_norm_kernel(self: Tensor, ord=2, dim=None, keepdim=False, *, dtype=N
             result = np.sqrt(np.sum(magnitude * magnitude, axis=axes, keepdims=keepdim))
         else:
             result = np.sum(magnitude**ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
-    return wrap_result(result, result_dtype)
-
-
-def _nuclear_norm_kernel(self: Tensor, dim, keepdim=False, *, dtype=None) -> Tensor:
-    """The sum of the singular values of the matrices in ``dim`` (two dims)."""
-    result_dtype = (dtype or self._dtype).to_real()
-    compute = accumulate_dtype(dtype or self._dtype).numpy
-    matrices = np.moveaxis(self._array.astype(compute), dim, (-2, -1))
-    result = np.linalg.svd(matrices, compute_uv=False).sum(axis=-1)
-    if keepdim:
-        result = np.expand_dims(result, tuple(sorted(dim)))
     return wrap_result(result, result_dtype)
 
 
@@ -90,14 +100,15 @@ def norm_backward(grad: Tensor, self: Tensor, ord, norm: Tensor, dim, keepdim: b
     return scaled * (grad / norm.pow(ord - 1)).masked_fill(norm == 0, 0)
 
 
-_NORM_SCHEMA = "(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, " \
-               "ScalarType? dtype=None"  # fmt: skip
-_vector_norm_op, _vector_norm_out_op = declare_pair(
-    f"linalg_vector_norm{_NORM_SCHEMA}) -> Tensor",
-    f"linalg_vector_norm.out{_NORM_SCHEMA}, Tensor(a!) out) -> Tensor(a!)",
-    _vector_norm_kernel,
-    write_same_dtype_out,
-    Derivative(
+# ``torch.linalg.vector_norm``; vizgrad has no ``linalg`` namespace, so only ``norm`` calls it.
+linalg_vector_norm = native_function(
+    "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, "
+    "ScalarType? dtype=None) -> Tensor",
+    "linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, "
+    "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_vector_norm_kernel,
+    kernels={"linalg_vector_norm.out": out_wrapper(_vector_norm_kernel, exact_dtype=True)},
+    derivative=Derivative(
         "LinalgVectorNormBackward0",
         save=("self", "ord", "dim", "keepdim", "result"),
         grads={
@@ -106,60 +117,92 @@ _vector_norm_op, _vector_norm_out_op = declare_pair(
             )
         },
     ),
+    variants="function",
+    doc="``torch.linalg.vector_norm``: ``(sum |x|^ord)^(1/ord)`` over ``dim``.",
 )
-_NUC_SCHEMA = "(Tensor self, int[2] dim, bool keepdim=False, *, ScalarType? dtype=None"
-_nuclear_norm_op, _nuclear_norm_out_op = declare_pair(
-    f"nuclear_norm.dim{_NUC_SCHEMA}) -> Tensor",
-    f"nuclear_norm.dim_out{_NUC_SCHEMA}, Tensor(a!) out) -> Tensor(a!)",
-    _nuclear_norm_kernel,
-    write_same_dtype_out,
-    # No derivative yet: PyTorch builds the nuclear norm from ``linalg_svdvals`` (its
-    # graph is SumBackward1 -> LinalgSvdBackward0), and vizgrad has no SVD operator.
+
+
+# --- matrix norms ---------------------------------------------------------------------------
+
+
+def _matrix_norm_kernel(self: Tensor, ord="fro", dim=(-2, -1), keepdim=False, *,
+                        dtype=None) -> Tensor:  # fmt: skip
+    """``linalg.matrix_norm`` with a named order: ``'fro'`` is the vector 2-norm of the
+    matrix's elements, ``'nuc'`` the sum of its singular values."""
+    if ord not in ("fro", "nuc"):
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if self.dim() < 2:
+        raise RuntimeError(
+            "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
+        )
+    _check_floating("linalg.matrix_norm", self, dtype)
+    if len(dim) != 2:
+        raise RuntimeError(
+            f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}"
+        )
+    dims = reduction_dims(dim, self.dim())
+    if ord == "fro":
+        return _vector_norm_kernel(self, 2, dims, keepdim, dtype=dtype)
+    result_dtype = (dtype or self._dtype).to_real()
+    compute = accumulate_dtype(dtype or self._dtype).numpy
+    matrices = np.moveaxis(self._array.astype(compute), dims, (-2, -1))
+    result = np.linalg.svd(matrices, compute_uv=False).sum(axis=-1)
+    if keepdim:
+        result = np.expand_dims(result, tuple(sorted(dims)))
+    return wrap_result(result, result_dtype)
+
+
+def _matrix_norm_out_kernel(self: Tensor, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None,
+                            out: Tensor) -> Tensor:  # fmt: skip
+    result = _matrix_norm_kernel(self, ord, dim, keepdim, dtype=dtype)
+    if out._dtype is not result._dtype:
+        raise RuntimeError(
+            f"linalg.matrix_norm expected out tensor dtype {result._dtype.scalar_name} but got: "
+            f"{out._dtype.scalar_name}"
+        )
+    return write_to_out(result, out)
+
+
+# ``torch.linalg.matrix_norm`` with ``ord`` a string. No derivative yet: PyTorch builds
+# the nuclear norm from ``linalg_svdvals`` (its graph is SumBackward1 ->
+# LinalgSvdBackward0), and vizgrad has no SVD operator.
+linalg_matrix_norm = native_function(
+    "linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], "
+    "bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+    "linalg_matrix_norm.str_ord_out(Tensor self, str ord='fro', int[] dim=[-2,-1], "
+    "bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_matrix_norm_kernel,
+    kernels={"linalg_matrix_norm.str_ord_out": _matrix_norm_out_kernel},
+    variants="function",
+    doc="``torch.linalg.matrix_norm``: the Frobenius (``'fro'``) or nuclear (``'nuc'``) norm "
+    "of the matrices in ``dim``.",
 )
+
+
+# --- torch.norm -----------------------------------------------------------------------------
 
 
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """``torch.norm``: a vector norm over ``dim`` (``p`` a number, or ``'fro'``, the
-    2-norm of all the elements), or the nuclear norm ``'nuc'`` of a matrix."""
-    check_tensor("norm", input, "input", 1)
-    check_dtype_argument("norm", dtype)
-    if p is None:
-        p = "fro"
-    if isinstance(p, str) and p not in ("fro", "nuc"):
-        raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
-    category = (dtype or input._dtype).category
-    if input._dtype.category < dt.FLOATING or category < dt.FLOATING:
-        raise RuntimeError(
-            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-            f"{input._dtype.scalar_name}"
-        )
-    if dtype is not None and out is not None:
-        check_out_dtype(out, dtype)
-    if p == "nuc":
-        dims = reduction_dims(dim if dim is not None else (-2, -1), input.dim())
-        if input.dim() < 2:
-            raise RuntimeError(
-                "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
-            )
-        if len(dims) != 2:
-            raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {list(dims)}")
-        return call(_nuclear_norm_op, _nuclear_norm_out_op, (input, dims, keepdim), out,
-                    dtype=dtype)  # fmt: skip
-    ord = 2 if p == "fro" else p
-    given = given_dims(dim, input.dim())
-    dims = reduction_dims(given, input.dim())
-    # Norms built from a max or a negative power have no value for no elements.
-    empty_reduction = input.numel() == 0 and (
-        not dims or builtins.any(input._size[d] == 0 for d in dims)
-    )
-    if empty_reduction and (ord < 0 or ord == math.inf):
-        name = {math.inf: "inf", -math.inf: "-inf"}.get(ord, f"{ord}")
-        raise RuntimeError(
-            f"linalg.vector_norm cannot compute the {name} norm on an empty tensor because "
-            "the operation does not have an identity"
-        )
-    return call(_vector_norm_op, _vector_norm_out_op, (input, ord, given, keepdim), out,
-                dtype=dtype)  # fmt: skip
+    2-norm of all the elements), or the nuclear norm ``'nuc'`` of a matrix.
+
+    A Python function in PyTorch too (``torch/functional.py``): it only chooses between
+    ``linalg.vector_norm`` and ``linalg.matrix_norm``, which check everything else.
+    """
+    dims = None if dim is None else [dim] if isinstance(dim, int) else dim
+    if isinstance(p, str):
+        if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+            return linalg_vector_norm(input, 2, dims, keepdim, dtype=dtype, out=out)
+        # The nuclear norm, or matrix_norm's error for anything else.
+        if dims is None:
+            dims = list(range(input.ndim))
+        return linalg_matrix_norm(input, p, dims, keepdim, dtype=dtype, out=out)
+    return linalg_vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype, out=out)
 
 
-bind_methods(norm)
+def _tensor_norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+    """``Tensor.norm``: ``torch.norm`` of this tensor (``torch/_tensor.py``)."""
+    return norm(self, p, dim, keepdim, dtype=dtype)
+
+
+define_method("norm", _tensor_norm)

@@ -3,9 +3,9 @@
 Step 2 of every reduction (see ``reduction_machinery``): integer sums widen to
 ``int64`` so they do not overflow, ``mean`` refuses integers, ``dtype=`` casts the
 input before reducing, and half-precision inputs accumulate in ``float32`` (PyTorch's
-``acc_type``). An ``out=`` tensor must already have the result's dtype for most
-reductions (``check_out_dtype``); ``var`` and ``logsumexp`` instead compute in the
-``out=`` tensor's dtype (``computed_in_out_dtype``).
+``acc_type``). Given ``out=``, most reductions compute in the ``out`` tensor's dtype
+(``computed_in_out_dtype``); the rest write a result of their own dtype, which ``out``
+must already have (``out_wrapper(..., exact_dtype=True)``).
 """
 
 from __future__ import annotations
@@ -13,13 +13,17 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as dt
-from ..dtypes import CPP_TYPE_NAMES
 from ..dtypes import dtype as DType
 from ..promotion import check_can_cast
 from ..tensor import Tensor
-from .registry import write_to_out
+from .registry import check_out_dtype, write_to_out
 
 __all__: list[str] = []
+
+
+def sum_dtype(input_dtype: DType) -> DType:
+    """Integers and bools sum to int64 (so ``uint8`` sums don't wrap around at 256)."""
+    return dt.int64 if input_dtype.category <= dt.INTEGRAL else input_dtype
 
 
 def accumulate_dtype(result_dtype: DType) -> DType:
@@ -36,43 +40,27 @@ def input_as(t: Tensor, np_dtype) -> np.ndarray:
     return array.astype(np_dtype)
 
 
-# --- writing out= results -------------------------------------------------------------
+def computed_in_out_dtype(kernel, result_dtype=None):
+    """The ``out=`` overload of a reduction that computes in the ``out`` tensor's dtype.
 
+    PyTorch's reductions take the dtype they compute in from ``out=`` when no
+    ``dtype=`` is given (``infer_dtype_from_optional``): a float input summed into an
+    int64 ``out`` is summed as int64, a float32 variance written to a float64 ``out``
+    reads the input at float64. A ``dtype=`` given as well must be ``out``'s.
 
-def check_out_dtype(out: Tensor, expected: DType) -> None:
-    """The ``out=`` tensor of most reductions must already have the result's dtype."""
-    if out._dtype is not expected:
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {CPP_TYPE_NAMES[expected.name]}, but got "
-            f"{CPP_TYPE_NAMES[out._dtype.name]} instead"
-        )
+    ``result_dtype(self, dtype)``, for the reductions that check it (``mean``, ``var``),
+    is the dtype the functional overload returns (raising for inputs it refuses);
+    ``out``'s must be one it can be cast to. ``kernel`` takes the dtype to compute in
+    as ``dtype=``.
+    """
 
+    def out_kernel(self: Tensor, *args, out: Tensor, dtype=None, **options) -> Tensor:
+        natural = result_dtype(self, dtype) if result_dtype is not None else None
+        if dtype is not None:
+            check_out_dtype(out, dtype)
+        elif natural is not None:
+            check_can_cast(natural, out._dtype)
+        return write_to_out(kernel(self, *args, dtype=out._dtype, **options), out)
 
-def write_same_dtype_out(result: Tensor, out: Tensor) -> Tensor:
-    check_out_dtype(out, result._dtype)
-    return write_to_out(result, out)
-
-
-def write_pair_out(result_type):
-    """``out=(values, indices)``: values keep the input's dtype, indices are int64."""
-
-    def write(result, out):
-        values, indices = result
-        check_out_dtype(out[0], values._dtype)
-        check_out_dtype(out[1], indices._dtype)
-        return result_type((write_to_out(values, out[0]), write_to_out(indices, out[1])))
-
-    return write
-
-
-def computed_in_out_dtype(kernel, natural_dtype, check_out=None):
-    """An ``out=`` kernel for reductions that PyTorch computes in the out tensor's dtype
-    (``var``, ``logsumexp``): the input is read at that precision, not rounded after."""
-
-    def out_kernel(self: Tensor, *args, out, **kwargs):
-        if check_out is not None:
-            check_out(out)
-        check_can_cast(natural_dtype(self), out._dtype)
-        return write_to_out(kernel(self, *args, result_dtype=out._dtype, **kwargs), out)
-
+    out_kernel.__name__ = f"{kernel.__name__}_out"
     return out_kernel

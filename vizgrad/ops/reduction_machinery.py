@@ -16,23 +16,21 @@ reduction here follows the same three steps, as PyTorch's ``make_reduction`` doe
 ``keepdim=True`` keeps each reduced dimension with size 1, so the result broadcasts
 back against the input. Their gradients are in ``reduction_backward``.
 
-This module holds step 3 (``reduce_with``, ``wrap_result``) and how every reduction
-family declares its operators: a functional and an ``out=`` overload around one
-kernel (``declare_pair``), the call that picks between them (``call``), and the
-``Tensor`` methods (``bind_methods``).
+This module holds step 3: ``reduce_with`` runs the NumPy reduction, ``wrap_result``
+makes its answer a tensor. Each operator is declared, with all its overloads, in its
+family's module (``reductions``, ``min_max``, ``variance``, ``norms``,
+``logical_reductions``, ``scan``, ``sorting``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..dispatcher import FUNCTIONAL, OUT
 from ..dtypes import dtype as DType
 from ..shape import contiguous_strides
 from ..tensor import Tensor
 from .reduction_args import numpy_axes, reduction_dims
 from .reduction_dtypes import accumulate_dtype, input_as
-from .registry import bind_method, declare, write_to_out
 
 __all__: list[str] = []
 
@@ -60,37 +58,3 @@ def reduce_with(np_reduce, t: Tensor, dims, keepdim: bool, result_dtype: DType) 
     with np.errstate(all="ignore"):
         result = np_reduce(input_as(t, acc), axis=numpy_axes(t, dims), dtype=acc, keepdims=keepdim)
     return wrap_result(result, result_dtype)
-
-
-def call(functional_op, out_op, args: tuple, out, **kwargs):
-    """Call the functional overload, or the ``out=`` one when ``out`` was given."""
-    if out is None:
-        return functional_op(*args, **kwargs)
-    return out_op(*args, out=out, **kwargs)
-
-
-def bind_methods(*functions) -> None:
-    """``Tensor.sum`` and friends: the function with ``self`` as its input."""
-    for function in functions:
-
-        def method(self, *args, _function=function, **kwargs):
-            return _function(self, *args, **kwargs)
-
-        method.__doc__ = function.__doc__
-        bind_method(function.__name__, method)
-
-
-def declare_pair(schema: str, out_schema: str, kernel, write_out=None, derivative=None):
-    """Declare a functional overload and its ``out=`` overload around one kernel.
-
-    ``write_out(result, out)`` checks and fills the ``out=`` tensor(s); by default it
-    is the registry's ``write_to_out`` (cast check, resize, copy). ``derivative`` is the
-    functional overload's (``out=`` overloads are never differentiable).
-    """
-    write_out = write_out or write_to_out
-    functional_op = declare(schema, FUNCTIONAL, kernel, derivative)
-
-    def out_kernel(*args, out, **kwargs):
-        return write_out(kernel(*args, **kwargs), out)
-
-    return functional_op, declare(out_schema, OUT, out_kernel)

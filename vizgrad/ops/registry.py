@@ -15,12 +15,15 @@ import numbers
 import numpy as np
 
 from ..dispatcher import FUNCTIONAL, OUT, Operator
+from ..dtypes import CPP_TYPE_NAMES
+from ..dtypes import dtype as DType
 from ..tensor import Tensor
 
 __all__ = [
     "OPERATORS",
     "declare",
     "declare_with_out",
+    "check_out_dtype",
     "write_to_out",
     "bind_method",
     "pointwise",
@@ -159,6 +162,16 @@ def pointwise(
         check=check_operands if check is not None else None,
         doc=doc,
     )
+
+
+def check_out_dtype(out: Tensor, expected: DType) -> None:
+    """An ``out=`` tensor that must already have the ``expected`` dtype: no cast allowed
+    (``argmax``'s indices, ``sort``'s values, a ``sum`` given both ``dtype=`` and ``out=``)."""
+    if out._dtype is not expected:
+        raise RuntimeError(
+            f"Expected out tensor to have dtype {CPP_TYPE_NAMES[expected.name]}, but got "
+            f"{CPP_TYPE_NAMES[out._dtype.name]} instead"
+        )
 
 
 def write_to_out(result: Tensor, out: Tensor, *, check_cast: bool = True) -> Tensor:

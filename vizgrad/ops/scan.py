@@ -12,25 +12,23 @@ import numpy as np
 
 from .. import dtypes as dt
 from ..derivatives import Derivative
-from ..dispatcher import INPLACE
 from ..dtypes import CPP_TYPE_NAMES
 from ..grad_mode import is_grad_enabled
 from ..shape import wrap_dim
 from ..tensor import Tensor
 from .creation import ones
+from .declaration import native_function
 from .joining import cat
 from .logical import where
-from .reduction_args import check_dtype_argument, check_int_dim
-from .reduction_dtypes import accumulate_dtype, input_as
-from .reduction_machinery import call, declare_pair, wrap_result
-from .reductions import sum_dtype
-from .registry import bind_method, check_tensor, declare
+from .reduction_dtypes import accumulate_dtype, computed_in_out_dtype, input_as, sum_dtype
+from .reduction_machinery import wrap_result
 
 __all__ = ["cumsum", "cumprod"]
 
 
 def _scan(np_scan, self: Tensor, dim: int, result_dtype) -> np.ndarray:
     """One NumPy scan over the strided view (a zero-dim tensor scans as one element)."""
+    dim = wrap_dim(dim, self.dim())
     acc = accumulate_dtype(result_dtype).numpy
     array = input_as(self, acc)
     with np.errstate(all="ignore"):
@@ -49,8 +47,18 @@ def _cumprod_kernel(self: Tensor, dim: int, *, dtype=None) -> Tensor:
     return wrap_result(_scan(np.cumprod, self, dim, result_dtype), result_dtype)
 
 
-def _inplace_kernel(np_scan):
+def _inplace_kernel(np_scan, fn_name: str):
+    """``cumsum_``: the running result replaces ``self``, which keeps its dtype."""
+
     def kernel(self: Tensor, dim: int, *, dtype=None) -> Tensor:
+        wrap_dim(dim, self.dim())  # a bad dim is reported before a bad dtype
+        if dtype is not None and dtype is not self._dtype:
+            raise RuntimeError(
+                f"Bad in-place call: input tensor dtype {CPP_TYPE_NAMES[self._dtype.name]} and "
+                f"output tensor dtype {CPP_TYPE_NAMES[dtype.name]} should match"
+            )
+        if self._dtype is dt.bool:
+            raise NotImplementedError(f"\"{fn_name}_out_cpu\" not implemented for 'Bool'")
         # The running total is computed wide (int64 for ints), then stored back narrow.
         result = _scan(np_scan, self, dim, sum_dtype(self._dtype))
         np.copyto(self._array, result, casting="unsafe")
@@ -117,6 +125,7 @@ def _cumprod_backward_by_products(grad: Tensor, input: Tensor, dim: int) -> Tens
     """``g_k = sum_{m >= k} grad_m * prod_{j <= m, j != k} x_j``, one position ``k`` at a
     time: the product of the elements before ``k`` times the running products after it.
     Quadratic in the length of ``dim``, but differentiable everywhere."""
+    dim = wrap_dim(dim, input.dim())  # saved as the caller gave it
     n = input.shape[dim]
     one = ones([1 if d == dim else s for d, s in enumerate(input.shape)], dtype=grad.dtype)
     pieces = []
@@ -129,93 +138,37 @@ def _cumprod_backward_by_products(grad: Tensor, input: Tensor, dim: int) -> Tens
     return cat(pieces, dim)
 
 
-_CUMSUM_DERIVATIVE = Derivative("CumsumBackward0", save=("dim",), grads={
-    "self": lambda grad, saved: cumsum_backward(grad, saved.dim)})  # fmt: skip
-_CUMPROD_DERIVATIVE = Derivative("CumprodBackward0", save=("self", "dim", "result"), grads={
-    "self": lambda grad, saved: cumprod_backward(grad, saved.self, saved.dim, saved.result)})  # fmt: skip
-
-_cumsum_op, _cumsum_out_op = declare_pair(
+cumsum = native_function(
     "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
-    "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-    _cumsum_kernel,
-    derivative=_CUMSUM_DERIVATIVE,
-)
-_cumprod_op, _cumprod_out_op = declare_pair(
-    "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
-    "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-    _cumprod_kernel,
-    derivative=_CUMPROD_DERIVATIVE,
-)
-_cumsum_inplace_op = declare(
     "cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
-    INPLACE,
-    _inplace_kernel(np.cumsum),
-    _CUMSUM_DERIVATIVE,
+    "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_cumsum_kernel,
+    kernels={
+        "cumsum_": _inplace_kernel(np.cumsum, "cumsum"),
+        "cumsum.out": computed_in_out_dtype(_cumsum_kernel),
+    },
+    derivative=Derivative(
+        "CumsumBackward0",
+        save=("dim",),
+        grads={"self": lambda grad, saved: cumsum_backward(grad, saved.dim)},
+    ),
+    doc="``torch.cumsum``: running sums along ``dim``.",
 )
-_cumprod_inplace_op = declare(
+cumprod = native_function(
+    "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
     "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
-    INPLACE,
-    _inplace_kernel(np.cumprod),
-    _CUMPROD_DERIVATIVE,
+    "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_cumprod_kernel,
+    kernels={
+        "cumprod_": _inplace_kernel(np.cumprod, "cumprod"),
+        "cumprod.out": computed_in_out_dtype(_cumprod_kernel),
+    },
+    derivative=Derivative(
+        "CumprodBackward0",
+        save=("self", "dim", "result"),
+        grads={
+            "self": lambda grad, saved: cumprod_backward(grad, saved.self, saved.dim, saved.result)
+        },
+    ),
+    doc="``torch.cumprod``: running products along ``dim``.",
 )
-
-
-def _check_out_dtype(out, dtype) -> None:
-    if out is not None and dtype is not None and out._dtype is not dtype:
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {CPP_TYPE_NAMES[dtype.name]}, but got "
-            f"{CPP_TYPE_NAMES[out._dtype.name]} instead"
-        )
-
-
-def _scan_call(fn_name, ops, input, dim, dtype, out):
-    check_tensor(fn_name, input, "input", 1)
-    check_dtype_argument(fn_name, dtype)
-    check_int_dim(fn_name, dim)
-    dim = wrap_dim(dim, input.dim())
-    _check_out_dtype(out, dtype)
-    if dtype is None and out is not None:
-        dtype = out._dtype  # the out= tensor's dtype is the one computed in, as for sum
-    return call(*ops, (input, dim), out, dtype=dtype)
-
-
-def cumsum(input, dim, *, dtype=None, out=None):
-    """``torch.cumsum``: running sums along ``dim``."""
-    return _scan_call("cumsum", (_cumsum_op, _cumsum_out_op), input, dim, dtype, out)
-
-
-def cumprod(input, dim, *, dtype=None, out=None):
-    """``torch.cumprod``: running products along ``dim``."""
-    return _scan_call("cumprod", (_cumprod_op, _cumprod_out_op), input, dim, dtype, out)
-
-
-def _inplace_method(fn_name: str, op):
-    def method(self, dim, *, dtype=None):
-        check_dtype_argument(fn_name + "_", dtype)
-        check_int_dim(fn_name + "_", dim, position=1)
-        dim = wrap_dim(dim, self.dim())
-        if dtype is not None and dtype is not self._dtype:
-            raise RuntimeError(
-                f"Bad in-place call: input tensor dtype {CPP_TYPE_NAMES[self._dtype.name]} and "
-                f"output tensor dtype {CPP_TYPE_NAMES[dtype.name]} should match"
-            )
-        if self._dtype is dt.bool:
-            raise NotImplementedError(f"\"{fn_name}_out_cpu\" not implemented for 'Bool'")
-        return op(self, dim, dtype=dtype)
-
-    method.__doc__ = f"In-place ``{fn_name}``: the running result replaces ``self``."
-    return method
-
-
-def _method(function):
-    def method(self, dim, *, dtype=None):
-        return function(self, dim, dtype=dtype)
-
-    method.__doc__ = function.__doc__
-    return method
-
-
-bind_method("cumsum", _method(cumsum))
-bind_method("cumprod", _method(cumprod))
-bind_method("cumsum_", _inplace_method("cumsum", _cumsum_inplace_op))
-bind_method("cumprod_", _inplace_method("cumprod", _cumprod_inplace_op))

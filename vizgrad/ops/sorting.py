@@ -13,17 +13,15 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as dt
-from .. import return_types
-from ..derivatives import Derivative
-from ..dispatcher import FUNCTIONAL
+from ..derivatives import COMPOSITE, Derivative
 from ..shape import is_contiguous, is_non_overlapping_and_dense, wrap_dim
-from ..tensor import Tensor
-from .min_max import check_reducible
-from .reduction_args import check_int_dim, check_out_tensors
+from ..tensor import Tensor, define_method
+from .creation import empty
+from .declaration import native_function, out_wrapper
+from .reduction_args import check_reducible
 from .reduction_backward import evenly_distributed_derivative, selecting_derivative
-from .reduction_dtypes import write_pair_out
-from .reduction_machinery import call, declare_pair, wrap_result
-from .registry import bind_method, check_tensor, declare, write_to_out
+from .reduction_machinery import wrap_result
+from .registry import write_to_out
 
 __all__ = [
     "sort",
@@ -76,81 +74,91 @@ def _check_sortable(fn_name: str, input: Tensor) -> None:
 
 
 def _sort_kernel(self: Tensor, dim: int = -1, descending: bool = False, *, stable=False):
+    """The CPU sort is always stable here (ties keep their order), which is one of the
+    orders PyTorch may return when ``stable=False``; nan sorts as the largest value."""
+    dim = wrap_dim(dim, self.dim())
+    _check_sortable(" Sort", self)
     array = _as_rows(self)
     axis = dim if self._size else 0
     order = stable_order(array, axis, descending)
     values = np.take_along_axis(array, order, axis=axis)
-    return return_types.sort((_in_input_layout(values, self, self._dtype),
-                              _in_input_layout(order, self, dt.int64)))  # fmt: skip
+    return _in_input_layout(values, self, self._dtype), _in_input_layout(order, self, dt.int64)
 
 
-def _unstable_sort_kernel(self: Tensor, dim: int = -1, descending: bool = False):
-    return _sort_kernel(self, dim, descending)
-
-
-# ``sort(t)`` and ``sort(t, stable=...)`` are two overloads (SortBackward0 and 1). The
-# values were picked from ``indices``: their gradient is scattered back there.
-_sort_op, _sort_out_op = declare_pair(
-    "sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)",
-    "sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, "
-    "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
-    _unstable_sort_kernel,
-    write_pair_out(return_types.sort_out),
-    selecting_derivative("SortBackward0", keepdim=True),
-)
-_stable_sort_op, _stable_sort_out_op = declare_pair(
+# ``sort(t)`` and ``sort(t, stable=...)`` are two overloads (SortBackward0 and 1; even
+# ``stable=False`` picks ``sort.stable``). The values were picked from ``indices``:
+# their gradient is scattered back there.
+sort = native_function(
     "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) "
     "-> (Tensor values, Tensor indices)",
     "sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, "
     "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
-    _sort_kernel,
-    write_pair_out(return_types.sort_out),
-    selecting_derivative("SortBackward1", keepdim=True),
+    "sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)",
+    "sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, "
+    "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
+    kernel=_sort_kernel,
+    kernels={
+        name: out_wrapper(_sort_kernel, "values", "indices", exact_dtype=True)
+        for name in ("sort.values", "sort.values_stable")
+    },
+    derivatives={
+        "sort": selecting_derivative("SortBackward0", keepdim=True),
+        "sort.stable": selecting_derivative("SortBackward1", keepdim=True),
+    },
+    doc="``torch.sort``: ``(values, indices)`` sorted along ``dim``; ties keep their order, "
+    "nan sorts as the largest value.",
 )
 
 
-def _prepare_dim(fn_name: str, input: Tensor, dim, position: int = 2) -> int:
-    check_tensor(fn_name, input, "input", 1)
-    check_int_dim(fn_name, dim, position)
-    return wrap_dim(dim, input.dim())
-
-
-def _sort(input, dim: int, descending: bool, stable, out=None):
-    """``stable=None`` means it was not given: PyTorch then calls the ``sort`` overload,
-    and ``sort.stable`` when it was (even ``stable=False``)."""
+def _argsort_kernel(self: Tensor, dim: int = -1, descending: bool = False, *, stable=None):
+    """``argsort`` is the indices of ``sort`` (CompositeImplicitAutograd, as in PyTorch)."""
     if stable is None:
-        return call(_sort_op, _sort_out_op, (input, dim, descending), out)
-    return call(_stable_sort_op, _stable_sort_out_op, (input,), out, stable=stable, dim=dim,
-                descending=descending)  # fmt: skip
+        return sort.overloads["sort"](self, dim, descending).indices
+    return sort.overloads["sort.stable"](self, stable=stable, dim=dim,
+                                         descending=descending).indices  # fmt: skip
 
 
-def sort(input, dim=-1, descending=False, *, stable=None, out=None):
-    """``torch.sort``: ``(values, indices)`` sorted along ``dim``.
-
-    The CPU sort is always stable here (ties keep their order), which is one of the
-    orders PyTorch may return when ``stable=False``; nan sorts as the largest value.
-    """
-    dim = _prepare_dim("sort", input, dim)
-    _check_sortable(" Sort", input)
-    if out is not None:
-        check_out_tensors("sort", out, 2)
-    return _sort(input, dim, descending, stable, out)
+def _argsort_out_kernel(self: Tensor, *, stable, dim=-1, descending=False, out: Tensor):
+    """``sort`` into ``out`` (the indices) and a scratch tensor for the values."""
+    values = empty(0, dtype=self.dtype)
+    sort.overloads["sort.values_stable"](self, stable=stable, dim=dim, descending=descending,
+                                         values=values, indices=out)  # fmt: skip
+    return out
 
 
-def argsort(input, dim=-1, descending=False, *, stable=None, out=None):
-    """``torch.argsort``: only the indices of ``sort``."""
-    dim = _prepare_dim("argsort", input, dim)
-    _check_sortable(" Sort", input)
-    indices = _sort(input, dim, descending, stable).indices
-    return indices if out is None else write_to_out(indices, out)
+argsort = native_function(
+    "argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor",
+    "argsort.stable_out(Tensor self, *, bool stable, int dim=-1, bool descending=False, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    "argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor",
+    kernel=_argsort_kernel,
+    kernels={"argsort.stable_out": _argsort_out_kernel},
+    derivative=COMPOSITE,
+    derivatives={"argsort.stable_out": COMPOSITE},
+    doc="``torch.argsort``: only the indices of ``sort``.",
+)
 
 
-def msort(input, *, out=None):
-    """``torch.msort``: the values of ``sort`` along dim 0."""
-    check_tensor("msort", input, "input", 1)
-    _check_sortable(" Sort", input)
-    values = _sort(input, 0, False, None).values
-    return values if out is None else write_to_out(values, out)
+def _msort_kernel(self: Tensor) -> Tensor:
+    """``msort`` is the values of ``sort`` along dim 0 (CompositeImplicitAutograd)."""
+    return sort.overloads["sort"](self, 0, False).values
+
+
+def _msort_out_kernel(self: Tensor, *, out: Tensor) -> Tensor:
+    indices = empty(0, dtype=dt.int64)
+    sort.overloads["sort.values"](self, 0, False, values=out, indices=indices)
+    return out
+
+
+msort = native_function(
+    "msort(Tensor self) -> Tensor",
+    "msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_msort_kernel,
+    kernels={"msort.out": _msort_out_kernel},
+    derivative=COMPOSITE,
+    derivatives={"msort.out": COMPOSITE},
+    doc="``torch.msort``: the values of ``sort`` along dim 0.",
+)
 
 
 # --- picking positions from the sorted order --------------------------------------------
@@ -172,21 +180,39 @@ def _take_positions(self: Tensor, dim: int, order: np.ndarray, positions: np.nda
     return values, wrap_result(indices, dt.int64)
 
 
+def _dim_size(input: Tensor, dim: int) -> int:
+    return input._size[dim] if input._size else 1
+
+
 def _topk_kernel(self: Tensor, k: int, dim: int = -1, largest=True, sorted=True):
+    """The ``k`` largest (or smallest) values along ``dim`` and their indices, largest
+    first. Which of equal values is returned is not specified."""
+    dim = wrap_dim(dim, self.dim())
+    if self._dtype is dt.bool:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    _check_sortable("topk", self)
+    if not 0 <= k <= _dim_size(self, dim):
+        raise RuntimeError("selected index k out of range")
     axis = dim if self._size else 0
     order = stable_order(_as_rows(self), axis, descending=largest)
     shape = list(order.shape)
     shape[axis] = k
     along_axis = [k if i == axis else 1 for i in range(order.ndim)]
     positions = np.broadcast_to(np.arange(k).reshape(along_axis), shape)
-    return return_types.topk(_take_positions(self, dim, order, positions, keepdim=True))
+    return _take_positions(self, dim, order, positions, keepdim=True)
 
 
 def _kthvalue_kernel(self: Tensor, k: int, dim: int = -1, keepdim=False):
+    """The ``k``-th smallest value along ``dim`` (``k`` counts from 1) and its index."""
+    dim = wrap_dim(dim, self.dim())
+    _check_sortable("kthvalue", self)
+    check_reducible("kthvalue", self, (dim,), full=False)
+    if not 1 <= k <= _dim_size(self, dim):
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
     axis = dim if self._size else 0
     order = stable_order(_as_rows(self), axis, descending=False)
     positions = np.full([1 if i == axis else s for i, s in enumerate(order.shape)], k - 1)
-    return return_types.kthvalue(_take_positions(self, dim, order, positions, keepdim))
+    return _take_positions(self, dim, order, positions, keepdim)
 
 
 def _median_positions(array: np.ndarray, axis: int, ignore_nan: bool) -> np.ndarray:
@@ -204,19 +230,29 @@ def _median_positions(array: np.ndarray, axis: int, ignore_nan: bool) -> np.ndar
     return np.where(nan_count > 0, n - nan_count, (n - 1) // 2)
 
 
-def _median_dim_kernel(result_type, ignore_nan: bool):
+def _check_median_input(fn_name: str, input: Tensor) -> None:
+    if input._dtype is dt.bool:
+        raise NotImplementedError(f"\"{fn_name}_cpu\" not implemented for 'Bool'")
+    _check_sortable(fn_name, input)
+
+
+def _median_dim_kernel(fn_name: str, ignore_nan: bool):
     def kernel(self: Tensor, dim: int, keepdim=False):
+        _check_median_input(fn_name, self)
+        dim = wrap_dim(dim, self.dim())
+        check_reducible(fn_name, self, (dim,), full=False)
         array = _as_rows(self)
         axis = dim if self._size else 0
         order = stable_order(array, axis, descending=False)
         positions = _median_positions(array, axis, ignore_nan)
-        return result_type(_take_positions(self, dim, order, positions, keepdim))
+        return _take_positions(self, dim, order, positions, keepdim)
 
     return kernel
 
 
-def _median_all_kernel(ignore_nan: bool):
+def _median_all_kernel(fn_name: str, ignore_nan: bool):
     def kernel(self: Tensor) -> Tensor:
+        _check_median_input(fn_name, self)
         values = self._array.reshape(-1)
         if values.dtype.kind == "f":
             nans = np.isnan(values)
@@ -237,6 +273,9 @@ def _median_all_kernel(ignore_nan: bool):
 def _mode_kernel(self: Tensor, dim: int = -1, keepdim=False):
     """The most frequent value of each row (the smallest, if several are), and the
     index of its last occurrence, as PyTorch's CPU kernel returns."""
+    dim = wrap_dim(dim, self.dim())
+    _check_sortable("mode", self)
+    check_reducible("mode", self, (dim,), full=False)
     array = np.moveaxis(_as_rows(self), dim if self._size else 0, -1)
     rows = array.reshape(-1, array.shape[-1])
     values = np.empty(rows.shape[0], dtype=rows.dtype)
@@ -249,48 +288,52 @@ def _mode_kernel(self: Tensor, dim: int = -1, keepdim=False):
     values, indices = values.reshape(shape), indices.reshape(shape)
     if keepdim and self._size:
         values, indices = np.expand_dims(values, dim), np.expand_dims(indices, dim)
-    return return_types.mode((wrap_result(values, self._dtype),
-                              wrap_result(indices, dt.int64)))  # fmt: skip
+    return wrap_result(values, self._dtype), wrap_result(indices, dt.int64)
 
 
-def _write_checked_pair(result_type, check):
-    def write(result, out):
-        check(result, out)
-        values, indices = result
-        return result_type((write_to_out(values, out[0]), write_to_out(indices, out[1])))
+# --- their out= overloads: each checks the out tensors' dtypes in its own words ------------
 
-    return write
+
+def _checked_out(kernel, check):
+    """The ``out=`` overload of a ``(values, indices)`` selection: ``check(result,
+    values, indices)`` before either is written."""
+
+    def out_kernel(*args, values: Tensor, indices: Tensor, **kwargs):
+        result = kernel(*args, **kwargs)
+        check(result, values, indices)
+        return write_to_out(result[0], values), write_to_out(result[1], indices)
+
+    return out_kernel
 
 
 def _tensor_type(dtype) -> str:
     return f"vizgrad.{dtype.scalar_name}Tensor"
 
 
-def _check_median_out(result, out) -> None:
-    values, indices = result
-    if out[0]._dtype is not values._dtype:
+def _check_median_out(result, values: Tensor, indices: Tensor) -> None:
+    if values._dtype is not result[0]._dtype:
         raise RuntimeError(
             f"Expected tensor for 'values' to have the same type as tensor for argument #2 "
-            f"'self'; but type {_tensor_type(out[0]._dtype)} does not equal "
-            f"{_tensor_type(values._dtype)} (while checking arguments for median)"
+            f"'self'; but type {_tensor_type(values._dtype)} does not equal "
+            f"{_tensor_type(result[0]._dtype)} (while checking arguments for median)"
         )
-    if out[1]._dtype is not dt.int64:
+    if indices._dtype is not dt.int64:
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have scalar type Long; but got "
-            f"{_tensor_type(out[1]._dtype)} instead (while checking arguments for median)"
+            f"{_tensor_type(indices._dtype)} instead (while checking arguments for median)"
         )
 
 
-def _check_kthvalue_out(result, out) -> None:
-    if out[0]._dtype is not result[0]._dtype:
+def _check_kthvalue_out(result, values: Tensor, indices: Tensor) -> None:
+    if values._dtype is not result[0]._dtype:
         raise RuntimeError("output values must be of same type as input")
-    if out[1]._dtype is not dt.int64:
+    if indices._dtype is not dt.int64:
         raise RuntimeError("output indices must be of scalar type Long")
 
 
-def _check_mode_out(result, out) -> None:
-    for tensor, expected, name in zip(out, (result[0]._dtype, dt.int64), ("values", "indices"),
-                                      strict=True):  # fmt: skip
+def _check_mode_out(result, values: Tensor, indices: Tensor) -> None:
+    for tensor, expected, name in ((values, result[0]._dtype, "values"),
+                                   (indices, dt.int64, "indices")):  # fmt: skip
         if tensor._dtype is not expected:
             raise RuntimeError(
                 f"expected scalar type '{expected.scalar_name}' but got "
@@ -298,123 +341,72 @@ def _check_mode_out(result, out) -> None:
             )
 
 
-_topk_op, _topk_out_op = declare_pair(
+topk = native_function(
     "topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) "
     "-> (Tensor values, Tensor indices)",
     "topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, "
     "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
-    _topk_kernel,
-    write_pair_out(return_types.topk_out),
-    selecting_derivative("TopkBackward0", keepdim=True),
+    kernel=_topk_kernel,
+    kernels={"topk.values": out_wrapper(_topk_kernel, "values", "indices", exact_dtype=True)},
+    derivative=selecting_derivative("TopkBackward0", keepdim=True),
+    doc="``torch.topk``: the ``k`` largest (or smallest) values along ``dim`` and their indices.",
 )
-_kthvalue_op, _kthvalue_out_op = declare_pair(
-    "kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) "
+kthvalue = native_function(
+    "kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) "
     "-> (Tensor values, Tensor indices)",
-    "kthvalue.values(Tensor self, int k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, "
-    "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
-    _kthvalue_kernel,
-    _write_checked_pair(return_types.kthvalue_out, _check_kthvalue_out),
-    selecting_derivative("KthvalueBackward0"),
+    "kthvalue.values(Tensor self, SymInt k, int dim=-1, bool keepdim=False, *, "
+    "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
+    kernel=_kthvalue_kernel,
+    kernels={"kthvalue.values": _checked_out(_kthvalue_kernel, _check_kthvalue_out)},
+    derivative=selecting_derivative("KthvalueBackward0"),
+    doc="``torch.kthvalue``: the ``k``-th smallest value along ``dim`` and its index.",
 )
-_median_dim_op, _median_dim_out_op = declare_pair(
+median = native_function(
+    "median(Tensor self) -> Tensor",
     "median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
     "median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, "
     "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
-    _median_dim_kernel(return_types.median, ignore_nan=False),
-    _write_checked_pair(return_types.median_out, _check_median_out),
-    selecting_derivative("MedianBackward1"),
+    kernels={
+        "median": _median_all_kernel("median", ignore_nan=False),
+        "median.dim": _median_dim_kernel("median", ignore_nan=False),
+        "median.dim_values": _checked_out(
+            _median_dim_kernel("median", ignore_nan=False), _check_median_out
+        ),
+    },
+    derivatives={
+        "median": evenly_distributed_derivative("MedianBackward0"),
+        "median.dim": selecting_derivative("MedianBackward1"),
+    },
+    doc="``torch.median``: the lower median (the ``(n - 1) // 2``-th smallest), of all the "
+    "elements or along ``dim`` with its index; nan if there is a nan.",
 )
-_nanmedian_dim_op, _nanmedian_dim_out_op = declare_pair(
+nanmedian = native_function(
+    "nanmedian(Tensor self) -> Tensor",
     "nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
     "nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, "
     "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
-    _median_dim_kernel(return_types.nanmedian, ignore_nan=True),
-    _write_checked_pair(return_types.nanmedian_out, _check_median_out),
-    selecting_derivative("NanmedianBackward1"),
+    kernels={
+        "nanmedian": _median_all_kernel("nanmedian", ignore_nan=True),
+        "nanmedian.dim": _median_dim_kernel("nanmedian", ignore_nan=True),
+        "nanmedian.dim_values": _checked_out(
+            _median_dim_kernel("nanmedian", ignore_nan=True), _check_median_out
+        ),
+    },
+    derivatives={
+        "nanmedian": evenly_distributed_derivative("NanmedianBackward0"),
+        "nanmedian.dim": selecting_derivative("NanmedianBackward1"),
+    },
+    doc="``torch.nanmedian``: ``median`` of the elements that are not nan.",
 )
-_median_op = declare("median(Tensor self) -> Tensor", FUNCTIONAL, _median_all_kernel(False),
-                     evenly_distributed_derivative("MedianBackward0"))  # fmt: skip
-_nanmedian_op = declare("nanmedian(Tensor self) -> Tensor", FUNCTIONAL, _median_all_kernel(True),
-                        evenly_distributed_derivative("NanmedianBackward0"))  # fmt: skip
-_mode_op, _mode_out_op = declare_pair(
+mode = native_function(
     "mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)",
     "mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, "
     "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
-    _mode_kernel,
-    _write_checked_pair(return_types.mode_out, _check_mode_out),
-    selecting_derivative("ModeBackward0"),
+    kernel=_mode_kernel,
+    kernels={"mode.values": _checked_out(_mode_kernel, _check_mode_out)},
+    derivative=selecting_derivative("ModeBackward0"),
+    doc="``torch.mode``: the most frequent value along ``dim`` and an index of it.",
 )
-
-
-def _dim_size(input: Tensor, dim: int) -> int:
-    return input._size[dim] if input._size else 1
-
-
-def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
-    """``torch.topk``: the ``k`` largest (or smallest) values along ``dim`` and their
-    indices, largest first. Which of equal values is returned is not specified."""
-    dim = _prepare_dim("topk", input, dim, position=3)
-    if input._dtype is dt.bool:
-        raise RuntimeError("topk does not support bool dtypes on CPU")
-    _check_sortable("topk", input)
-    if not 0 <= k <= _dim_size(input, dim):
-        raise RuntimeError("selected index k out of range")
-    if out is not None:
-        check_out_tensors("topk", out, 2)
-    return call(_topk_op, _topk_out_op, (input, k, dim, largest, sorted), out)
-
-
-def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
-    """``torch.kthvalue``: the ``k``-th smallest value along ``dim`` (``k`` counts from 1)
-    and its index."""
-    dim = _prepare_dim("kthvalue", input, dim, position=3)
-    _check_sortable("kthvalue", input)
-    check_reducible("kthvalue", input, (dim,), full=False)
-    if not 1 <= k <= _dim_size(input, dim):
-        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
-    if out is not None:
-        check_out_tensors("kthvalue", out, 2)
-    return call(_kthvalue_op, _kthvalue_out_op, (input, k, dim, keepdim), out)
-
-
-def _median(fn_name, ops, input, dim, keepdim, out):
-    all_op, dim_op, dim_out_op = ops
-    check_tensor(fn_name, input, "input", 1)
-    if input._dtype is dt.bool:
-        raise NotImplementedError(f"\"{fn_name}_cpu\" not implemented for 'Bool'")
-    _check_sortable(fn_name, input)
-    if dim is None:
-        if out is not None:
-            raise TypeError(f'{fn_name}() missing 1 required positional arguments: "dim"')
-        return all_op(input)
-    dim = _prepare_dim(fn_name, input, dim)
-    check_reducible(fn_name, input, (dim,), full=False)
-    if out is not None:
-        check_out_tensors(fn_name, out, 2)
-    return call(dim_op, dim_out_op, (input, dim, keepdim), out)
-
-
-def median(input, dim=None, keepdim=False, *, out=None):
-    """``torch.median``: the lower median (the ``(n - 1) // 2``-th smallest), of all the
-    elements or along ``dim`` with its index; nan if there is a nan."""
-    ops = (_median_op, _median_dim_op, _median_dim_out_op)
-    return _median("median", ops, input, dim, keepdim, out)
-
-
-def nanmedian(input, dim=None, keepdim=False, *, out=None):
-    """``torch.nanmedian``: ``median`` of the elements that are not nan."""
-    ops = (_nanmedian_op, _nanmedian_dim_op, _nanmedian_dim_out_op)
-    return _median("nanmedian", ops, input, dim, keepdim, out)
-
-
-def mode(input, dim=-1, keepdim=False, *, out=None):
-    """``torch.mode``: the most frequent value along ``dim`` and an index of it."""
-    dim = _prepare_dim("mode", input, dim)
-    _check_sortable("mode", input)
-    check_reducible("mode", input, (dim,), full=False)
-    if out is not None:
-        check_out_tensors("mode", out, 2)
-    return call(_mode_op, _mode_out_op, (input, dim, keepdim), out)
 
 
 # --- unique ----------------------------------------------------------------------------
@@ -445,6 +437,7 @@ def _unique_kernel(self: Tensor, sorted=True, return_inverse=False, return_count
 def _unique_dim_kernel(self: Tensor, dim: int, sorted=True, return_inverse=False,
                        return_counts=False):  # fmt: skip
     """``unique_dim``: distinct slices along ``dim``, in lexicographic order."""
+    dim = wrap_dim(dim, self.dim())
     values, inverse, counts = np.unique(self._array, axis=dim, return_inverse=True,
                                         return_counts=True)  # fmt: skip
     inverse = inverse.reshape(-1) if return_inverse else np.empty(0, np.int64)
@@ -461,6 +454,7 @@ def _unique_consecutive_kernel(self: Tensor, return_inverse=False, return_counts
     if dim is None:
         slices = self._array.reshape(-1, 1)
     else:
+        dim = wrap_dim(dim, self.dim())
         moved = np.moveaxis(self._array, dim, 0)
         slices = moved.reshape(moved.shape[0], -1)
     starts = np.ones(slices.shape[0], dtype=bool)
@@ -491,21 +485,29 @@ def _not_implemented_derivative(node_name: str, op_name: str) -> Derivative:
     return Derivative(node_name, grads={"self": formula}, differentiable_outputs=(0,))
 
 
-_unique_op = declare(
+# The operators ``torch.unique`` and ``torch.unique_consecutive`` call; they are not
+# part of the public namespace.
+_unique2 = native_function(
     "_unique2(Tensor self, bool sorted=True, bool return_inverse=False, "
-    "bool return_counts=False) -> (Tensor, Tensor, Tensor)", FUNCTIONAL, _unique_kernel,
-    _not_implemented_derivative("Unique2Backward0", "_unique2"),
-)  # fmt: skip
-_unique_dim_op = declare(
+    "bool return_counts=False) -> (Tensor, Tensor, Tensor)",
+    kernel=_unique_kernel,
+    derivative=_not_implemented_derivative("Unique2Backward0", "_unique2"),
+    variants="function",
+)
+_unique_dim = native_function(
     "unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, "
-    "bool return_counts=False) -> (Tensor, Tensor, Tensor)", FUNCTIONAL, _unique_dim_kernel,
-    _not_implemented_derivative("UniqueDimBackward0", "unique_dim"),
-)  # fmt: skip
-_unique_consecutive_op = declare(
+    "bool return_counts=False) -> (Tensor, Tensor, Tensor)",
+    kernel=_unique_dim_kernel,
+    derivative=_not_implemented_derivative("UniqueDimBackward0", "unique_dim"),
+    variants="function",
+)
+_unique_consecutive = native_function(
     "unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, "
-    "int? dim=None) -> (Tensor, Tensor, Tensor)", FUNCTIONAL, _unique_consecutive_kernel,
-    _not_implemented_derivative("UniqueConsecutiveBackward0", "unique_consecutive"),
-)  # fmt: skip
+    "int? dim=None) -> (Tensor, Tensor, Tensor)",
+    kernel=_unique_consecutive_kernel,
+    derivative=_not_implemented_derivative("UniqueConsecutiveBackward0", "unique_consecutive"),
+    variants="function",
+)
 
 
 def _unique_result(results, return_inverse: bool, return_counts: bool):
@@ -518,34 +520,36 @@ def _unique_result(results, return_inverse: bool, return_counts: bool):
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """``torch.unique``: the distinct elements (or slices along ``dim``), sorted.
 
-    The CPU implementation sorts even when ``sorted=False``, and so do we.
+    The CPU implementation sorts even when ``sorted=False``, and so do we. A Python
+    function in PyTorch too (``torch/functional.py``): it calls ``_unique2``, or
+    ``unique_dim`` for slices, and returns what was asked for.
     """
-    check_tensor("unique", input, "input", 1)
-    if dim is None:
-        results = _unique_op(input, sorted, return_inverse, return_counts)
-    else:
-        dim = _prepare_dim("unique", input, dim)
-        results = _unique_dim_op(input, dim, sorted, return_inverse, return_counts)
+    options = {"sorted": sorted, "return_inverse": return_inverse, "return_counts": return_counts}
+    results = _unique2(input, **options) if dim is None else _unique_dim(input, dim, **options)
     return _unique_result(results, return_inverse, return_counts)
 
 
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
-    """``torch.unique_consecutive``: collapse each run of equal consecutive elements."""
-    check_tensor("unique_consecutive", input, "input", 1)
-    if dim is not None:
-        dim = _prepare_dim("unique_consecutive", input, dim)
-    results = _unique_consecutive_op(input, return_inverse, return_counts, dim)
+    """``torch.unique_consecutive``: collapse each run of equal consecutive elements.
+
+    A Python function in PyTorch too (``torch/functional.py``) over the operator
+    ``unique_consecutive``.
+    """
+    results = _unique_consecutive(input, return_inverse=return_inverse,
+                                  return_counts=return_counts, dim=dim)  # fmt: skip
     return _unique_result(results, return_inverse, return_counts)
 
 
-def _bind(function) -> None:
-    def method(self, *args, **kwargs):
-        return function(self, *args, **kwargs)
-
-    method.__doc__ = function.__doc__
-    bind_method(function.__name__, method)
+def _tensor_unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """``Tensor.unique``: ``torch.unique`` of this tensor (``torch/_tensor.py``)."""
+    return unique(self, sorted, return_inverse, return_counts, dim)
 
 
-for _function in (sort, argsort, msort, topk, kthvalue, median, nanmedian, mode, unique,
-                  unique_consecutive):  # fmt: skip
-    _bind(_function)
+def _tensor_unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+    """``Tensor.unique_consecutive``: ``torch.unique_consecutive`` of this tensor
+    (``torch/_tensor.py``)."""
+    return unique_consecutive(self, return_inverse, return_counts, dim)
+
+
+define_method("unique", _tensor_unique)
+define_method("unique_consecutive", _tensor_unique_consecutive)

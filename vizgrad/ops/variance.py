@@ -2,6 +2,10 @@
 
 ``correction`` is subtracted from the count of reduced elements (Bessel's correction
 by default: ``correction=1``); ``std`` is the square root of ``var``.
+
+Each has three overloads: ``var.correction`` computes, and the two older spellings,
+``var(t, unbiased)`` and ``var.dim(t, dim, unbiased, keepdim)``, are
+CompositeImplicitAutograd calls of it, ``unbiased=True`` meaning ``correction=1``.
 """
 
 from __future__ import annotations
@@ -12,22 +16,17 @@ import warnings
 import numpy as np
 
 from .. import dtypes as dt
-from ..derivatives import Derivative
-from ..dispatcher import FUNCTIONAL, OUT
+from ..derivatives import COMPOSITE, Derivative
+from ..dtypes import dtype as DType
 from ..tensor import Tensor
+from .declaration import native_function
 from .logical import where
-from .reduction_args import (
-    invalid_arguments,
-    numpy_axes,
-    parse_dims,
-    reduction_dims,
-    reduction_factor,
-)
+from .reduction_args import numpy_axes, reduction_dims, reduction_factor
 from .reduction_backward import mean_backward, reduced_count, unsqueeze_reduced
 from .reduction_dtypes import accumulate_dtype, computed_in_out_dtype
-from .reduction_machinery import bind_methods, call, wrap_result
+from .reduction_machinery import wrap_result
 from .reductions import _mean_kernel
-from .registry import check_tensor, declare
+from .registry import OPERATORS
 
 __all__ = [
     "var",
@@ -37,24 +36,33 @@ __all__ = [
 ]
 
 
-# --- variance and standard deviation ---------------------------------------------------
+# --- the kernels ------------------------------------------------------------------------
 
 
-def _var_kernel(self: Tensor, dim, *, correction=1, keepdim=False, take_sqrt=False,
-                result_dtype=None) -> Tensor:  # fmt: skip
-    """Bessel-corrected variance: squared deviations from the mean over ``N - correction``.
+def _var_dtype(self: Tensor, dtype=None) -> DType:
+    """What ``var`` returns: the input's real dtype (a complex variance is real)."""
+    if self._dtype.category < dt.FLOATING:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    return self._dtype.to_real()
 
-    A divisor of zero or less gives inf or nan, with PyTorch's warning. ``result_dtype``
-    is the ``out=`` tensor's dtype, which PyTorch computes in.
+
+def _var_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False, take_sqrt=False,
+                dtype=None) -> Tensor:  # fmt: skip
+    """Bessel-corrected variance: squared deviations from the mean over ``N - correction``
+    (``correction=None`` is Bessel's 1).
+
+    A divisor of zero or less gives inf or nan, with PyTorch's warning. ``dtype`` is the
+    ``out=`` tensor's dtype, which PyTorch computes in.
     """
-    dim = reduction_dims(dim, self.dim())
-    result_dtype = result_dtype or self._dtype.to_real()
+    result_dtype = dtype or _var_dtype(self)
+    correction = 1 if correction is None else correction
+    dims = reduction_dims(dim, self.dim())
     acc = accumulate_dtype(result_dtype).numpy
     np_reduce = np.std if take_sqrt else np.var
-    axes = numpy_axes(self, dim)
+    axes = numpy_axes(self, dims)
     compute = acc if self._dtype.category != dt.COMPLEX else self._array.dtype
     array = self._array if self._array.dtype == compute else self._array.astype(compute)
-    if reduction_factor(self, dim) - correction > 0:
+    if reduction_factor(self, dims) - correction > 0:
         result = np_reduce(array, axis=axes, ddof=correction, keepdims=keepdim)
     else:
         name = "std" if take_sqrt else "var"
@@ -70,19 +78,44 @@ def _var_kernel(self: Tensor, dim, *, correction=1, keepdim=False, take_sqrt=Fal
     return wrap_result(result, result_dtype)
 
 
-def _std_kernel(self: Tensor, dim, *, correction=1, keepdim=False, result_dtype=None):
+def _std_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False, dtype=None):
     return _var_kernel(self, dim, correction=correction, keepdim=keepdim, take_sqrt=True,
-                       result_dtype=result_dtype)  # fmt: skip
+                       dtype=dtype)  # fmt: skip
 
 
-def _var_mean_kernel(self: Tensor, dim, *, correction=1, keepdim=False):
+def _var_mean_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False):
     variance = _var_kernel(self, dim, correction=correction, keepdim=keepdim)
     return variance, _mean_kernel(self, dim, keepdim)
 
 
-def _std_mean_kernel(self: Tensor, dim, *, correction=1, keepdim=False):
+def _std_mean_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False):
     deviation = _std_kernel(self, dim, correction=correction, keepdim=keepdim)
     return deviation, _mean_kernel(self, dim, keepdim)
+
+
+def _unbiased_overloads(name: str, *, with_out: bool) -> dict:
+    """The kernels of the overloads that say ``unbiased`` where newer code says
+    ``correction`` (``var``, ``var.dim``, ``var.out``). Each calls the ``correction``
+    overload (``unbiased=True`` is Bessel's ``correction=1``), as PyTorch's
+    CompositeImplicitAutograd kernels do, so autograd records that overload's node."""
+
+    def correction_overload(suffix: str = ""):  # declared below: looked up when called
+        return OPERATORS[f"aten::{name}.correction{suffix}"]
+
+    def whole(self: Tensor, unbiased=True):
+        return correction_overload()(self, None, correction=int(unbiased))
+
+    def along(self: Tensor, dim, unbiased=True, keepdim=False):
+        return correction_overload()(self, dim, correction=int(unbiased), keepdim=keepdim)
+
+    def along_out(self: Tensor, dim, unbiased=True, keepdim=False, *, out: Tensor):
+        return correction_overload("_out")(self, dim, correction=int(unbiased), keepdim=keepdim,
+                                           out=out)  # fmt: skip
+
+    return {name: whole, f"{name}.dim": along, **({f"{name}.out": along_out} if with_out else {})}
+
+
+# --- backward ---------------------------------------------------------------------------
 
 
 def var_backward(grad: Tensor, self: Tensor, dim, correction, keepdim: bool) -> Tensor:
@@ -125,84 +158,116 @@ def _std_mean_backward(grads, saved) -> Tensor:
     return from_std + mean_backward(grad_mean, saved.self.shape, saved.dim, saved.keepdim)
 
 
+# --- the declarations ---------------------------------------------------------------------
+# The overloads are declared in the order PyTorch's parser tries them: ``x.var()`` fits
+# ``var.correction`` (``correction=None``) before the older ``var(t, unbiased)``.
+
 _VAR_SAVES = ("self", "dim", "correction", "keepdim")
-_VAR_SCHEMA = "(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False"
-_var_op = declare(f"var.correction{_VAR_SCHEMA}) -> Tensor", FUNCTIONAL, _var_kernel, Derivative(
-    "VarBackward0", save=_VAR_SAVES, grads={
-        "self": lambda grad, saved: var_backward(grad, saved.self, saved.dim, saved.correction,
-                                                 saved.keepdim)}))  # fmt: skip
-_var_out_op = declare(
-    f"var.correction_out{_VAR_SCHEMA}, Tensor(a!) out) -> Tensor(a!)", OUT,
-    computed_in_out_dtype(_var_kernel, lambda t: t._dtype.to_real()),
-)  # fmt: skip
-_std_op = declare(f"std.correction{_VAR_SCHEMA}) -> Tensor", FUNCTIONAL, _std_kernel, Derivative(
-    "StdBackward0", save=(*_VAR_SAVES, "result"), grads={
-        "self": lambda grad, saved: std_backward(saved.result, grad, saved.self, saved.dim,
-                                                 saved.correction, saved.keepdim)}))  # fmt: skip
-_std_out_op = declare(
-    f"std.correction_out{_VAR_SCHEMA}, Tensor(a!) out) -> Tensor(a!)", OUT,
-    computed_in_out_dtype(_std_kernel, lambda t: t._dtype.to_real()),
-)  # fmt: skip
-_var_mean_op = declare(f"var_mean.correction{_VAR_SCHEMA}) -> (Tensor, Tensor)", FUNCTIONAL,
-                       _var_mean_kernel, Derivative(
-    "VarMeanBackward0", save=_VAR_SAVES, grads={"self": _var_mean_backward},
-    multi_output=True))  # fmt: skip
-_std_mean_op = declare(f"std_mean.correction{_VAR_SCHEMA}) -> (Tensor, Tensor)", FUNCTIONAL,
-                       _std_mean_kernel, Derivative(
-    "StdMeanBackward0", save=(*_VAR_SAVES, "result0"), grads={"self": _std_mean_backward},
-    multi_output=True))  # fmt: skip
 
-
-def _parse_var_arguments(fn_name, input, dim, unbiased, keepdim, correction):
-    """``var`` has three Python signatures; resolve them to ``(dims, correction)``.
-
-    ``var(t, False)`` passes ``unbiased`` first; ``unbiased`` and ``correction`` are two
-    spellings of one thing, so giving both is an error.
-    """
-    check_tensor(fn_name, input, "input", 1)
-    if isinstance(dim, bool):
-        dim, unbiased = None, dim
-    signatures = [
-        "Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, "
-        "Tensor out = None",
-        "Tensor input, tuple of ints dim = None, *, Number correction = None, "
-        "bool keepdim = False, Tensor out = None",
-        "Tensor input, bool unbiased = True",
-    ]
-    if unbiased is not None and correction is not None:
-        kwargs = {"correction": correction}
-        raise invalid_arguments(fn_name, (input, dim, unbiased), kwargs, signatures)
-    if input._dtype.category < dt.FLOATING:
-        raise RuntimeError("std and var only support floating point and complex dtypes")
-    dims = parse_dims(fn_name, input, dim, keepdim, signatures)
-    if correction is None:
-        correction = 0 if unbiased is False else 1
-    return dims, correction
-
-
-def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
-    """``torch.var``: the spread around the mean, divided by ``N - correction``
-    (``correction=1``, "unbiased", by default)."""
-    dims, correction = _parse_var_arguments("var", input, dim, unbiased, keepdim, correction)
-    return call(_var_op, _var_out_op, (input, dims), out, correction=correction, keepdim=keepdim)
-
-
-def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
-    """``torch.std``: the square root of ``var``."""
-    dims, correction = _parse_var_arguments("std", input, dim, unbiased, keepdim, correction)
-    return call(_std_op, _std_out_op, (input, dims), out, correction=correction, keepdim=keepdim)
-
-
-def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    """``torch.var_mean``: ``(var, mean)`` in one call (a plain tuple)."""
-    dims, correction = _parse_var_arguments("var_mean", input, dim, unbiased, keepdim, correction)
-    return _var_mean_op(input, dims, correction=correction, keepdim=keepdim)
-
-
-def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    """``torch.std_mean``: ``(std, mean)`` in one call (a plain tuple)."""
-    dims, correction = _parse_var_arguments("std_mean", input, dim, unbiased, keepdim, correction)
-    return _std_mean_op(input, dims, correction=correction, keepdim=keepdim)
-
-
-bind_methods(var, std)
+var = native_function(
+    "var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor",
+    "var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, "
+    "bool keepdim=False) -> Tensor",
+    "var(Tensor self, bool unbiased=True) -> Tensor",
+    "var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    "var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, "
+    "bool keepdim=False, Tensor(a!) out) -> Tensor(a!)",
+    kernels={
+        "var.correction": _var_kernel,
+        "var.correction_out": computed_in_out_dtype(_var_kernel, _var_dtype),
+        **_unbiased_overloads("var", with_out=True),
+    },
+    derivatives={
+        "var.correction": Derivative(
+            "VarBackward0",
+            save=_VAR_SAVES,
+            grads={
+                "self": lambda grad, saved: var_backward(
+                    grad, saved.self, saved.dim, saved.correction, saved.keepdim
+                )
+            },
+        ),
+        "var": COMPOSITE,
+        "var.dim": COMPOSITE,
+        "var.out": COMPOSITE,
+    },
+    doc="``torch.var``: the spread around the mean, divided by ``N - correction`` "
+    '(``correction=1``, "unbiased", by default).',
+)
+std = native_function(
+    "std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor",
+    "std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, "
+    "bool keepdim=False) -> Tensor",
+    "std(Tensor self, bool unbiased=True) -> Tensor",
+    "std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    "std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, "
+    "bool keepdim=False, Tensor(a!) out) -> Tensor(a!)",
+    kernels={
+        "std.correction": _std_kernel,
+        "std.correction_out": computed_in_out_dtype(_std_kernel, _var_dtype),
+        **_unbiased_overloads("std", with_out=True),
+    },
+    derivatives={
+        "std.correction": Derivative(
+            "StdBackward0",
+            save=(*_VAR_SAVES, "result"),
+            grads={
+                "self": lambda grad, saved: std_backward(
+                    saved.result, grad, saved.self, saved.dim, saved.correction, saved.keepdim
+                )
+            },
+        ),
+        "std": COMPOSITE,
+        "std.dim": COMPOSITE,
+        "std.out": COMPOSITE,
+    },
+    doc="``torch.std``: the square root of ``var``.",
+)
+var_mean = native_function(
+    "var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) "
+    "-> (Tensor, Tensor)",
+    "var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, "
+    "bool keepdim=False) -> (Tensor, Tensor)",
+    "var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)",
+    kernels={
+        "var_mean.correction": _var_mean_kernel,
+        **_unbiased_overloads("var_mean", with_out=False),
+    },
+    derivatives={
+        "var_mean.correction": Derivative(
+            "VarMeanBackward0",
+            save=_VAR_SAVES,
+            grads={"self": _var_mean_backward},
+            multi_output=True,
+        ),
+        "var_mean": COMPOSITE,
+        "var_mean.dim": COMPOSITE,
+    },
+    variants="function",
+    doc="``torch.var_mean``: ``(var, mean)`` in one call (a plain tuple).",
+)
+std_mean = native_function(
+    "std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) "
+    "-> (Tensor, Tensor)",
+    "std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, "
+    "bool keepdim=False) -> (Tensor, Tensor)",
+    "std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)",
+    kernels={
+        "std_mean.correction": _std_mean_kernel,
+        **_unbiased_overloads("std_mean", with_out=False),
+    },
+    derivatives={
+        "std_mean.correction": Derivative(
+            "StdMeanBackward0",
+            save=(*_VAR_SAVES, "result0"),
+            grads={"self": _std_mean_backward},
+            multi_output=True,
+        ),
+        "std_mean": COMPOSITE,
+        "std_mean.dim": COMPOSITE,
+    },
+    variants="function",
+    doc="``torch.std_mean``: ``(std, mean)`` in one call (a plain tuple).",
+)
