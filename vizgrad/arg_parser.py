@@ -168,8 +168,11 @@ class PythonParameter:
         return f"{self.type_name} {self.name}{default}"
 
 
+_TENSOR_OR_NUMBER = Tensor | numbers.Number  # made once: a union is an object
+
+
 def _is_tensor_or_number(value) -> bool:
-    return isinstance(value, Tensor | numbers.Number)
+    return isinstance(value, _TENSOR_OR_NUMBER)
 
 
 class PythonSignature:
@@ -264,7 +267,7 @@ class PythonSignature:
         return bound
 
     def bind_call(self, args: tuple, kwargs: dict, raise_errors: bool):
-        """The call as the overload takes it: ``(arguments, keywords)`` by schema name.
+        """The call as the overload takes it: ``(self, arguments, keywords)`` by schema name.
 
         Positional parameters become arguments, keyword-only ones keywords (``out``
         stays under its Python name, for the caller to route). None if the signature
@@ -278,7 +281,7 @@ class PythonSignature:
                 if not (param.check(value) or (value is None and param.allow_none)):
                     break
             else:
-                return args, self._keyword_defaults
+                return self, args, self._keyword_defaults
         bound = self.bind(args, kwargs, raise_errors)
         if bound is None:
             return None
@@ -286,7 +289,7 @@ class PythonSignature:
         positional = self.max_pos_args
         keywords = {p.schema_name: v for p, v in zip(self.params[positional:], values[positional:],
                                                      strict=True)}  # fmt: skip
-        return tuple(values[:positional]), keywords
+        return self, tuple(values[:positional]), keywords
 
 
 def _fail(raise_errors: bool, error, *details):
@@ -338,11 +341,11 @@ class PythonArgParser:
         """``(signature, arguments, keywords)`` of the first signature that fits the call."""
         signatures = self.signatures
         if len(signatures) == 1:
-            return (signatures[0], *signatures[0].bind_call(args, kwargs, True))
+            return signatures[0].bind_call(args, kwargs, True)
         for signature in signatures:
             call = signature.bind_call(args, kwargs, False)
             if call is not None:
-                return (signature, *call)
+                return call
         raise self._no_match(args, kwargs)
 
     def _no_match(self, args: tuple, kwargs: dict) -> TypeError:
@@ -438,11 +441,11 @@ def _why_not(signature: PythonSignature, option: str, args: tuple, kwargs: dict)
     """The per-signature explanation PyTorch adds when the argument count fits.
 
     PyTorch reads the option back from its printed form, so ``*`` counts as an
-    argument and a defaulted argument's "name" is its default; this keeps that.
+    argument and a defaulted argument's "name" is its default (so ``Tensor out = None``
+    is not recognised as ``out``, and counts whether given or not); this keeps that.
     """
     pieces = option[1:-1].split(", ") if option != "()" else []
-    has_out = any(p.startswith("Tensor out") for p in pieces)
-    expected = len(pieces) - (1 if has_out and "out" not in kwargs else 0)
+    expected = len(pieces)
     if len(args) + len(kwargs) != expected:
         return ""
     names = [p.rsplit(" ", 1)[-1] for p in pieces]
@@ -450,9 +453,17 @@ def _why_not(signature: PythonSignature, option: str, args: tuple, kwargs: dict)
     unmatched = [k for k in kwargs if k not in names[start:]]
     if kwargs and unmatched:
         return f"some of the keywords were incorrect: {', '.join(unmatched)}"
+    # Positional arguments are read against the printed pieces, where ``*`` is a piece
+    # no value fits.
+    by_piece, keyword_marked = [], False
+    for param in signature.params:
+        if param.kwarg_only and not keyword_marked:
+            by_piece.append(None)
+            keyword_marked = True
+        by_piece.append(param)
     marked = []
     for i, value in enumerate(args):
-        ok = i < len(signature.params) and signature.params[i].check(value)
+        ok = i < len(by_piece) and by_piece[i] is not None and by_piece[i].check(value)
         text = _python_type_name(value)
         marked.append(text if ok else f"!{text}!")
     for key, value in kwargs.items():
