@@ -439,7 +439,6 @@ def native_function(
         method = _tensor_method(parser(name + "_", True, inplace_ops), check)
         method.__doc__ = inplace_doc
         bind_method(name + "_", method)
-        function.inplace = method
         if "function" in inplace_variants:  # ``torch.exp_(x)``
             function.inplace = _python_function(name + "_", parser(name + "_", False, inplace_ops),
                                                 check)  # fmt: skip

@@ -26,18 +26,16 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
     ``result_dtype`` fixes the output dtype (``bool`` for ``isnan``); ``compute_dtype``
     overrides the dtype the loop runs in. ``check_all_same_dtype`` is the
     TensorIteratorConfig flag of the dtype-keeping unary ops (``neg``, ``floor``…): an
-    ``out=`` tensor of another dtype is an error, not a cast. ``defaults`` fill keyword
-    options the schema leaves without a default.
+    ``out=`` tensor of another dtype is an error, not a cast.
     """
 
     def __init__(self, kernel, *, promote_integer_inputs_to_float=False, result_dtype=None,
-                 compute_dtype=None, check_all_same_dtype=False, defaults=None):  # fmt: skip
+                 compute_dtype=None, check_all_same_dtype=False):  # fmt: skip
         self.kernel = kernel
         self.promote = promote_integer_inputs_to_float
         self.config = {"result_dtype": result_dtype, "compute_dtype": compute_dtype,
                        "promote_integer_inputs_to_float": promote_integer_inputs_to_float}  # fmt: skip
         self.check_all_same_dtype = check_all_same_dtype
-        self.defaults = defaults or {}
 
     def _iterator_config(self, options: dict) -> dict:
         # ``div(a, b, rounding_mode=None)`` promotes integers to float; the rounded modes
@@ -45,15 +43,6 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
         if not callable(self.promote):
             return self.config
         return {**self.config, "promote_integer_inputs_to_float": self.promote(**options)}
-
-    def _options(self, options: dict) -> dict:
-        if not self.defaults:
-            return options
-        merged = dict(options)
-        for name, value in self.defaults.items():
-            if merged.get(name) is None:
-                merged[name] = value
-        return merged
 
     def for_overload(self, schema, variant):
         kernel = self._variant_kernel(schema.base_name, variant)
@@ -76,7 +65,6 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
         if variant is INPLACE:
 
             def inplace_kernel(*operands, **options):
-                options = self._options(options)
                 iterator = TensorIterator(name + "_", operands, out=operands[0], inplace=True,
                                           **self._iterator_config(options))  # fmt: skip
                 return iterator.run(kernel, **options)
@@ -85,7 +73,6 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
         if variant is OUT:
 
             def out_kernel(*operands, out, **options):
-                options = self._options(options)
                 if self.check_all_same_dtype:
                     check_same_dtype(out, result_type(*operands))
                 iterator = TensorIterator(name, operands, out=out, **self._iterator_config(options))
@@ -94,7 +81,6 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
             return out_kernel
 
         def functional_kernel(*operands, **options):
-            options = self._options(options)
             return TensorIterator(name, operands, **self._iterator_config(options)).run(
                 kernel, **options
             )

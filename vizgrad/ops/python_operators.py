@@ -41,12 +41,6 @@ def _matmul(a, b):
     return matmul(a, b)
 
 
-def _floor_divide_overload(a, b):
-    # ``2 // t`` passes the number as ``self``, a "wrapped number" the TensorIterator
-    # promotes like any Python scalar (PyTorch has no Scalar overload for it either).
-    return arithmetic.floor_divide.overloads["floor_divide"](a, b)
-
-
 def _rtruediv(self, other):
     # PyTorch's own definition: the reciprocal first, so ``2 / int_tensor`` is float.
     return self.reciprocal() * other
@@ -82,7 +76,8 @@ _BINARY = {
     "__rtruediv__": _rtruediv,
     "__itruediv__": lambda a, b: a.div_(b),
     "__floordiv__": lambda a, b: arithmetic.floor_divide(a, b),
-    "__rfloordiv__": lambda a, b: _floor_divide_overload(b, a),
+    # ``2 // t``: floor_divide takes the number as its tensor ``input`` (a wrapped number).
+    "__rfloordiv__": lambda a, b: arithmetic.floor_divide(b, a),
     "__ifloordiv__": lambda a, b: a.floor_divide_(b),
     "__mod__": lambda a, b: arithmetic.remainder(a, b),
     "__rmod__": lambda a, b: arithmetic.remainder(b, a),
