@@ -262,3 +262,66 @@ def test_one_argument_too_many_was_given():
         aminmax.bind((0,), {}, True)
     with pytest.raises(TypeError, match=r"but 2 were given$"):
         aminmax.bind((0, 1), {}, True)
+
+
+def test_an_inplace_overload_pairs_with_the_functional_one_of_the_same_arguments():
+    from vizgrad.ops.declaration import _twin
+
+    plain = [FunctionSchema.parse(s) for s in (
+        "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
+        "pow.Scalar(Scalar self, Tensor exponent) -> Tensor",
+        "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor",
+    )]  # fmt: skip
+    inplace_scalar = FunctionSchema.parse(
+        "pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)"
+    )
+    inplace_tensor = FunctionSchema.parse(
+        "pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)"
+    )
+    out = FunctionSchema.parse(
+        "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)"
+    )
+    assert _twin(inplace_scalar, plain).qualified_name == "pow.Tensor_Scalar"
+    assert _twin(inplace_tensor, plain).qualified_name == "pow.Tensor_Tensor"
+    assert _twin(out, plain).qualified_name == "pow.Scalar"
+
+
+def test_a_structured_kernel_named_for_one_overload_also_makes_its_twins():
+    from vizgrad.dispatcher import INPLACE, OUT
+    from vizgrad.ops.declaration import StructuredKernel, _kernel_for
+
+    class Recorded(StructuredKernel):
+        def for_overload(self, schema, variant):
+            return (schema.qualified_name, variant)
+
+    plain = [FunctionSchema.parse("floor_divide(Tensor self, Tensor other) -> Tensor")]
+    kernels = {"floor_divide": Recorded()}
+    inplace = FunctionSchema.parse(
+        "floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"
+    )
+    out = FunctionSchema.parse(
+        "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"
+    )
+    assert _kernel_for(inplace, INPLACE, None, kernels, plain) == ("floor_divide_.Tensor", INPLACE)
+    assert _kernel_for(out, OUT, None, kernels, plain) == ("floor_divide.out", OUT)
+
+
+def test_python_signatures_name_a_tensor_self_input_and_make_methods_of_it_only():
+    from vizgrad.dispatcher import FUNCTIONAL, Operator
+    from vizgrad.ops.declaration import _is_method, _self_position, _signature
+
+    def op(schema):
+        return Operator(schema, FUNCTIONAL, None)
+
+    scalar_base = op("pow.Scalar(Scalar self, Tensor exponent) -> Tensor")
+    tensor_base = op("pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor")
+    signature = _signature("pow", scalar_base, None, method=False, numbers_as_tensors=False)
+    assert str(signature) == "(Number self, Tensor exponent)"
+    signature = _signature("pow", tensor_base, None, method=False, numbers_as_tensors=False)
+    assert str(signature) == "(Tensor input, Number exponent)"
+    assert not _is_method(scalar_base) and _is_method(tensor_base)
+    # ``Tensor.where(condition, other)``: the tensor goes between the two arguments.
+    where = op("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor")
+    method = _signature("where", where, None, method=True, numbers_as_tensors=False)
+    assert str(method) == "(Tensor condition, Tensor other)"
+    assert _self_position(method) == 1

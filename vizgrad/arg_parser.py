@@ -172,8 +172,11 @@ class PythonParameter:
         return f"{self.type_name} {self.name}{default}"
 
 
+_TENSOR_OR_NUMBER = Tensor | numbers.Number  # made once: a union is an object
+
+
 def _is_tensor_or_number(value) -> bool:
-    return isinstance(value, Tensor | numbers.Number)
+    return isinstance(value, _TENSOR_OR_NUMBER)
 
 
 class PythonSignature:
@@ -501,11 +504,11 @@ def _why_not(signature: PythonSignature, option: str, args: tuple, kwargs: dict)
     """The per-signature explanation PyTorch adds when the argument count fits.
 
     PyTorch reads the option back from its printed form, so ``*`` counts as an
-    argument and a defaulted argument's "name" is its default; this keeps that.
+    argument and a defaulted argument's "name" is its default (so ``Tensor out = None``
+    is not recognised as ``out``, and counts whether given or not); this keeps that.
     """
     pieces = option[1:-1].split(", ") if option != "()" else []
-    has_out = any(p.startswith("Tensor out") for p in pieces)
-    expected = len(pieces) - (1 if has_out and "out" not in kwargs else 0)
+    expected = len(pieces)
     if len(args) + len(kwargs) != expected:
         return ""
     names = [p.rsplit(" ", 1)[-1] for p in pieces]
@@ -513,9 +516,17 @@ def _why_not(signature: PythonSignature, option: str, args: tuple, kwargs: dict)
     unmatched = [k for k in kwargs if k not in names[start:]]
     if kwargs and unmatched:
         return f"some of the keywords were incorrect: {', '.join(unmatched)}"
+    # Positional arguments are read against the printed pieces, where ``*`` is a piece
+    # no value fits.
+    by_piece, keyword_marked = [], False
+    for param in signature.params:
+        if param.kwarg_only and not keyword_marked:
+            by_piece.append(None)
+            keyword_marked = True
+        by_piece.append(param)
     marked = []
     for i, value in enumerate(args):
-        ok = i < len(signature.params) and signature.params[i].check(value)
+        ok = i < len(by_piece) and by_piece[i] is not None and by_piece[i].check(value)
         text = _python_type_name(value)
         marked.append(text if ok else f"!{text}!")
     for key, value in kwargs.items():

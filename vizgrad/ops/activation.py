@@ -5,18 +5,22 @@ written it overflows for large inputs, so the kernel subtracts the maximum first
 (``exp(x - max)``), which changes nothing mathematically and keeps every ``exp`` at
 most 1. ``log_softmax`` is ``x - max - log(sum(exp(x - max)))``, never the log of a
 softmax that may have underflowed to 0.
+
+As in PyTorch, ``softmax`` is CompositeImplicitAutograd: it wraps ``dim``, converts
+the input to ``dtype`` if one is given (a recorded copy, so gradients flow back
+through the cast) and calls ``_softmax``, the operator with the kernel and the
+derivative (``SoftmaxBackward0``). Likewise ``log_softmax`` and ``_log_softmax``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..derivatives import Derivative
-from ..dtypes import dtype as DType
+from ..derivatives import COMPOSITE, Derivative
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
+from .declaration import native_function
 from .iterator import FLOATING_TYPES
-from .registry import bind_method, check_tensor, declare_with_out
 
 __all__ = ["softmax", "log_softmax"]
 
@@ -29,7 +33,9 @@ def _not_implemented(kernel: str, input: Tensor, dim: int) -> None:
 
 
 def _softmax_family_kernel(kernel: str, log: bool):
-    def compute(input: Tensor, dim: int) -> Tensor:
+    def compute(input: Tensor, dim: int, half_to_float: bool) -> Tensor:
+        if half_to_float:
+            raise RuntimeError(f"{kernel} with half to float conversion is not supported on CPU")
         if input._dtype.numpy.name not in FLOATING_TYPES:
             _not_implemented(kernel, input, dim)
         # host_softmax works on ``input.contiguous()``: the result is contiguous too.
@@ -64,45 +70,51 @@ def _log_softmax_grad(grad, saved):
 
 
 # Both derivatives are written with the output, which the forward has anyway.
-_softmax, _softmax_out = declare_with_out(
+_softmax = native_function(
+    "_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
+    "_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_softmax_family_kernel("softmax", log=False),
+    derivative=Derivative(
+        "SoftmaxBackward0", save=("dim", "result"), grads={"self": _softmax_grad}
+    ),
+    variants="function",
+)
+_log_softmax = native_function(
+    "_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
+    "_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_softmax_family_kernel("log_softmax", log=True),
+    derivative=Derivative(
+        "LogSoftmaxBackward0", save=("dim", "result"), grads={"self": _log_softmax_grad}
+    ),
+    variants="function",
+)
+
+
+def _converted_then(operator):
+    """softmax.int's body: wrap ``dim``, convert to ``dtype``, call ``_softmax``."""
+
+    def composite(self, dim, dtype=None):
+        dim = wrap_dim(dim, self.dim())
+        if dtype is not None and dtype is not self._dtype:
+            self = self.to(dtype)
+        return operator(self, dim, False)
+
+    return composite
+
+
+softmax = native_function(
     "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
-    _softmax_family_kernel("softmax", log=False),
-    Derivative("SoftmaxBackward0", save=("dim", "result"), grads={"self": _softmax_grad}),
+    "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    kernel=_converted_then(_softmax.overloads["_softmax"]),
+    derivative=COMPOSITE,
+    doc="``torch.softmax``: exponentials normalised to sum to 1 along ``dim``.",
 )
-_log_softmax, _log_softmax_out = declare_with_out(
+log_softmax = native_function(
     "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
-    _softmax_family_kernel("log_softmax", log=True),
-    Derivative("LogSoftmaxBackward0", save=("dim", "result"), grads={"self": _log_softmax_grad}),
+    "log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    kernel=_converted_then(_log_softmax.overloads["_log_softmax"]),
+    derivative=COMPOSITE,
+    doc="``torch.log_softmax``: the logarithm of ``softmax``, computed without underflow.",
 )
-
-
-def _call(fn_name: str, functional, out_op, input, dim, dtype, out):
-    check_tensor(fn_name, input, "input", 1)
-    if dim is None:
-        raise TypeError(f'{fn_name}() missing 1 required positional arguments: "dim"')
-    if dtype is not None and not isinstance(dtype, DType):
-        raise TypeError(
-            f"{fn_name}(): argument 'dtype' must be vizgrad.dtype, not {type(dtype).__name__}"
-        )
-    dim = wrap_dim(dim, input.dim())
-    if dtype is not None and dtype is not input._dtype:
-        # ``dtype=`` converts the input first (a recorded ``_to_copy``, so gradients
-        # flow back through the cast): softmax of int64 with dtype=float64 works.
-        input = input.to(dtype)
-    if out is None:
-        return functional(input, dim)
-    return out_op(input, dim, out=out)
-
-
-def softmax(input, dim=None, dtype=None, *, out=None) -> Tensor:
-    """``torch.softmax``: exponentials normalised to sum to 1 along ``dim``."""
-    return _call("softmax", _softmax, _softmax_out, input, dim, dtype, out)
-
-
-def log_softmax(input, dim=None, dtype=None, *, out=None) -> Tensor:
-    """``torch.log_softmax``: the logarithm of ``softmax``, computed without underflow."""
-    return _call("log_softmax", _log_softmax, _log_softmax_out, input, dim, dtype, out)
-
-
-bind_method("softmax", lambda self, dim=None, dtype=None: softmax(self, dim, dtype))
-bind_method("log_softmax", lambda self, dim=None, dtype=None: log_softmax(self, dim, dtype))

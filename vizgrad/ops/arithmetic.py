@@ -1,9 +1,18 @@
 """Arithmetic: ``add``, ``sub``, ``mul``, ``div``, ``pow``… (PyTorch's ``BinaryOps.cpp``).
 
-Each operator is one ``pointwise`` declaration: its schema, its NumPy kernel (which
-writes into the output the TensorIterator prepared), and the checks PyTorch makes.
+Each operator is one ``native_function`` declaration holding every overload's schema
+as ``native_functions.yaml`` writes it, its NumPy kernel (which writes into the
+output the TensorIterator prepared), its derivative and the checks PyTorch makes.
 Broadcasting, promotion, output allocation and the in-place/``out=`` variants come
-from the shared machinery, never from here.
+from the shared machinery (``elementwise``), never from here. The aliases PyTorch
+declares as operators of their own (``subtract``, ``divide``, ``arctan2``…) are
+CompositeImplicitAutograd: their kernels call the main operator's overloads, which
+record the nodes.
+
+Only the functions of Python's arithmetic (``add``, ``sub``, ``mul``, ``div`` and
+their aliases, ``floor_divide``) take a Python number where the schema says
+``Tensor`` (``numbers_as_tensors``); the others reach a number through a ``Scalar``
+overload (``pow.Tensor_Scalar``) or refuse it (``atan2(x, 2)``), as PyTorch does.
 
 Kernels that PyTorch compiles only for some dtypes are wrapped in
 ``dispatch_dtypes``: called with another dtype they raise PyTorch's
@@ -13,18 +22,16 @@ Kernels that PyTorch compiles only for some dtypes are wrapped in
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
-from ..derivatives import Derivative
-from ..dispatcher import FUNCTIONAL, OUT
+from ..derivatives import COMPOSITE, Derivative
 from ..dtypes import BOOL, C_TYPE_NAMES, COMPLEX, CPP_TYPE_NAMES, FLOATING, INTEGRAL
 from ..promotion import result_type
 from ..shape import contiguous_strides
 from ..tensor import Tensor
 from .declaration import native_function
-from .elementwise import elementwise
+from .elementwise import elementwise, structured
 from .iterator import (
     ALL_TYPES,
     ALL_TYPES_AND_COMPLEX,
@@ -34,7 +41,6 @@ from .iterator import (
     dispatch_dtypes,
     resize_output,
 )
-from .registry import bind_method, check_tensor, declare, pointwise
 
 __all__ = [
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
@@ -61,7 +67,7 @@ def raise_if_integer_division_by_zero(divisor: np.ndarray) -> None:
 # --- add, sub, mul -------------------------------------------------------------------
 
 
-def _check_alpha(input, other, *, alpha=1, out=None):
+def _check_alpha(input, other, alpha=1, out=None):
     """``alpha_check``: ``alpha`` must fit the result's kind (no 2.5 * an int tensor)."""
     if alpha == 1 and type(alpha) is int:
         return
@@ -101,12 +107,12 @@ def _mul_kernel(out, a, b):
         np.multiply(a, b, out=out)
 
 
-def _check_sub(input, other, *, alpha=1, out=None):
+def _check_sub(input, other, alpha=1, out=None):
     """Subtracting booleans has no meaning: PyTorch points to ``^`` and ``~`` instead.
 
     A Python ``True`` counts as a bool tensor here (it is wrapped into one).
     """
-    bool_count = sum(_is_bool_operand(x) for x in (input, other))
+    bool_count = _is_bool_operand(input) + _is_bool_operand(other)
     if bool_count == 2:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
@@ -117,7 +123,7 @@ def _check_sub(input, other, *, alpha=1, out=None):
             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
             "trying to invert a mask, use the `~` or `logical_not()` operator instead."
         )
-    _check_alpha(input, other, alpha=alpha)
+    _check_alpha(input, other, alpha)
 
 
 def _times_alpha(grad, saved):
@@ -174,9 +180,28 @@ sub = native_function(
     numbers_as_tensors=True,
     doc="``torch.sub``: ``input - alpha * other``, broadcast and promoted.",
 )
-subtract = sub
-bind_method("subtract", Tensor.sub)
-bind_method("subtract_", Tensor.sub_)
+_sub, _sub_ = sub.overloads["sub.Tensor"], sub.overloads["sub_.Tensor"]
+
+# The Scalar overloads take ``alpha`` by position; PyTorch's reach sub.Scalar, which
+# wraps the number into a tensor: sub.Tensor with the number is the same call.
+subtract = native_function(
+    "subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+    "subtract_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+    "subtract.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+    "subtract.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
+    "subtract_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)",
+    kernels={
+        "subtract.Tensor": _sub,
+        "subtract_.Tensor": _sub_,
+        "subtract.out": sub.overloads["sub.out"],
+        "subtract.Scalar": lambda self, other, alpha=1: _sub(self, other, alpha=alpha),
+        "subtract_.Scalar": lambda self, other, alpha=1: _sub_(self, other, alpha=alpha),
+    },
+    check=_check_sub,
+    derivative=COMPOSITE,
+    numbers_as_tensors=True,
+    doc="``torch.subtract``: an alias of ``sub``.",
+)
 
 mul = native_function(
     "mul.Tensor(Tensor self, Tensor other) -> Tensor",
@@ -196,9 +221,23 @@ mul = native_function(
     numbers_as_tensors=True,
     doc="``torch.mul``: elementwise product, broadcast and promoted.",
 )
-multiply = mul
-bind_method("multiply", Tensor.mul)
-bind_method("multiply_", Tensor.mul_)
+multiply = native_function(
+    "multiply.Tensor(Tensor self, Tensor other) -> Tensor",
+    "multiply_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "multiply.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "multiply.Scalar(Tensor self, Scalar other) -> Tensor",
+    "multiply_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    kernels={
+        "multiply.Tensor": mul.overloads["mul.Tensor"],
+        "multiply_.Tensor": mul.overloads["mul_.Tensor"],
+        "multiply.out": mul.overloads["mul.out"],
+        "multiply.Scalar": mul.overloads["mul.Tensor"],
+        "multiply_.Scalar": mul.overloads["mul_.Tensor"],
+    },
+    derivative=COMPOSITE,
+    numbers_as_tensors=True,
+    doc="``torch.multiply``: an alias of ``mul``.",
+)
 
 
 def _rsub_kernel(out, a, b, alpha=1):
@@ -207,47 +246,23 @@ def _rsub_kernel(out, a, b, alpha=1):
 
 # d(other - alpha*self) = -alpha*grad for self, grad for other.
 _RSUB_SELF_GRAD = {"self": lambda grad, saved: -_times_alpha(grad, saved)}
-_rsub = pointwise(
+rsub = native_function(
     "rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-    _rsub_kernel,
-    options={"alpha": 1},
+    "rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
+    kernel=elementwise(_rsub_kernel),
     check=_check_sub,
-    inplace=False,
-    out=False,
-    method=False,
-    derivative=Derivative(
-        "RsubBackward0",
-        save=("alpha",),
-        grads={**_RSUB_SELF_GRAD, "other": lambda grad, saved: grad},
-    ),
+    # ``2 - t`` reaches the Scalar overload: its own node, RsubBackward1.
+    derivatives={
+        "rsub.Tensor": Derivative(
+            "RsubBackward0",
+            save=("alpha",),
+            grads={**_RSUB_SELF_GRAD, "other": lambda grad, saved: grad},
+        ),
+        "rsub.Scalar": Derivative("RsubBackward1", save=("alpha",), grads=_RSUB_SELF_GRAD),
+    },
+    variants="function",
     doc="``torch.rsub``: ``other - alpha * input`` (subtraction with the operands reversed).",
 )
-# ``2 - t`` reaches the Scalar overload (its own node, RsubBackward1). PyTorch's schema
-# takes ``alpha`` by position too; ``pointwise`` wants options keyword-only.
-_rsub_scalar = pointwise(
-    "rsub.Scalar(Tensor self, Scalar other, *, Scalar alpha=1) -> Tensor",
-    _rsub_kernel,
-    options={"alpha": 1},
-    check=_check_sub,
-    inplace=False,
-    out=False,
-    method=False,
-    derivative=Derivative("RsubBackward1", save=("alpha",), grads=_RSUB_SELF_GRAD),
-)
-
-
-def rsub(input, other, *, alpha=1, **unexpected) -> Tensor:
-    """``torch.rsub``: ``other - alpha * input``; it has no ``out=`` form."""
-    if unexpected:
-        kinds = ", ".join(type(x).__name__ for x in (input, other))
-        keywords = ", ".join(f"{k}={type(v).__name__}" for k, v in unexpected.items())
-        raise TypeError(
-            f"rsub() received an invalid combination of arguments - got ({kinds}, {keywords}), "
-            "but expected one of:\n * (Tensor input, Tensor other, *, Number alpha = 1)\n"
-            " * (Tensor input, Number other, Number alpha = 1)"
-        )
-    overload = _rsub_scalar if _is_python_number(other) else _rsub
-    return overload(input, other, alpha=alpha)
 
 
 # --- division ------------------------------------------------------------------------
@@ -280,15 +295,18 @@ def _div_floor_kernel(out, a, b):
         np.floor_divide(a, b, out=out)
 
 
-_ROUNDING_MODES = (None, "trunc", "floor")
-
-
-def _check_rounding_mode(input, other, rounding_mode=None):
-    if rounding_mode not in _ROUNDING_MODES:
-        raise RuntimeError(
-            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
-            f"'{rounding_mode}'"
-        )
+def _is_true_division(rounding_mode=None) -> bool:
+    """How div.Tensor_mode's meta function builds its iterator: true division (no
+    rounding mode) makes floats of integers, the rounded modes keep the promoted dtype;
+    any other mode is an error, raised before any work."""
+    if rounding_mode is None:
+        return True
+    if rounding_mode in ("trunc", "floor"):
+        return False
+    raise RuntimeError(
+        "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+        f"'{rounding_mode}'"
+    )
 
 
 def _div_mode_kernel(out, a, b, rounding_mode=None):
@@ -316,85 +334,116 @@ def _rounded_division_grad(param: str):
     return grad_of
 
 
-# True division always produces floating point: ``int / int`` is float32.
-_true_divide = pointwise(
-    "div.Tensor(Tensor self, Tensor other) -> Tensor",
-    _true_divide_kernel,
-    promote_integer_inputs_to_float=True,
-    method=False,
-    derivative=Derivative(
-        "DivBackward0",
-        save=("self", "other"),
-        grads=_TRUE_DIVISION_GRADS,
-        reads={"self": ("other",), "other": ("self", "other")},
-    ),
-)
-_divide_rounding = pointwise(
-    "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
-    _div_mode_kernel,
-    options={"rounding_mode": None},
-    # An explicit ``rounding_mode=None`` is true division, which makes floats of integers.
-    promote_integer_inputs_to_float=lambda rounding_mode=None: rounding_mode is None,
-    check=_check_rounding_mode,
-    method=False,
-    derivative=Derivative(
-        "DivBackward2",
-        save=("self", "other", "rounding_mode"),
-        grads={"self": _rounded_division_grad("self"), "other": _rounded_division_grad("other")},
-    ),
+_division_with_mode = elementwise(
+    _div_mode_kernel, promote_integer_inputs_to_float=_is_true_division
 )
 
 # PyTorch's argument parser tells a missing ``rounding_mode`` from an explicit None:
 # ``div(a, b)`` calls div.Tensor, ``div(a, b, rounding_mode=None)`` div.Tensor_mode
-# (the same quotient, recorded as DivBackward2 instead of DivBackward0).
-_NOT_GIVEN = object()
-
-
-def _division_overload(rounding_mode):
-    if rounding_mode is _NOT_GIVEN:
-        return _true_divide, {}
-    return _divide_rounding, {"rounding_mode": rounding_mode}
-
-
-def div(input, other, *, rounding_mode=_NOT_GIVEN, out=None) -> Tensor:
-    """``torch.div``: true division, or rounded with ``rounding_mode='trunc'``/``'floor'``.
+# (the same quotient, recorded as DivBackward2 instead of DivBackward0). div.Scalar
+# has no Python binding (a number goes to div.Tensor), but div.Scalar_mode has.
+div = native_function(
+    "div.Tensor(Tensor self, Tensor other) -> Tensor",
+    "div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
+    "div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)",
+    "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)",
+    "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
+    "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)",
+    kernels={
+        # True division always produces floating point: ``int / int`` is float32.
+        "div.Tensor": elementwise(_true_divide_kernel, promote_integer_inputs_to_float=True),
+        "div.Tensor_mode": _division_with_mode,
+        "div.Scalar_mode": _division_with_mode,
+    },
+    derivatives={
+        "div.Tensor": Derivative(
+            "DivBackward0",
+            save=("self", "other"),
+            grads=_TRUE_DIVISION_GRADS,
+            reads={"self": ("other",), "other": ("self", "other")},
+        ),
+        "div.Tensor_mode": Derivative(
+            "DivBackward2",
+            save=("self", "other", "rounding_mode"),
+            grads={
+                "self": _rounded_division_grad("self"),
+                "other": _rounded_division_grad("other"),
+            },
+        ),  # fmt: skip
+        "div.Scalar_mode": Derivative(
+            "DivBackward3",
+            save=("other", "rounding_mode"),
+            grads={"self": _rounded_division_grad("self")},
+        ),
+    },
+    numbers_as_tensors=True,
+    doc="""``torch.div``: true division, or rounded with ``rounding_mode='trunc'``/``'floor'``.
 
     True division promotes integers to the default float dtype; the rounded modes keep
     the promoted input dtype (``int // int`` stays an integer).
-    """
-    overload, options = _division_overload(rounding_mode)
-    return overload(input, other, out=out, **options)
+    """,
+)
+_div, _div_ = div.overloads["div.Tensor"], div.overloads["div_.Tensor"]
+_div_mode, _div_mode_ = div.overloads["div.Tensor_mode"], div.overloads["div_.Tensor_mode"]
 
+divide = native_function(
+    "divide.Tensor(Tensor self, Tensor other) -> Tensor",
+    "divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "divide.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
+    "divide_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)",
+    "divide.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    "divide.Scalar(Tensor self, Scalar other) -> Tensor",
+    "divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "divide.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
+    "divide_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)",
+    kernels={
+        "divide.Tensor": _div,
+        "divide_.Tensor": _div_,
+        "divide.out": div.overloads["div.out"],
+        "divide.Scalar": _div,
+        "divide_.Scalar": _div_,
+        "divide.Tensor_mode": _div_mode,
+        "divide_.Tensor_mode": _div_mode_,
+        "divide.out_mode": div.overloads["div.out_mode"],
+        "divide.Scalar_mode": div.overloads["div.Scalar_mode"],
+        "divide_.Scalar_mode": div.overloads["div_.Scalar_mode"],
+    },
+    derivative=COMPOSITE,
+    numbers_as_tensors=True,
+    doc="``torch.divide``: an alias of ``div``.",
+)
 
-def _div_method(self, other, *, rounding_mode=_NOT_GIVEN):
-    return div(self, other, rounding_mode=rounding_mode)
+true_divide = native_function(
+    "true_divide.Tensor(Tensor self, Tensor other) -> Tensor",
+    "true_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "true_divide.Scalar(Tensor self, Scalar other) -> Tensor",
+    "true_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    kernels={
+        "true_divide.Tensor": _div,
+        "true_divide_.Tensor": _div_,
+        "true_divide.out": div.overloads["div.out"],
+        "true_divide.Scalar": _div,
+        "true_divide_.Scalar": _div_,
+    },
+    derivative=COMPOSITE,
+    numbers_as_tensors=True,
+    doc="``torch.true_divide``: ``div`` without a rounding mode.",
+)
 
-
-def _div_inplace_method(self, other, *, rounding_mode=_NOT_GIVEN):
-    overload, options = _division_overload(rounding_mode)
-    return overload.inplace(self, other, **options)
-
-
-def true_divide(input, other, *, out=None) -> Tensor:
-    """``torch.true_divide``: ``div`` with ``rounding_mode=None``."""
-    return _true_divide(input, other, out=out)
-
-
-def _true_divide_method(self, other):
-    return _true_divide(self, other)
-
-
-divide = div
-for _name in ("div", "divide"):
-    bind_method(_name, _div_method)
-    bind_method(_name + "_", _div_inplace_method)
-bind_method("true_divide", _true_divide_method)
-bind_method("true_divide_", _true_divide.inplace)
-
-
-floor_divide = pointwise(
+# PyTorch has no derivative for floor_divide: the node it records raises in backward.
+floor_divide = native_function(
     "floor_divide(Tensor self, Tensor other) -> Tensor",
-    _div_floor_kernel,
+    "floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "floor_divide.Scalar(Tensor self, Scalar other) -> Tensor",
+    "floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    kernel=elementwise(_div_floor_kernel),
+    numbers_as_tensors=True,
     doc="``torch.floor_divide``: division rounded toward minus infinity (Python's ``//``).",
 )
 
@@ -413,104 +462,56 @@ def _fmod_kernel(out, a, b):
         np.fmod(a, b, out=out)  # the sign of the dividend, as C's ``fmod``
 
 
-def _remainder_family(fn_name: str, kernel, rounding_mode: str, doc: str):
-    """``op.Tensor`` and ``op.Scalar`` (``t % 2``: its own overload and node).
+def _remainder_derivatives(fn_name: str, rounding_mode: str) -> dict:
+    """``op.Tensor`` and ``op.Scalar`` (``t % 2``) record nodes of their own.
 
     ``a - b * q`` with ``q = div(a, b, rounding_mode)`` piecewise constant: the gradient
     is ``grad`` for ``a`` and ``-grad * q`` for ``b``.
     """
     self_grad = {"self": lambda grad, saved: grad}
     name = fn_name.capitalize()
-    tensor_version = pointwise(
-        f"{fn_name}.Tensor(Tensor self, Tensor other) -> Tensor",
-        kernel,
-        method=False,
-        derivative=Derivative(
-            f"{name}Backward1",
-            save=("self", "other"),
-            reads={"self": (), "other": ("self", "other")},
-            grads={
-                **self_grad,
-                "other": lambda grad, saved: (
-                    -grad * div(saved.self, saved.other, rounding_mode=rounding_mode)
-                ),
-            },
-        ),
-        doc=doc,
+    tensor_derivative = Derivative(
+        f"{name}Backward1",
+        save=("self", "other"),
+        reads={"self": (), "other": ("self", "other")},
+        grads={
+            **self_grad,
+            "other": lambda grad, saved: (
+                -grad * div(saved.self, saved.other, rounding_mode=rounding_mode)
+            ),
+        },
     )
-    scalar_version = pointwise(
-        f"{fn_name}.Scalar(Tensor self, Scalar other) -> Tensor",
-        kernel,
-        method=False,
-        derivative=Derivative(f"{name}Backward0", grads=self_grad),
-    )
-
-    def pick(other):
-        return scalar_version if _is_python_number(other) else tensor_version
-
-    bind_method(fn_name, lambda self, other: pick(other)(self, other))
-    bind_method(fn_name + "_", lambda self, other: pick(other).inplace(self, other))
-    return pick
+    return {
+        f"{fn_name}.Tensor": tensor_derivative,
+        f"{fn_name}.Scalar": Derivative(f"{name}Backward0", grads=self_grad),
+    }
 
 
-_remainder_overload = _remainder_family(
-    "remainder", _remainder_kernel, "floor",
-    "``torch.remainder``: the modulus with the sign of the divisor (Python's ``%``).",
-)  # fmt: skip
-_fmod_overload = _remainder_family(
-    "fmod", _fmod_kernel, "trunc",
-    "``torch.fmod``: the C remainder, with the sign of the dividend.",
-)  # fmt: skip
-
-
-def fmod(input, other, *, out=None) -> Tensor:
-    """``torch.fmod``: the C remainder, with the sign of the dividend."""
-    return _fmod_overload(other)(input, other, out=out)
-
-
-# --- overloads whose first operand is a Python number ------------------------------
-
-
-def scalar_self_overload(schema: str, kernel, derivative=None, **iterator_options):
-    """Declare ``op.Scalar(Scalar self, Tensor other)`` and its ``out=`` twin.
-
-    ``pow(2, t)`` and ``remainder(5, t)`` take a Python number first; the same
-    TensorIterator lines it up with the tensor (it counts as a wrapped number).
-    """
-    fn_name = schema.split("(", 1)[0].split(".")[0]
-
-    def functional_kernel(self, other):
-        return TensorIterator(fn_name, (self, other), **iterator_options).run(kernel)
-
-    def out_kernel(self, other, *, out):
-        it = TensorIterator(fn_name, (self, other), out=out, **iterator_options)
-        return it.run(kernel)
-
-    out_schema = schema.replace("(", "_out(", 1).replace(") ->", ", *, Tensor(a!) out) ->")
-    functional_op = declare(schema, FUNCTIONAL, functional_kernel, derivative)
-    out_op = declare(out_schema, OUT, out_kernel)
-
-    def call(self, other, out=None):
-        check_tensor(fn_name, other, "other", 2)
-        if out is None:
-            return functional_op(self, other)
-        check_tensor(fn_name, out, "out", 3)
-        return out_op(self, other, out=out)
-
-    return call
-
-
-# PyTorch gives this overload no derivative: ``(5 % t).backward()`` raises.
-_remainder_scalar_self = scalar_self_overload(
-    "remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", _remainder_kernel
+# ``5 % t`` is remainder.Scalar_Tensor, to which PyTorch gives no derivative: its node
+# raises in backward.
+remainder = native_function(
+    "remainder.Tensor(Tensor self, Tensor other) -> Tensor",
+    "remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
+    "remainder.Scalar(Tensor self, Scalar other) -> Tensor",
+    "remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_remainder_kernel),
+    derivatives=_remainder_derivatives("remainder", "floor"),
+    doc="``torch.remainder``: the modulus with the sign of the divisor (Python's ``%``).",
 )
-
-
-def remainder(input, other, *, out=None) -> Tensor:
-    """``torch.remainder``: also accepts a Python number as ``input`` (what ``5 % t`` calls)."""
-    if isinstance(input, numbers.Number) and not isinstance(input, Tensor):
-        return _remainder_scalar_self(input, other, out=out)
-    return _remainder_overload(other)(input, other, out=out)
+fmod = native_function(
+    "fmod.Tensor(Tensor self, Tensor other) -> Tensor",
+    "fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "fmod.Scalar(Tensor self, Scalar other) -> Tensor",
+    "fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_fmod_kernel),
+    derivatives=_remainder_derivatives("fmod", "trunc"),
+    doc="``torch.fmod``: the C remainder, with the sign of the dividend.",
+)
 
 
 # --- pow -----------------------------------------------------------------------------
@@ -541,13 +542,6 @@ def _pow_kernel(out, base, exponent):
         np.power(base, exponent, out=out)
 
 
-def _check_pow_scalar(input, exponent):
-    if input._dtype.category <= INTEGRAL:
-        if isinstance(exponent, int) and not isinstance(exponent, bool) and exponent < 0:
-            raise RuntimeError(_NEGATIVE_POWER_MESSAGE)
-        check_scalar_fits("pow", exponent, result_type(input, exponent))
-
-
 def check_scalar_fits(fn_name: str, value, dtype) -> None:
     """``Scalar.to<T>()``: a Python int that the integer dtype cannot hold is an error.
 
@@ -573,6 +567,31 @@ def _pow_tensor_scalar_kernel(out, base, exponent):
         np.copyto(out, base, casting="unsafe")
     else:
         _pow_kernel(out, base, exponent)
+
+
+def _pow_tensor_scalar(operands, out, inplace):
+    """pow.Tensor_Scalar: an integer tensor takes no negative or oversized exponent."""
+    base, exponent = operands
+    if base._dtype.category <= INTEGRAL:
+        if isinstance(exponent, int) and not isinstance(exponent, bool) and exponent < 0:
+            raise RuntimeError(_NEGATIVE_POWER_MESSAGE)
+        check_scalar_fits("pow", exponent, result_type(base, exponent))
+    iterator = TensorIterator("pow", operands, out=out, inplace=inplace)
+    return iterator.run(_pow_tensor_scalar_kernel)
+
+
+def _pow_scalar_base(operands, out, inplace):
+    """pow.Scalar's output is laid out contiguously, whatever the exponent's strides."""
+    base, exponent = operands
+    if out is None:
+        out = Tensor._empty_strided(exponent._size, contiguous_strides(exponent._size),
+                                    result_type(base, exponent))  # fmt: skip
+    if base == 1 and not isinstance(base, bool):
+        # 1 ** x is 1 for every x: PyTorch fills without computing (or checking).
+        resize_output(out, exponent._size)
+        out._array.fill(1)
+        return out
+    return TensorIterator("pow", operands, out=out).run(_pow_kernel)
 
 
 # --- pow's derivatives (``pow_backward``, ``pow_backward_self``, ``pow_backward_exponent``)
@@ -621,81 +640,37 @@ def _pow_scalar_base_grad(grad, saved):
     return grad * slope
 
 
-_pow = pointwise(
+pow = native_function(  # noqa: A001 - PyTorch's name
     "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
-    _pow_kernel,
-    method=False,
-    derivative=Derivative(
-        "PowBackward1",
-        save=("self", "exponent", "result"),
-        grads={"self": _pow_tensor_self_grad, "exponent": _pow_tensor_exponent_grad},
-    ),
-    doc="``torch.pow``: ``input ** exponent``, broadcast and promoted.",
-)
-_pow_tensor_scalar = pointwise(
-    "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor",
-    _pow_tensor_scalar_kernel,
-    check=_check_pow_scalar,
-    method=False,
-    derivative=Derivative(
-        "PowBackward0", save=("self", "exponent"), grads={"self": _pow_scalar_exponent_grad}
-    ),
-)
-
-
-def _pow_scalar_kernel(self, exponent, out=None):
-    """pow.Scalar's output is laid out contiguously, whatever the exponent's strides."""
-    dtype = out._dtype if out is not None else result_type(self, exponent)
-    if out is None:
-        out = Tensor._empty_strided(exponent._size, contiguous_strides(exponent._size), dtype)
-    if self == 1 and not isinstance(
-        self, bool
-    ):  # 1 ** x is 1 for every x: PyTorch fills without computing (or checking)
-        resize_output(out, exponent._size)
-        out._array.fill(1)
-        return out
-    return TensorIterator("pow", (self, exponent), out=out).run(_pow_kernel)
-
-
-_pow_scalar = declare(
+    "pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)",
+    "pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)",
     "pow.Scalar(Scalar self, Tensor exponent) -> Tensor",
-    FUNCTIONAL,
-    _pow_scalar_kernel,
-    Derivative(
-        "PowBackward2",
-        save=("self", "exponent", "result"),
-        grads={"exponent": _pow_scalar_base_grad},
-    ),
-)
-_pow_scalar_out = declare(
     "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)",
-    OUT,
-    _pow_scalar_kernel,
+    "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor",
+    "pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)",
+    "pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels={
+        "pow.Tensor_Tensor": elementwise(_pow_kernel),
+        "pow.Scalar": structured(_pow_scalar_base),
+        "pow.Tensor_Scalar": structured(_pow_tensor_scalar),
+    },
+    derivatives={
+        "pow.Tensor_Tensor": Derivative(
+            "PowBackward1",
+            save=("self", "exponent", "result"),
+            grads={"self": _pow_tensor_self_grad, "exponent": _pow_tensor_exponent_grad},
+        ),
+        "pow.Scalar": Derivative(
+            "PowBackward2",
+            save=("self", "exponent", "result"),
+            grads={"exponent": _pow_scalar_base_grad},
+        ),
+        "pow.Tensor_Scalar": Derivative(
+            "PowBackward0", save=("self", "exponent"), grads={"self": _pow_scalar_exponent_grad}
+        ),
+    },
+    doc="``torch.pow``: tensor ** tensor, tensor ** number, or number ** tensor.",
 )
-
-
-def _is_python_number(x) -> bool:
-    return isinstance(x, numbers.Number) and not isinstance(x, Tensor)
-
-
-def pow(input, exponent, *, out=None) -> Tensor:  # noqa: A001 - PyTorch's name
-    """``torch.pow``: tensor ** tensor, tensor ** number, or number ** tensor."""
-    if _is_python_number(input):
-        check_tensor("pow", exponent, "exponent", 2)
-        if out is None:
-            return _pow_scalar(input, exponent)
-        return _pow_scalar_out(input, exponent, out=out)
-    overload = _pow_tensor_scalar if _is_python_number(exponent) else _pow
-    return overload(input, exponent, out=out)
-
-
-def _pow_inplace_method(self, exponent):
-    overload = _pow_tensor_scalar if _is_python_number(exponent) else _pow
-    return overload.inplace(self, exponent)
-
-
-bind_method("pow", lambda self, exponent: pow(self, exponent))
-bind_method("pow_", _pow_inplace_method)
 
 
 # --- atan2, maximum, minimum ---------------------------------------------------------
@@ -716,11 +691,11 @@ def _atan2_grads(sign: int):
     return grad_of
 
 
-atan2 = pointwise(
+atan2 = native_function(
     "atan2(Tensor self, Tensor other) -> Tensor",
-    _atan2_kernel,
-    promote_integer_inputs_to_float=True,
-    check=lambda input, other: check_tensor("atan2", other, "other", 2),
+    "atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_atan2_kernel, promote_integer_inputs_to_float=True),
     derivative=Derivative(
         "Atan2Backward0",
         save=("self", "other"),
@@ -728,64 +703,26 @@ atan2 = pointwise(
     ),
     doc="``torch.atan2``: the angle of the point ``(other, input)``, quadrant-aware.",
 )
-
-
-def arctan2(input, other, *, out=None) -> Tensor:
-    """``torch.arctan2``: NumPy's name for ``atan2``."""
-    check_tensor("arctan2", other, "other", 2)
-    return atan2(input, other, out=out)
-
-
-bind_method("arctan2", lambda self, other: arctan2(self, other))
-bind_method("arctan2_", Tensor.atan2_)
-
-
-# --- hypot: the worked example of docs/adding-an-operator.md ----------------------------
-
-
-@dispatch_dtypes("hypot_cpu", FLOATING_TYPES)
-def _hypot_kernel(out, a, b):
-    np.hypot(a, b, out=out)
-
-
-hypot = native_function(
-    "hypot(Tensor self, Tensor other) -> Tensor",
-    "hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
-    "hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=elementwise(_hypot_kernel),
-    # d sqrt(a² + b²) / da = a / sqrt(a² + b²): the result is the denominator.
-    derivative=Derivative(
-        "HypotBackward0",
-        save=("self", "other", "result"),
-        grads={
-            "self": lambda grad, saved: grad * saved.self / saved.result,
-            "other": lambda grad, saved: grad * saved.other / saved.result,
-        },
-    ),
-    doc="``torch.hypot``: ``sqrt(input**2 + other**2)`` elementwise, broadcast and promoted.",
+arctan2 = native_function(
+    "arctan2(Tensor self, Tensor other) -> Tensor",
+    "arctan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "arctan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels={
+        "arctan2": atan2.overloads["atan2"],
+        "arctan2_": atan2.overloads["atan2_"],
+        "arctan2.out": atan2.overloads["atan2.out"],
+    },
+    derivative=COMPOSITE,
+    doc="``torch.arctan2``: NumPy's name for ``atan2``.",
 )
 
 
-def _tensor_only_and_real(fn_name: str):
-    def check(input, other):
-        check_tensor(fn_name, other, "other", 2)
+def _real_only(fn_name: str):
+    def check(input, other, out=None):
         if input._dtype.category == COMPLEX or other._dtype.category == COMPLEX:
             raise RuntimeError(f"{fn_name} not implemented for complex tensors.")
 
     return check
-
-
-def _extremum(fn_name: str, numpy_function, doc: str, grads):
-    return pointwise(
-        f"{fn_name}(Tensor self, Tensor other) -> Tensor",
-        lambda out, a, b: numpy_function(a, b, out=out),
-        inplace=False,
-        check=_tensor_only_and_real(fn_name),
-        derivative=Derivative(
-            f"{fn_name.capitalize()}Backward0", save=("self", "other"), grads=grads
-        ),  # fmt: skip
-        doc=doc,
-    )
 
 
 def _selected_grads(loses_self, loses_other):
@@ -818,29 +755,80 @@ def _nan_avoiding_grads(self_selected):
     }
 
 
-maximum = _extremum(
-    "maximum", np.maximum, "``torch.maximum``: the larger element; NaN wins.",
-    _selected_grads(lambda a, b: a < b, lambda a, b: a > b),
+def _binary(numpy_function):
+    """The elementwise kernel of a NumPy function of two arrays."""
+    return elementwise(lambda out, a, b: numpy_function(a, b, out=out))
+
+
+maximum = native_function(
+    "maximum(Tensor self, Tensor other) -> Tensor",
+    "maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_binary(np.maximum),
+    check=_real_only("maximum"),
+    derivative=Derivative("MaximumBackward0", save=("self", "other"),
+                          grads=_selected_grads(lambda a, b: a < b, lambda a, b: a > b)),
+    doc="``torch.maximum``: the larger element; NaN wins.",
 )  # fmt: skip
-minimum = _extremum(
-    "minimum", np.minimum, "``torch.minimum``: the smaller element; NaN wins.",
-    _selected_grads(lambda a, b: a > b, lambda a, b: a < b),
+minimum = native_function(
+    "minimum(Tensor self, Tensor other) -> Tensor",
+    "minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_binary(np.minimum),
+    check=_real_only("minimum"),
+    derivative=Derivative("MinimumBackward0", save=("self", "other"),
+                          grads=_selected_grads(lambda a, b: a > b, lambda a, b: a < b)),
+    doc="``torch.minimum``: the smaller element; NaN wins.",
 )  # fmt: skip
-fmax = _extremum(
-    "fmax", np.fmax, "``torch.fmax``: the larger element; NaN loses to a number.",
-    _nan_avoiding_grads(lambda a, b: a >= b),
+fmax = native_function(
+    "fmax(Tensor self, Tensor other) -> Tensor",
+    "fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_binary(np.fmax),
+    check=_real_only("fmax"),
+    derivative=Derivative("FmaxBackward0", save=("self", "other"),
+                          grads=_nan_avoiding_grads(lambda a, b: a >= b)),
+    doc="``torch.fmax``: the larger element; NaN loses to a number.",
 )  # fmt: skip
-fmin = _extremum(
-    "fmin", np.fmin, "``torch.fmin``: the smaller element; NaN loses to a number.",
-    _nan_avoiding_grads(lambda a, b: a <= b),
+fmin = native_function(
+    "fmin(Tensor self, Tensor other) -> Tensor",
+    "fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_binary(np.fmin),
+    check=_real_only("fmin"),
+    derivative=Derivative("FminBackward0", save=("self", "other"),
+                          grads=_nan_avoiding_grads(lambda a, b: a <= b)),
+    doc="``torch.fmin``: the smaller element; NaN loses to a number.",
 )  # fmt: skip
+
+
+# --- hypot: the worked example of docs/adding-an-operator.md ----------------------------
+
+
+@dispatch_dtypes("hypot_cpu", FLOATING_TYPES)
+def _hypot_kernel(out, a, b):
+    np.hypot(a, b, out=out)
+
+
+hypot = native_function(
+    "hypot(Tensor self, Tensor other) -> Tensor",
+    "hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_hypot_kernel),
+    # d sqrt(a² + b²) / da = a / sqrt(a² + b²): the result is the denominator.
+    derivative=Derivative(
+        "HypotBackward0",
+        save=("self", "other", "result"),
+        grads={
+            "self": lambda grad, saved: grad * saved.self / saved.result,
+            "other": lambda grad, saved: grad * saved.other / saved.result,
+        },
+    ),
+    doc="``torch.hypot``: ``sqrt(input**2 + other**2)`` elementwise, broadcast and promoted.",
+)
 
 
 # --- lerp, addcmul, addcdiv ----------------------------------------------------------
 
 
-def _check_lerp(input, end, weight):
-    check_tensor("lerp", end, "end", 2)
+def _check_lerp(input, end, weight, out=None):
+    """lerp's meta function: one floating dtype for all, a weight the dtype can hold."""
     expected = input._dtype.name
     named = [("end", end)] + ([("weight", weight)] if isinstance(weight, Tensor) else [])
     for arg_name, tensor in named:
@@ -849,11 +837,6 @@ def _check_lerp(input, end, weight):
                 f"expected dtype {CPP_TYPE_NAMES[expected]} for `{arg_name}` but got dtype "
                 f"{CPP_TYPE_NAMES[tensor._dtype.name]}"
             )
-    if not isinstance(weight, Tensor | numbers.Number):
-        raise TypeError(
-            f"lerp(): argument 'weight' (position 3) must be Number or Tensor, not "
-            f"{type(weight).__name__}"
-        )
     if input._dtype.category < FLOATING:
         kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input._dtype.scalar_name}'")
@@ -874,70 +857,53 @@ def _lerp_kernel(out, start, end, weight):
         np.copyto(out, np.where(np.abs(weight) < 0.5, from_start, from_end), casting="unsafe")
 
 
-_lerp_scalar = dispatch_dtypes("lerp_kernel_scalar", FLOATING_TYPES | COMPLEX_TYPES)
-_lerp_tensor = dispatch_dtypes("lerp_kernel_tensor", FLOATING_TYPES | COMPLEX_TYPES)
+_FLOATING_AND_COMPLEX = FLOATING_TYPES | COMPLEX_TYPES
 
 # lerp = self + weight * (end - self): linear in self and end, and in weight.
 _LERP_GRADS = {
     "self": lambda grad, saved: grad * (1 - saved.weight),
     "end": lambda grad, saved: grad * saved.weight,
 }
-_lerp = pointwise(
+lerp = native_function(
     "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor",
-    _lerp_tensor(_lerp_kernel),
-    check=_check_lerp,
-    method=False,
-    derivative=Derivative(
-        "LerpBackward1",
-        save=("self", "end", "weight"),
-        reads={"weight": ("self", "end")},  # weight is kept either way, as in torch
-        grads={**_LERP_GRADS, "weight": lambda grad, saved: grad * (saved.end - saved.self)},
-    ),
-)
-_lerp_scalar_weight = pointwise(
+    "lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)",
+    "lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)",
     "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor",
-    _lerp_scalar(_lerp_kernel),
+    "lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)",
+    "lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels={
+        "lerp.Tensor": elementwise(
+            dispatch_dtypes("lerp_kernel_tensor", _FLOATING_AND_COMPLEX)(_lerp_kernel)
+        ),
+        "lerp.Scalar": elementwise(
+            dispatch_dtypes("lerp_kernel_scalar", _FLOATING_AND_COMPLEX)(_lerp_kernel)
+        ),
+    },
     check=_check_lerp,
-    method=False,
-    derivative=Derivative("LerpBackward0", save=("weight",), grads=_LERP_GRADS),
+    derivatives={
+        "lerp.Tensor": Derivative(
+            "LerpBackward1",
+            save=("self", "end", "weight"),
+            reads={"weight": ("self", "end")},  # weight is kept either way, as in torch
+            grads={**_LERP_GRADS, "weight": lambda grad, saved: grad * (saved.end - saved.self)},
+        ),
+        "lerp.Scalar": Derivative("LerpBackward0", save=("weight",), grads=_LERP_GRADS),
+    },
+    doc="``torch.lerp``: ``input + weight * (end - input)``; all of one floating dtype.",
 )
 
 
-def lerp(input, end, weight, *, out=None) -> Tensor:
-    """``torch.lerp``: ``input + weight * (end - input)``; all of one floating dtype."""
-    overload = _lerp if isinstance(weight, Tensor) else _lerp_scalar_weight
-    return overload(input, end, weight, out=out)
-
-
-def _lerp_method(self, end, weight):
-    return lerp(self, end, weight)
-
-
-def _lerp_inplace_method(self, end, weight):
-    overload = _lerp if isinstance(weight, Tensor) else _lerp_scalar_weight
-    return overload.inplace(self, end, weight)
-
-
-bind_method("lerp", _lerp_method)
-bind_method("lerp_", _lerp_inplace_method)
-
-
-def _check_pointwise_triple(fn_name: str):
-    def check(input, tensor1, tensor2, value=1):
-        check_tensor(fn_name, tensor1, "tensor1", 2)
-        check_tensor(fn_name, tensor2, "tensor2", 3)
-        if fn_name == "addcdiv" and all(t._dtype.category <= INTEGRAL for t in (tensor1, tensor2)):
-            raise RuntimeError(
-                "Integer division with addcdiv is no longer supported, and in a future  "
-                "release addcdiv will perform a true division of tensor1 and tensor2. The "
-                "historic addcdiv behavior can be implemented as (input + value * "
-                "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
-                "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv "
-                "behavior is just the latter implementation: (input + value * tensor1 / "
-                "tensor2), for all dtypes."
-            )
-
-    return check
+def _check_addcdiv(input, tensor1, tensor2, value=1, out=None):
+    if all(t._dtype.category <= INTEGRAL for t in (tensor1, tensor2)):
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  "
+            "release addcdiv will perform a true division of tensor1 and tensor2. The "
+            "historic addcdiv behavior can be implemented as (input + value * "
+            "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
+            "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv "
+            "behavior is just the latter implementation: (input + value * tensor1 / "
+            "tensor2), for all dtypes."
+        )
 
 
 def _scalar_in(dtype: np.dtype, value) -> np.ndarray:
@@ -961,11 +927,12 @@ def _addcdiv_kernel(out, input, tensor1, tensor2, value=1):
         np.add(input, _scalar_in(out.dtype, value) * quotient, out=out, casting="unsafe")
 
 
-addcmul = pointwise(
+addcmul = native_function(
     "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
-    _addcmul_kernel,
-    options={"value": 1},
-    check=_check_pointwise_triple("addcmul"),
+    "addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)",
+    "addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_addcmul_kernel),
     derivative=Derivative(
         "AddcmulBackward0",
         save=("tensor1", "tensor2", "value"),
@@ -978,11 +945,13 @@ addcmul = pointwise(
     ),
     doc="``torch.addcmul``: ``input + value * tensor1 * tensor2``.",
 )
-addcdiv = pointwise(
+addcdiv = native_function(
     "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
-    _addcdiv_kernel,
-    options={"value": 1},
-    check=_check_pointwise_triple("addcdiv"),
+    "addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)",
+    "addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_addcdiv_kernel),
+    check=_check_addcdiv,
     derivative=Derivative(
         "AddcdivBackward0",
         save=("tensor1", "tensor2", "value"),

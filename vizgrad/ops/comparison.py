@@ -3,20 +3,24 @@
 A comparison promotes its operands to a common dtype, compares there, and writes
 ``bool``. In place (``a.lt_(b)``) the booleans are written into ``a``'s own dtype as
 0 and 1, which is why the in-place forms have no cast check.
+
+A bool result never requires grad. The in-place forms are another matter: ``lt_``
+writes 0/1 into a float tensor that may require grad, so PyTorch records a node for
+them (``LtBackward1``; ``LtBackward0`` with a number), with zero gradients. The
+aliases (``less`` for ``lt``…) are CompositeImplicitAutograd: they call the main
+operator, which records.
 """
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from ..derivatives import NON_DIFFERENTIABLE, Derivative
-from ..dispatcher import FUNCTIONAL
+from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE, Derivative
 from ..dtypes import bool as bool_dtype
 from ..tensor import Tensor
+from .declaration import alias_kernels, native_function
+from .elementwise import elementwise
 from .iterator import ALL_TYPES, ALL_TYPES_AND_COMPLEX, dispatch_dtypes
-from .registry import bind_method, check_tensor, declare, pointwise
 
 __all__ = [
     "eq", "ne", "lt", "le", "gt", "ge",
@@ -32,70 +36,163 @@ def _zero_gradient(grad, saved):
     return zeros_like(grad)
 
 
-def _comparison(name: str, numpy_function, doc: str, *, ordered: bool):
-    """``name.Tensor`` and ``name.Scalar`` (``t < 2``), and the function picking one.
-
-    A bool result never requires grad. The in-place forms are another matter: ``lt_``
-    writes 0/1 into a float tensor that may require grad, so PyTorch records a node
-    for them (``LtBackward1``; ``LtBackward0`` with a number), with zero gradients.
-    """
-    # Complex numbers have no order: lt/le/gt/ge exist for real dtypes only.
+def _comparison_kernel(name: str, numpy_function, *, ordered: bool) -> elementwise:
+    """``name_cpu``, writing bool. Complex numbers have no order: lt/le/gt/ge exist for
+    real dtypes only."""
     supported = (ALL_TYPES if ordered else ALL_TYPES_AND_COMPLEX) | {"bool"}
 
     @dispatch_dtypes(f"{name}_cpu", supported)
     def kernel(out, a, b):
         numpy_function(a, b, out=out)
 
-    full_doc = f"``torch.{name}``: ``input {doc} other`` elementwise, as a bool tensor."
-    node = f"{name.capitalize()}Backward"
-    overloads = {}
-    for overload, other_type, number in (("Tensor", "Tensor", 1), ("Scalar", "Scalar", 0)):
-        grads = {"self": _zero_gradient, "other": _zero_gradient}
-        function = pointwise(
-            f"{name}.{overload}(Tensor self, {other_type} other) -> Tensor",
-            kernel,
-            result_dtype=bool_dtype,
-            method=False,
-            derivative=NON_DIFFERENTIABLE,
-            # derivatives.yaml has an entry of its own for the in-place overload.
-            derivatives={f"{name}_.{overload}": Derivative(f"{node}{number}", grads=grads)},
-            doc=full_doc,
-        )
-        overloads[overload] = function
-
-    def pick(other):
-        is_number = isinstance(other, numbers.Number) and not isinstance(other, Tensor)
-        return overloads["Scalar" if is_number else "Tensor"]
-
-    def compare(input, other, *, out=None) -> Tensor:
-        return pick(other)(input, other, out=out)
-
-    compare.__name__ = compare.__qualname__ = name
-    compare.__doc__ = full_doc
-    bind_method(name, lambda self, other: pick(other)(self, other))
-    bind_method(name + "_", lambda self, other: pick(other).inplace(self, other))
-    return compare
+    return elementwise(kernel, result_dtype=bool_dtype)
 
 
-eq = _comparison("eq", np.equal, "==", ordered=False)
-ne = _comparison("ne", np.not_equal, "!=", ordered=False)
-lt = _comparison("lt", np.less, "<", ordered=True)
-le = _comparison("le", np.less_equal, "<=", ordered=True)
-gt = _comparison("gt", np.greater, ">", ordered=True)
-ge = _comparison("ge", np.greater_equal, ">=", ordered=True)
+def _recorded_in_place(node: str, tensor_overload: str, scalar_overload: str) -> dict:
+    """derivatives.yaml's entries for the in-place overloads: zero gradients, under
+    ``<node>1`` for a tensor ``other`` and ``<node>0`` for a number."""
+    return {
+        tensor_overload: Derivative(f"{node}1", grads={"self": _zero_gradient,
+                                                       "other": _zero_gradient}),
+        scalar_overload: Derivative(f"{node}0", grads={"self": _zero_gradient}),
+    }  # fmt: skip
 
-not_equal, less, less_equal, greater, greater_equal = ne, lt, le, gt, ge
-for _alias, _name in (("not_equal", "ne"), ("less", "lt"), ("less_equal", "le"),
-                      ("greater", "gt"), ("greater_equal", "ge")):  # fmt: skip
-    bind_method(_alias, getattr(Tensor, _name))
-    bind_method(_alias + "_", getattr(Tensor, _name + "_"))
+
+eq = native_function(
+    "eq.Tensor(Tensor self, Tensor other) -> Tensor",
+    "eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "eq.Scalar(Tensor self, Scalar other) -> Tensor",
+    "eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_comparison_kernel("eq", np.equal, ordered=False),
+    derivative=NON_DIFFERENTIABLE,
+    derivatives=_recorded_in_place("EqBackward", "eq_.Tensor", "eq_.Scalar"),
+    doc="``torch.eq``: ``input == other`` elementwise, as a bool tensor.",
+)
+ne = native_function(
+    "ne.Tensor(Tensor self, Tensor other) -> Tensor",
+    "ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "ne.Scalar(Tensor self, Scalar other) -> Tensor",
+    "ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_comparison_kernel("ne", np.not_equal, ordered=False),
+    derivative=NON_DIFFERENTIABLE,
+    derivatives=_recorded_in_place("NeBackward", "ne_.Tensor", "ne_.Scalar"),
+    doc="``torch.ne``: ``input != other`` elementwise, as a bool tensor.",
+)
+lt = native_function(
+    "lt.Tensor(Tensor self, Tensor other) -> Tensor",
+    "lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "lt.Scalar(Tensor self, Scalar other) -> Tensor",
+    "lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_comparison_kernel("lt", np.less, ordered=True),
+    derivative=NON_DIFFERENTIABLE,
+    derivatives=_recorded_in_place("LtBackward", "lt_.Tensor", "lt_.Scalar"),
+    doc="``torch.lt``: ``input < other`` elementwise, as a bool tensor.",
+)
+le = native_function(
+    "le.Tensor(Tensor self, Tensor other) -> Tensor",
+    "le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "le.Scalar(Tensor self, Scalar other) -> Tensor",
+    "le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_comparison_kernel("le", np.less_equal, ordered=True),
+    derivative=NON_DIFFERENTIABLE,
+    derivatives=_recorded_in_place("LeBackward", "le_.Tensor", "le_.Scalar"),
+    doc="``torch.le``: ``input <= other`` elementwise, as a bool tensor.",
+)
+gt = native_function(
+    "gt.Tensor(Tensor self, Tensor other) -> Tensor",
+    "gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "gt.Scalar(Tensor self, Scalar other) -> Tensor",
+    "gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_comparison_kernel("gt", np.greater, ordered=True),
+    derivative=NON_DIFFERENTIABLE,
+    derivatives=_recorded_in_place("GtBackward", "gt_.Tensor", "gt_.Scalar"),
+    doc="``torch.gt``: ``input > other`` elementwise, as a bool tensor.",
+)
+ge = native_function(
+    "ge.Tensor(Tensor self, Tensor other) -> Tensor",
+    "ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "ge.Scalar(Tensor self, Scalar other) -> Tensor",
+    "ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_comparison_kernel("ge", np.greater_equal, ordered=True),
+    derivative=NON_DIFFERENTIABLE,
+    derivatives=_recorded_in_place("GeBackward", "ge_.Tensor", "ge_.Scalar"),
+    doc="``torch.ge``: ``input >= other`` elementwise, as a bool tensor.",
+)
+
+# The aliases, operators of their own in PyTorch (CompositeImplicitAutograd).
+not_equal = native_function(
+    "not_equal.Tensor(Tensor self, Tensor other) -> Tensor",
+    "not_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "not_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "not_equal.Scalar(Tensor self, Scalar other) -> Tensor",
+    "not_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "not_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=alias_kernels(ne, "not_equal"),
+    derivative=COMPOSITE,
+    doc="``torch.not_equal``: an alias of ``ne``.",
+)
+less = native_function(
+    "less.Tensor(Tensor self, Tensor other) -> Tensor",
+    "less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "less.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "less.Scalar(Tensor self, Scalar other) -> Tensor",
+    "less_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "less.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=alias_kernels(lt, "less"),
+    derivative=COMPOSITE,
+    doc="``torch.less``: an alias of ``lt``.",
+)
+less_equal = native_function(
+    "less_equal.Tensor(Tensor self, Tensor other) -> Tensor",
+    "less_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "less_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "less_equal.Scalar(Tensor self, Scalar other) -> Tensor",
+    "less_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "less_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=alias_kernels(le, "less_equal"),
+    derivative=COMPOSITE,
+    doc="``torch.less_equal``: an alias of ``le``.",
+)
+greater = native_function(
+    "greater.Tensor(Tensor self, Tensor other) -> Tensor",
+    "greater_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "greater.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "greater.Scalar(Tensor self, Scalar other) -> Tensor",
+    "greater_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "greater.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=alias_kernels(gt, "greater"),
+    derivative=COMPOSITE,
+    doc="``torch.greater``: an alias of ``gt``.",
+)
+greater_equal = native_function(
+    "greater_equal.Tensor(Tensor self, Tensor other) -> Tensor",
+    "greater_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "greater_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "greater_equal.Scalar(Tensor self, Scalar other) -> Tensor",
+    "greater_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "greater_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=alias_kernels(ge, "greater_equal"),
+    derivative=COMPOSITE,
+    doc="``torch.greater_equal``: an alias of ``ge``.",
+)
 
 
 # --- closeness -----------------------------------------------------------------------
 
 
 def _check_isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    check_tensor("isclose", other, "other", 2)
     if input._dtype is not other._dtype:
         raise RuntimeError(f"{input._dtype.scalar_name} did not match {other._dtype.scalar_name}")
     if rtol < 0:
@@ -119,37 +216,30 @@ def _isclose_kernel(out, a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     np.copyto(out, close)
 
 
-_isclose = pointwise(
-    # The schema has no ``*``; ours marks the tolerances keyword-only for ``pointwise``,
-    # and ``isclose`` below accepts them by position too, as PyTorch does.
-    "isclose(Tensor self, Tensor other, *, float rtol=1e-05, float atol=1e-08, "
-    "bool equal_nan=False) -> Tensor",
-    _isclose_kernel,
-    options={"rtol": 1e-05, "atol": 1e-08, "equal_nan": False},
-    result_dtype=bool_dtype,
-    inplace=False,
-    out=False,
-    method=False,
+# PyTorch composes isclose of other operators; one kernel computes the same answer.
+isclose = native_function(
+    "isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) "
+    "-> Tensor",
+    kernel=elementwise(_isclose_kernel, result_dtype=bool_dtype),
     check=_check_isclose,
     derivative=NON_DIFFERENTIABLE,
+    doc="``torch.isclose``: elementwise ``|input - other| <= atol + rtol * |other|``.",
 )
 
 
-def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> Tensor:
-    """``torch.isclose``: elementwise ``|input - other| <= atol + rtol * |other|``."""
-    return _isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
-
-
-bind_method("isclose", isclose)
-
-
-def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
-    """``torch.allclose``: are all elements ``isclose`` (after broadcasting)?"""
-    close = isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
+def _allclose_kernel(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    close = isclose.overloads["isclose"](self, other, rtol, atol, equal_nan)
     return bool(np.all(close._array))
 
 
-bind_method("allclose", allclose)
+allclose = native_function(
+    "allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, "
+    "bool equal_nan=False) -> bool",
+    kernel=_allclose_kernel,
+    check=_check_isclose,
+    derivative=NON_DIFFERENTIABLE,
+    doc="``torch.allclose``: are all elements ``isclose`` (after broadcasting)? A Python bool.",
+)
 
 
 def _equal_kernel(self: Tensor, other: Tensor) -> bool:
@@ -159,15 +249,9 @@ def _equal_kernel(self: Tensor, other: Tensor) -> bool:
     return bool(np.array_equal(self._array, other._array))
 
 
-_equal = declare("equal(Tensor self, Tensor other) -> bool", FUNCTIONAL, _equal_kernel,
-                 NON_DIFFERENTIABLE)  # fmt: skip
-
-
-def equal(input, other) -> bool:
-    """``torch.equal``: same shape and same values (NaN is never equal); a Python bool."""
-    check_tensor("equal", input, "input", 1)
-    check_tensor("equal", other, "other", 2)
-    return _equal(input, other)
-
-
-bind_method("equal", equal)
+equal = native_function(
+    "equal(Tensor self, Tensor other) -> bool",
+    kernel=_equal_kernel,
+    derivative=NON_DIFFERENTIABLE,
+    doc="``torch.equal``: same shape and same values (NaN is never equal); a Python bool.",
+)

@@ -51,7 +51,7 @@ from ..promotion import check_can_cast
 from ..schema import Argument, FunctionSchema
 from .registry import OPERATORS, bind_method, check_out_dtype, write_to_out
 
-__all__ = ["native_function", "out_wrapper", "StructuredKernel"]
+__all__ = ["native_function", "out_wrapper", "StructuredKernel", "alias_kernels"]
 
 
 class StructuredKernel:
@@ -214,33 +214,40 @@ def _returning(result_type: type, kernel):
 
 
 def _twin(schema: FunctionSchema, plain: list[FunctionSchema]) -> FunctionSchema | None:
-    """The functional overload an in-place or out= overload was made from."""
+    """The functional overload an in-place or out= overload was made from.
+
+    As torchgen groups them: the same arguments (but for ``out`` and the alias
+    annotations), whatever the overload names say (``pow_.Scalar`` is the in-place
+    ``pow.Tensor_Scalar``, not ``pow.Scalar``).
+    """
     for candidate in plain:
-        if schema.is_inplace and candidate.overload_name == schema.overload_name:
-            if candidate.name == schema.base_name:
-                return candidate
-        elif schema.is_out and _same_arguments(schema, candidate):
+        if _same_arguments(schema, candidate) and (schema.is_out
+                                                   or candidate.name == schema.base_name):  # fmt: skip
             return candidate
     return None
 
 
 def _kernel_for(schema, variant, kernel, kernels, plain):
+    """An overload's kernel: its own, else made from its functional twin's (or the default).
+
+    A ``StructuredKernel`` makes the kernel of whichever variant asks; a plain kernel
+    that returns a fresh tensor gets its ``out=`` twin from ``out_wrapper``.
+    """
     name = schema.qualified_name
-    if name in kernels:
-        return kernels[name]
-    if isinstance(kernel, StructuredKernel):
-        return kernel.for_overload(schema, variant)
-    if variant is OUT:
-        twin = _twin(schema, plain)
-        if twin is not None:
-            functional = kernels.get(twin.qualified_name, kernel)
-            if isinstance(functional, StructuredKernel):
-                return functional.for_overload(schema, variant)
-            if functional is not None:
-                return out_wrapper(functional, *(a.name for a in schema.out_arguments))
-    if kernel is None:
+    source = kernels.get(name)
+    if source is None:
+        source = kernel
+        twin = _twin(schema, plain) if variant is INPLACE or variant is OUT else None
+        functional = kernels.get(twin.qualified_name, kernel) if twin is not None else None
+        if isinstance(functional, StructuredKernel):
+            source = functional
+        elif variant is OUT and functional is not None:
+            return out_wrapper(functional, *(a.name for a in schema.out_arguments))
+    if isinstance(source, StructuredKernel):
+        return source.for_overload(schema, variant)
+    if source is None:
         raise RuntimeError(f"no kernel declared for {name}")
-    return kernel
+    return source
 
 
 def _is_type_smaller(first: str, second: str) -> bool:
@@ -296,7 +303,8 @@ def _signature(name, op, out_op, *, method, numbers_as_tensors):
     for argument in arguments:
         if argument.name == "self" and method:
             continue
-        python_name = "input" if argument.name == "self" else argument.name
+        # A tensor ``self`` is ``input`` to Python; a number keeps its name (``pow(self=2, …)``).
+        python_name = "input" if argument.name == "self" and argument.is_tensor else argument.name
         params.append(PythonParameter(argument, python_name,
                                       numbers_as_tensors=numbers_as_tensors))  # fmt: skip
     if out_op is not None and op is not None:
@@ -322,6 +330,8 @@ def _call_overload(signature: PythonSignature, args: tuple, kwargs: dict):
     """
     op, out_op = signature.overload
     if "requires_grad" not in signature.by_name:
+        if "out" not in kwargs and op is not None:  # the common call
+            return dispatch(op, args, kwargs)
         return _dispatch_call(op, out_op, args, kwargs)
     kwargs = dict(kwargs)  # the parser may have handed over its shared defaults
     requires_grad = kwargs.pop("requires_grad")
@@ -358,17 +368,76 @@ def _dispatch_call(op, out_op, args: tuple, kwargs: dict):
     return dispatch(out_op, args, kwargs)
 
 
+def _is_method(op: Operator) -> bool:
+    """A method needs a tensor ``self`` to be called on (``pow.Scalar`` takes a number)."""
+    return any(type_ == "Tensor" and name == "self" for type_, name in op.params)
+
+
+def _self_position(signature: PythonSignature) -> int:
+    """Where a method's tensor goes among the arguments: first, but for ``where``'s
+    ``(condition, self, other)``."""
+    op, _ = signature.overload
+    return next(i for i, (_, name) in enumerate(op.params) if name == "self")
+
+
 def _tensor_method(method_parser: PythonArgParser, check):
     """``Tensor.<name>``: the parsed call with the tensor itself as ``self``."""
+    signatures = method_parser.signatures
+    if len(signatures) == 1 and not signatures[0].params:
+        return _method_without_arguments(method_parser.function_name, signatures[0], check)
+    inner_self = {s: p for s in method_parser.signatures if (p := _self_position(s))}
 
     def tensor_method(self, *args, **kwargs):
         signature, args, kwargs = method_parser.parse(args, kwargs)
-        args = (self, *args)
+        if inner_self and signature in inner_self:
+            position = inner_self[signature]
+            args = (*args[:position], self, *args[position:])
+        else:
+            args = (self, *args)
         if check is not None:
             check(*args, **kwargs)
         return _call_overload(signature, args, kwargs)
 
     return tensor_method
+
+
+def alias_kernels(operator, alias: str) -> dict:
+    """The kernels of an alias PyTorch declares as an operator of its own (``less`` for
+    ``lt``, ``arcsin`` for ``asin``): each of its overloads is the main operator's
+    overload of the same name, called from CompositeImplicitAutograd (so the main
+    operator records the node)."""
+    base = operator.__name__
+    return {alias + name[len(base) :]: op for name, op in operator.overloads.items()}
+
+
+def _method_without_arguments(name: str, signature: PythonSignature, check):
+    """``Tensor.exp()``: nothing to parse. PyTorch makes such a method ``METH_NOARGS``,
+    so a stray argument gets Python's own error for it."""
+
+    def tensor_method(self, *args, **kwargs):
+        if kwargs:
+            raise TypeError(f"Tensor.{name}() takes no keyword arguments")
+        if args:
+            raise TypeError(f"Tensor.{name}() takes no arguments ({len(args)} given)")
+        if check is not None:
+            check(self)
+        return _call_overload(signature, (self,), {})
+
+    return tensor_method
+
+
+def _python_function(name: str, function_parser: PythonArgParser, check):
+    """``vizgrad.<name>``: parse the call, check its values, dispatch the chosen overload."""
+
+    def function(*args, **kwargs):
+        signature, args, kwargs = function_parser.parse(args, kwargs)
+        if check is not None:
+            check(*args, **kwargs)
+        return _call_overload(signature, args, kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.parser = function_parser
+    return function
 
 
 def native_function(
@@ -378,6 +447,7 @@ def native_function(
     derivative=None,
     derivatives: dict | None = None,
     variants: str = "function, method",
+    inplace_variants: str = "method",
     numbers_as_tensors: bool = False,
     check=None,
     variant_of: dict | None = None,
@@ -390,8 +460,10 @@ def native_function(
     ``kernels`` names a kernel per overload (``{"sum.dim_IntList": ...}``). Likewise
     ``derivative``/``derivatives``: a ``Derivative``, ``COMPOSITE`` or
     ``NON_DIFFERENTIABLE``. ``variants`` is ``native_functions.yaml``'s field:
-    ``function`` makes ``vizgrad.<name>``, ``method`` makes ``Tensor.<name>``; an
-    in-place overload is always the method ``Tensor.<name>_``. ``check`` runs on the
+    ``function`` makes ``vizgrad.<name>``, ``method`` makes ``Tensor.<name>`` (from the
+    overloads with a tensor ``self``). ``inplace_variants`` is the same field of the
+    in-place overloads: always the method ``Tensor.<name>_``, and with ``function``
+    also the function ``vizgrad.<name>_``, returned as ``.inplace``. ``check`` runs on the
     parsed arguments (as the kernel gets them, plus ``out=``) before dispatch: the
     checks PyTorch's meta functions make before any work.
     """
@@ -408,30 +480,25 @@ def native_function(
         ]  # fmt: skip
         return PythonArgParser(python_name, sort_overloads(signatures))
 
-    function_parser = parser(name, False, overloads.functional)
-
-    def function(*args, **kwargs):
-        signature, args, kwargs = function_parser.parse(args, kwargs)
-        if check is not None:
-            check(*args, **kwargs)
-        return _call_overload(signature, args, kwargs)
-
-    function.__name__ = function.__qualname__ = name
+    function = _python_function(name, parser(name, False, overloads.functional), check)
     function.__doc__ = doc or f"``torch.{name}``: ``{first.text}``"
     function.overloads = overloads.operators
-    function.parser = function_parser
 
     if "method" in variants:
         # A method has no ``out=``: PyTorch's method bindings (``python_variable_methods.cpp``)
         # have none, so ``x.add(y, out=z)`` is an error; out= overloads are functions only.
-        functional = [(op, None) for op, _ in overloads.functional if op is not None]
-        method = _tensor_method(parser(name, True, functional), check)
+        method_ops = [(op, None) for op, _ in overloads.functional if op and _is_method(op)]
+        method = _tensor_method(parser(name, True, method_ops), check)
         method.__doc__ = function.__doc__
         bind_method(name, method)
     if overloads.inplace:  # in-place overloads are always methods (``Tensor.add_``)
         inplace_ops = [(op, None) for op in overloads.inplace]
+        inplace_doc = f"In-place ``{name}``: ``{overloads.inplace[0].schema}``"
         method = _tensor_method(parser(name + "_", True, inplace_ops), check)
-        method.__doc__ = f"In-place ``{name}``: ``{overloads.inplace[0].schema}``"
+        method.__doc__ = inplace_doc
         bind_method(name + "_", method)
-        function.inplace = method
+        if "function" in inplace_variants:  # ``torch.exp_(x)``
+            function.inplace = _python_function(name + "_", parser(name + "_", False, inplace_ops),
+                                                check)  # fmt: skip
+            function.inplace.__doc__ = inplace_doc
     return function

@@ -11,10 +11,11 @@ declaration (``native_function``) asks it for each overload's kernel.
 from __future__ import annotations
 
 from ..dispatcher import INPLACE, OUT
+from ..promotion import result_type
 from .declaration import StructuredKernel
 from .iterator import TensorIterator
 
-__all__ = ["elementwise"]
+__all__ = ["elementwise", "structured"]
 
 
 class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in declarations
@@ -23,17 +24,18 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
     ``promote_integer_inputs_to_float`` makes integer inputs compute in the default
     float dtype (``sqrt``, true ``div``; it may be a function of the call's options);
     ``result_dtype`` fixes the output dtype (``bool`` for ``isnan``); ``compute_dtype``
-    overrides the dtype the loop runs in. ``defaults`` fill keyword options the schema
-    leaves without a default.
+    overrides the dtype the loop runs in. ``check_all_same_dtype`` is the
+    TensorIteratorConfig flag of the dtype-keeping unary ops (``neg``, ``floor``…): an
+    ``out=`` tensor of another dtype is an error, not a cast.
     """
 
     def __init__(self, kernel, *, promote_integer_inputs_to_float=False, result_dtype=None,
-                 compute_dtype=None, defaults=None):  # fmt: skip
+                 compute_dtype=None, check_all_same_dtype=False):  # fmt: skip
         self.kernel = kernel
         self.promote = promote_integer_inputs_to_float
         self.config = {"result_dtype": result_dtype, "compute_dtype": compute_dtype,
                        "promote_integer_inputs_to_float": promote_integer_inputs_to_float}  # fmt: skip
-        self.defaults = defaults or {}
+        self.check_all_same_dtype = check_all_same_dtype
 
     def _iterator_config(self, options: dict) -> dict:
         # ``div(a, b, rounding_mode=None)`` promotes integers to float; the rounded modes
@@ -42,21 +44,27 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
             return self.config
         return {**self.config, "promote_integer_inputs_to_float": self.promote(**options)}
 
-    def _options(self, options: dict) -> dict:
-        if not self.defaults:
-            return options
-        merged = dict(options)
-        for name, value in self.defaults.items():
-            if merged.get(name) is None:
-                merged[name] = value
-        return merged
-
     def for_overload(self, schema, variant):
-        name, kernel = schema.base_name, self.kernel
+        kernel = self._variant_kernel(schema.base_name, variant)
+        # Options the schema takes by position (``isclose(a, b, rtol, atol)``,
+        # ``rsub.Scalar``'s ``alpha``) reach the loop by name, as the keyword ones do.
+        positional = [a for a in schema.arguments if not a.kwarg_only]
+        options = [a.name for a in positional if a.has_default]
+        if not options:
+            return kernel
+        count = len(positional) - len(options)
+
+        def with_positional_options(*args, **keywords):
+            keywords.update(zip(options, args[count:], strict=False))
+            return kernel(*args[:count], **keywords)
+
+        return with_positional_options
+
+    def _variant_kernel(self, name, variant):
+        kernel = self.kernel
         if variant is INPLACE:
 
             def inplace_kernel(*operands, **options):
-                options = self._options(options)
                 iterator = TensorIterator(name + "_", operands, out=operands[0], inplace=True,
                                           **self._iterator_config(options))  # fmt: skip
                 return iterator.run(kernel, **options)
@@ -65,16 +73,45 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
         if variant is OUT:
 
             def out_kernel(*operands, out, **options):
-                options = self._options(options)
+                if self.check_all_same_dtype:
+                    check_same_dtype(out, result_type(*operands))
                 iterator = TensorIterator(name, operands, out=out, **self._iterator_config(options))
                 return iterator.run(kernel, **options)
 
             return out_kernel
 
         def functional_kernel(*operands, **options):
-            options = self._options(options)
             return TensorIterator(name, operands, **self._iterator_config(options)).run(
                 kernel, **options
             )
 
         return functional_kernel
+
+
+def check_same_dtype(out, expected) -> None:
+    """``check_all_same_dtype``: an ``out=`` tensor must have exactly the result's dtype."""
+    if out is not None and out._dtype is not expected:
+        raise RuntimeError(
+            f"Found dtype {out._dtype.scalar_name} but expected {expected.scalar_name}"
+        )
+
+
+class structured(StructuredKernel):  # noqa: N801 - reads as a wrapper in declarations
+    """A structured kernel whose set-up depends on the call (PyTorch's meta function).
+
+    ``impl(operands, out, inplace, **options)`` builds the ``TensorIterator`` itself and
+    runs it: ``abs`` of a complex tensor is real, ``clamp`` skips a missing bound,
+    ``where`` promotes only its two sources. ``out`` is the tensor to write: None for
+    the functional overload, the ``out=`` tensor, or ``self`` in place.
+    """
+
+    def __init__(self, impl):
+        self.impl = impl
+
+    def for_overload(self, schema, variant):
+        impl = self.impl
+        if variant is INPLACE:
+            return lambda *operands, **options: impl(operands, operands[0], True, **options)
+        if variant is OUT:
+            return lambda *operands, out, **options: impl(operands, out, False, **options)
+        return lambda *operands, **options: impl(operands, None, False, **options)

@@ -8,18 +8,14 @@ kernel that was never compiled for it, hence ``"bitwise_and_cpu" not implemented
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from ..derivatives import NON_DIFFERENTIABLE, Derivative
-from ..dispatcher import FUNCTIONAL, OUT
+from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE, Derivative
 from ..dtypes import bool as bool_dtype
 from ..promotion import result_type
-from ..tensor import Tensor
-from .arithmetic import scalar_self_overload
+from .declaration import native_function
+from .elementwise import elementwise, structured
 from .iterator import INTEGRAL_TYPES, TensorIterator, dispatch_dtypes
-from .registry import bind_method, check_tensor, declare, pointwise
 
 __all__ = [
     "logical_and", "logical_or", "logical_xor", "logical_not",
@@ -30,79 +26,102 @@ __all__ = [
 _INTEGRAL_AND_BOOL = INTEGRAL_TYPES | {"bool"}
 
 
-def _is_python_number(x) -> bool:
-    return isinstance(x, numbers.Number) and not isinstance(x, Tensor)
-
-
 # --- logical -------------------------------------------------------------------------
 
 
-def _other_must_be_tensor(fn_name: str):
-    def check(input, other):
-        check_tensor(fn_name, other, "other", 2)
-
-    return check
+def _truth(numpy_function) -> elementwise:
+    """A NumPy logical function as a loop writing bool."""
+    return elementwise(lambda out, *xs: numpy_function(*xs, out=out), result_dtype=bool_dtype)
 
 
-def _logical(name: str, numpy_function):
-    return pointwise(
-        f"{name}(Tensor self, Tensor other) -> Tensor",
-        lambda out, a, b: numpy_function(a, b, out=out),
-        result_dtype=bool_dtype,
-        check=_other_must_be_tensor(name),
-        # Truth values have no gradient; in place (``x.logical_and_(y)``) PyTorch records
-        # nothing either: ``x`` keeps its history.
-        derivative=NON_DIFFERENTIABLE,
-        doc=f"``torch.{name}``: non-zero is true; the result is bool (in place: 0/1 in "
-        "the input's dtype).",
-    )
+# Truth values have no gradient; in place (``x.logical_and_(y)``) PyTorch records nothing
+# either: ``x`` keeps its history.
+_TRUTH_DOC = "non-zero is true; the result is bool (in place: 0/1 in the input's dtype)."
 
-
-logical_and = _logical("logical_and", np.logical_and)
-logical_or = _logical("logical_or", np.logical_or)
-logical_xor = _logical("logical_xor", np.logical_xor)
-logical_not = pointwise(
+logical_and = native_function(
+    "logical_and(Tensor self, Tensor other) -> Tensor",
+    "logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_truth(np.logical_and),
+    derivative=NON_DIFFERENTIABLE,
+    doc=f"``torch.logical_and``: {_TRUTH_DOC}",
+)
+logical_or = native_function(
+    "logical_or(Tensor self, Tensor other) -> Tensor",
+    "logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_truth(np.logical_or),
+    derivative=NON_DIFFERENTIABLE,
+    doc=f"``torch.logical_or``: {_TRUTH_DOC}",
+)
+logical_xor = native_function(
+    "logical_xor(Tensor self, Tensor other) -> Tensor",
+    "logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_truth(np.logical_xor),
+    derivative=NON_DIFFERENTIABLE,
+    doc=f"``torch.logical_xor``: {_TRUTH_DOC}",
+)
+logical_not = native_function(
     "logical_not(Tensor self) -> Tensor",
-    lambda out, x: np.logical_not(x, out=out),
-    result_dtype=bool_dtype,
+    "logical_not_(Tensor(a!) self) -> Tensor(a!)",
+    "logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_truth(np.logical_not),
     derivative=NON_DIFFERENTIABLE,
     doc="``torch.logical_not``: true where the input is zero.",
 )
 
 
 # --- bitwise -------------------------------------------------------------------------
+# Bits of integers: nothing to differentiate. A number on either side reaches an
+# overload of its own (``bitwise_and.Scalar``, ``bitwise_and.Scalar_Tensor`` for
+# ``5 & t``), whose kernel is the same loop: TensorIterator wraps the number.
 
 
-def _bitwise(name: str, kernel_name: str, numpy_function):
+def _bits(kernel_name: str, numpy_function) -> elementwise:
     @dispatch_dtypes(kernel_name, _INTEGRAL_AND_BOOL)
     def kernel(out, a, b):
         numpy_function(a, b, out=out)
 
-    tensor_version = pointwise(
-        f"{name}.Tensor(Tensor self, Tensor other) -> Tensor",
-        kernel,
-        method=False,
-        derivative=NON_DIFFERENTIABLE,  # bits of integers: nothing to differentiate
-        doc=f"``torch.{name}``: on the bits of integers (and bools).",
-    )
-    scalar_self_version = scalar_self_overload(
-        f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", kernel, NON_DIFFERENTIABLE
-    )
-
-    def function(input, other, *, out=None) -> Tensor:
-        if _is_python_number(input):
-            return scalar_self_version(input, other, out=out)
-        return tensor_version(input, other, out=out)
-
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = tensor_version.__doc__
-    bind_method(name, lambda self, other: tensor_version(self, other))
-    return function
+    return elementwise(kernel)
 
 
-bitwise_and = _bitwise("bitwise_and", "bitwise_and_cpu", np.bitwise_and)
-bitwise_or = _bitwise("bitwise_or", "bitwise_or_cpu", np.bitwise_or)
-bitwise_xor = _bitwise("bitwise_xor", "bitwise_xor_cpu", np.bitwise_xor)
+bitwise_and = native_function(
+    "bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor",
+    "bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
+    "bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor",
+    "bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_bits("bitwise_and_cpu", np.bitwise_and),
+    derivative=NON_DIFFERENTIABLE,
+    doc="``torch.bitwise_and``: ``&`` on the bits of integers (and bools).",
+)
+bitwise_or = native_function(
+    "bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor",
+    "bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
+    "bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor",
+    "bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_bits("bitwise_or_cpu", np.bitwise_or),
+    derivative=NON_DIFFERENTIABLE,
+    doc="``torch.bitwise_or``: ``|`` on the bits of integers (and bools).",
+)
+bitwise_xor = native_function(
+    "bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor",
+    "bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
+    "bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor",
+    "bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_bits("bitwise_xor_cpu", np.bitwise_xor),
+    derivative=NON_DIFFERENTIABLE,
+    doc="``torch.bitwise_xor``: ``^`` on the bits of integers (and bools).",
+)
 
 
 def _shift_in_range(b: np.ndarray, bits: int) -> np.ndarray:
@@ -130,31 +149,32 @@ def _right_shift_kernel(out, a, b):
     np.copyto(out, shifted, casting="unsafe")
 
 
-def _shift(name: str, kernel):
-    tensor_version = pointwise(
-        f"{name}.Tensor(Tensor self, Tensor other) -> Tensor",
-        kernel,
-        method=False,
-        derivative=NON_DIFFERENTIABLE,
-        doc=f"``torch.{name}``: shift the bits of integers; out-of-range shifts saturate.",
-    )
-    scalar_self_version = scalar_self_overload(
-        f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", kernel, NON_DIFFERENTIABLE
-    )
-
-    def function(input, other, *, out=None) -> Tensor:
-        if _is_python_number(input):
-            return scalar_self_version(input, other, out=out)
-        return tensor_version(input, other, out=out)
-
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = tensor_version.__doc__
-    bind_method(name, lambda self, other: tensor_version(self, other))
-    return function
-
-
-bitwise_left_shift = _shift("bitwise_left_shift", _left_shift_kernel)
-bitwise_right_shift = _shift("bitwise_right_shift", _right_shift_kernel)
+bitwise_left_shift = native_function(
+    "bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor",
+    "bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
+    "bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor",
+    "bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    kernel=elementwise(_left_shift_kernel),
+    derivative=NON_DIFFERENTIABLE,
+    doc="``torch.bitwise_left_shift``: ``<<`` on integers; out-of-range shifts give 0.",
+)
+bitwise_right_shift = native_function(
+    "bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor",
+    "bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
+    "bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor",
+    "bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    kernel=elementwise(_right_shift_kernel),
+    derivative=NON_DIFFERENTIABLE,
+    doc="``torch.bitwise_right_shift``: ``>>`` on integers; out-of-range shifts keep the sign.",
+)
 
 
 @dispatch_dtypes("bitwise_not_cpu", _INTEGRAL_AND_BOOL)
@@ -163,27 +183,14 @@ def _bitwise_not_kernel(out, x):
     np.invert(x, out=out)
 
 
-def _check_exact_out_dtype(input, out) -> None:
-    if isinstance(out, Tensor) and out._dtype is not input._dtype:
-        raise RuntimeError(
-            f"Found dtype {out._dtype.scalar_name} but expected {input._dtype.scalar_name}"
-        )
-
-
-_bitwise_not = pointwise(
+bitwise_not = native_function(
     "bitwise_not(Tensor self) -> Tensor",
-    _bitwise_not_kernel,
+    "bitwise_not_(Tensor(a!) self) -> Tensor(a!)",
+    "bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_bitwise_not_kernel, check_all_same_dtype=True),
     derivative=NON_DIFFERENTIABLE,
     doc="``torch.bitwise_not``: flip every bit (``~``); logical not for bools.",
 )
-
-
-def bitwise_not(input, *, out=None) -> Tensor:
-    """``torch.bitwise_not``: flip every bit; the ``out=`` tensor must have the input's dtype."""
-    check_tensor("bitwise_not", input, "input", 1)
-    if out is not None:
-        _check_exact_out_dtype(input, out)
-    return _bitwise_not(input, out=out)
 
 
 # --- where ---------------------------------------------------------------------------
@@ -193,74 +200,65 @@ def _where_kernel(out, condition, input, other):
     np.copyto(out, np.where(condition, input, other), casting="unsafe")
 
 
-def _iterate_where(condition, input, other, out=None):
+def _where_self(operands, out, inplace):
+    """where.self: the condition does not take part in promotion, only the two sources."""
+    condition, input, other = operands
     if condition._dtype is not bool_dtype:
         raise RuntimeError(
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
             f"{condition._dtype.scalar_name}"
         )
-    # The condition does not take part in promotion: only the two sources do.
     dtype = result_type(input, other)
     if out is not None and out._dtype is not dtype:
         raise RuntimeError(
             f"Expected out type to be {dtype.scalar_name} but got {out._dtype.scalar_name}"
         )
-    it = TensorIterator(
-        "where", (condition, input, other), out=out, result_dtype=dtype, compute_dtype=dtype
-    )
+    it = TensorIterator("where", operands, out=out, result_dtype=dtype, compute_dtype=dtype)
     return it.run(_where_kernel)
 
 
-_where = declare(
+def _nonzero_as_tuple(condition):
+    """``where(condition)`` is ``nonzero(condition, as_tuple=True)`` (``nonzero_numpy``)."""
+    from .nonzero import nonzero  # written beside this module; imported when needed
+
+    return nonzero(condition, as_tuple=True)
+
+
+def _where_number_kernel(condition, self, other):
+    """The overloads with a number: ``where.self`` with the number wrapped."""
+    return where.overloads["where.self"](condition, self, other)
+
+
+where = native_function(
+    "where(Tensor condition) -> Tensor[]",
     "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor",
-    FUNCTIONAL,
-    _iterate_where,
+    "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor",
+    "where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor",
+    "where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor",
+    kernels={
+        "where": _nonzero_as_tuple,
+        "where.self": structured(_where_self),
+        "where.ScalarSelf": _where_number_kernel,
+        "where.ScalarOther": _where_number_kernel,
+        "where.Scalar": _where_number_kernel,
+    },
     # Each element comes from one source: the gradient goes back to that source only.
     # (The bool condition has no gradient.)
-    Derivative(
-        "WhereBackward0",
-        save=("condition",),
-        grads={
-            "self": lambda grad, saved: where(saved.condition, grad, 0.0),
-            "other": lambda grad, saved: where(saved.condition, 0.0, grad),
-        },
-    ),
-)
-_where_out = declare(
-    "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    OUT,
-    _iterate_where,
-)
-
-
-def where(condition, input=None, other=None, *, out=None):
-    """``torch.where``: ``input`` where ``condition`` is true, else ``other``.
+    derivative=COMPOSITE,
+    derivatives={
+        "where.self": Derivative(
+            "WhereBackward0",
+            save=("condition",),
+            grads={
+                "self": lambda grad, saved: where(saved.condition, grad, 0.0),
+                "other": lambda grad, saved: where(saved.condition, 0.0, grad),
+            },
+        ),
+    },
+    doc="""``torch.where``: ``input`` where ``condition`` is true, else ``other``.
 
     ``input``/``other`` may be Python numbers; they are promoted together (the bool
     condition is not). ``where(condition)`` alone is ``nonzero(condition, as_tuple=True)``.
-    """
-    check_tensor("where", condition, "condition", 1)
-    if input is None and other is None:
-        from .nonzero import nonzero  # written beside this module; imported when needed
-
-        return nonzero(condition, as_tuple=True)
-    sources = (input, other)
-    if any(not isinstance(x, Tensor) and not _is_python_number(x) for x in sources):
-        kinds = ", ".join(type(x).__name__ for x in (condition, *sources))
-        raise TypeError(
-            f"where() received an invalid combination of arguments - got ({kinds}), but "
-            "expected one of:\n * (Tensor condition)\n * (Tensor condition, Tensor input, "
-            "Tensor other, *, Tensor out = None)\n * (Tensor condition, Number self, Tensor "
-            "other)\n * (Tensor condition, Tensor input, Number other)\n * (Tensor "
-            "condition, Number self, Number other)"
-        )
-    for position, (name, value) in enumerate((("input", input), ("other", other)), start=2):
-        if out is not None:  # only the all-tensor overload has an out= form
-            check_tensor("where", value, name, position)
-    if out is None:
-        return _where(condition, input, other)
-    check_tensor("where", out, "out", 4)
-    return _where_out(condition, input, other, out=out)
-
-
-bind_method("where", lambda self, condition, other: where(condition, self, other))
+    """,
+)

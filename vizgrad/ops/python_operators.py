@@ -41,12 +41,6 @@ def _matmul(a, b):
     return matmul(a, b)
 
 
-def _floor_divide_overload(a, b):
-    # ``2 // t`` passes the number as ``self``, a "wrapped number" the TensorIterator
-    # promotes like any Python scalar (PyTorch has no Scalar overload for it either).
-    return arithmetic.floor_divide.overloads["floor_divide"](a, b)
-
-
 def _rtruediv(self, other):
     # PyTorch's own definition: the reciprocal first, so ``2 / int_tensor`` is float.
     return self.reciprocal() * other
@@ -69,48 +63,49 @@ def _invert(self):
 
 
 _BINARY = {
-    "__add__": lambda a, b: arithmetic.add(a, b),
-    "__radd__": lambda a, b: arithmetic.add(a, b),
+    "__add__": arithmetic.add,
+    "__radd__": arithmetic.add,
     "__iadd__": lambda a, b: a.add_(b),
-    "__sub__": lambda a, b: arithmetic.sub(a, b),
-    "__rsub__": lambda a, b: arithmetic.rsub(a, b),
+    "__sub__": arithmetic.sub,
+    "__rsub__": arithmetic.rsub,
     "__isub__": lambda a, b: a.sub_(b),
-    "__mul__": lambda a, b: arithmetic.mul(a, b),
-    "__rmul__": lambda a, b: arithmetic.mul(a, b),
+    "__mul__": arithmetic.mul,
+    "__rmul__": arithmetic.mul,
     "__imul__": lambda a, b: a.mul_(b),
-    "__truediv__": lambda a, b: arithmetic.div(a, b),
+    "__truediv__": arithmetic.div,
     "__rtruediv__": _rtruediv,
     "__itruediv__": lambda a, b: a.div_(b),
-    "__floordiv__": lambda a, b: arithmetic.floor_divide(a, b),
-    "__rfloordiv__": lambda a, b: _floor_divide_overload(b, a),
+    "__floordiv__": arithmetic.floor_divide,
+    # ``2 // t``: floor_divide takes the number as its tensor ``input`` (a wrapped number).
+    "__rfloordiv__": lambda a, b: arithmetic.floor_divide(b, a),
     "__ifloordiv__": lambda a, b: a.floor_divide_(b),
-    "__mod__": lambda a, b: arithmetic.remainder(a, b),
+    "__mod__": arithmetic.remainder,
     "__rmod__": lambda a, b: arithmetic.remainder(b, a),
     "__imod__": lambda a, b: a.remainder_(b),
-    "__pow__": lambda a, b: arithmetic.pow(a, b),
+    "__pow__": arithmetic.pow,
     "__rpow__": lambda a, b: arithmetic.pow(b, a),
     "__ipow__": lambda a, b: a.pow_(b),
-    "__and__": lambda a, b: logical.bitwise_and(a, b),
-    "__rand__": lambda a, b: logical.bitwise_and(a, b),
+    "__and__": logical.bitwise_and,
+    "__rand__": logical.bitwise_and,
     "__iand__": lambda a, b: a.bitwise_and_(b),
-    "__or__": lambda a, b: logical.bitwise_or(a, b),
-    "__ror__": lambda a, b: logical.bitwise_or(a, b),
+    "__or__": logical.bitwise_or,
+    "__ror__": logical.bitwise_or,
     "__ior__": lambda a, b: a.bitwise_or_(b),
-    "__xor__": lambda a, b: logical.bitwise_xor(a, b),
-    "__rxor__": lambda a, b: logical.bitwise_xor(a, b),
+    "__xor__": logical.bitwise_xor,
+    "__rxor__": logical.bitwise_xor,
     "__ixor__": lambda a, b: a.bitwise_xor_(b),
-    "__lshift__": lambda a, b: logical.bitwise_left_shift(a, b),
+    "__lshift__": logical.bitwise_left_shift,
     "__rlshift__": lambda a, b: logical.bitwise_left_shift(b, a),
     "__ilshift__": lambda a, b: a.bitwise_left_shift_(b),
-    "__rshift__": lambda a, b: logical.bitwise_right_shift(a, b),
+    "__rshift__": logical.bitwise_right_shift,
     "__rrshift__": lambda a, b: logical.bitwise_right_shift(b, a),
     "__irshift__": lambda a, b: a.bitwise_right_shift_(b),
-    "__eq__": lambda a, b: comparison.eq(a, b),
-    "__ne__": lambda a, b: comparison.ne(a, b),
-    "__lt__": lambda a, b: comparison.lt(a, b),
-    "__le__": lambda a, b: comparison.le(a, b),
-    "__gt__": lambda a, b: comparison.gt(a, b),
-    "__ge__": lambda a, b: comparison.ge(a, b),
+    "__eq__": comparison.eq,
+    "__ne__": comparison.ne,
+    "__lt__": comparison.lt,
+    "__le__": comparison.le,
+    "__gt__": comparison.gt,
+    "__ge__": comparison.ge,
 }
 
 for _name, _call in _BINARY.items():

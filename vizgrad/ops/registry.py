@@ -1,16 +1,13 @@
-"""The operator registry: one declaration, every variant (``native_functions.yaml``).
+"""The operator registry: every declared overload, by name (``native_functions.yaml``).
 
 PyTorch declares an operator once and generates its Python function
 (``torch.add``), its method (``Tensor.add``), its in-place method (``Tensor.add_``)
-and its ``out=`` form from that declaration. ``pointwise`` does the same for
-elementwise ops: it builds the three ``Operator`` overloads (functional, in-place,
-out) around one NumPy kernel and one ``TensorIterator`` set-up, and binds the
-variants. Other families declare their ``Operator`` objects directly with ``declare``.
+and its ``out=`` form from that declaration; ``ops.declaration.native_function`` does
+the same here and registers each overload in ``OPERATORS``. Families not yet
+declared that way register their ``Operator`` objects directly with ``declare``.
 """
 
 from __future__ import annotations
-
-import numbers
 
 import numpy as np
 
@@ -26,7 +23,6 @@ __all__ = [
     "check_out_dtype",
     "write_to_out",
     "bind_method",
-    "pointwise",
     "check_tensor",
     "parse_params",
 ]
@@ -76,18 +72,6 @@ def check_tensor(fn_name: str, value, name: str, position: int) -> None:
         )
 
 
-_OPERAND_TYPES = (Tensor, numbers.Number)
-
-
-def _check_operand(fn_name: str, value, name: str, position: int) -> None:
-    # A Tensor or a Python number (bools are numbers too); anything else is a TypeError.
-    if not isinstance(value, _OPERAND_TYPES):
-        raise TypeError(
-            f"{fn_name}(): argument '{name}' (position {position}) must be Tensor or Number, "
-            f"not {type(value).__name__}"
-        )
-
-
 def _inplace_schema(schema: str) -> str:
     name, rest = schema.split("(", 1)
     base, _, overload = name.partition(".")
@@ -103,65 +87,6 @@ def _out_schema(schema: str) -> str:
     out_overload = "out" if overload in ("", "Tensor") else f"{overload}_out"
     separator = ", " if "*" in params else ", *, "
     return f"{base}.{out_overload}({params}{separator}Tensor(a!) out) -> Tensor(a!)"
-
-
-def pointwise(
-    schema: str,
-    kernel,
-    *,
-    options: dict | None = None,
-    promote_integer_inputs_to_float: bool = False,
-    result_dtype=None,
-    compute_dtype=None,
-    inplace: bool = True,
-    out: bool = True,
-    method: bool = True,
-    check=None,
-    derivative=None,
-    derivatives: dict | None = None,
-    doc: str = "",
-):
-    """Declare an elementwise operator from its functional schema; return the function.
-
-    The in-place (``add_.Tensor``) and ``out=`` (``add.out``) schemas are derived from
-    the functional one by PyTorch's naming rules, and ``native_function`` does the rest.
-    ``kernel(out_array, *input_arrays, **options)`` computes with NumPy.
-    ``options`` are defaults for keyword-only arguments the schema leaves without one.
-    ``check(*operands, **options)`` may reject bad input before any work.
-    """
-    from .declaration import native_function
-    from .elementwise import elementwise
-
-    schemas = [schema]
-    if inplace:
-        schemas.append(_inplace_schema(schema))
-    if out:
-        schemas.append(_out_schema(schema))
-    defaults = options or {}
-
-    def check_operands(*operands, out=None, **opts):
-        for name, value in defaults.items():
-            if opts.get(name) is None:
-                opts[name] = value
-        check(*operands, **opts)
-
-    structured = elementwise(
-        kernel,
-        promote_integer_inputs_to_float=promote_integer_inputs_to_float,
-        result_dtype=result_dtype,
-        compute_dtype=compute_dtype,
-        defaults=defaults,
-    )
-    return native_function(
-        *schemas,
-        kernel=structured,
-        derivative=derivative,
-        derivatives=derivatives,
-        variants="function, method" if method else "function",
-        numbers_as_tensors=True,
-        check=check_operands if check is not None else None,
-        doc=doc,
-    )
 
 
 def check_out_dtype(out: Tensor, expected: DType) -> None:

@@ -6,27 +6,29 @@ Two families, as in PyTorch:
   first promoted to the default float dtype, so ``sqrt(int_tensor)`` is float32 and
   ``int_tensor.sqrt_()`` fails its cast check;
 * **dtype-keeping functions** (``abs``, ``neg``, ``sign``, ``floor``, ``round``…):
-  the result has the input's dtype; ``floor`` of an integer is a copy.
+  the result has the input's dtype (and so must an ``out=`` tensor); ``floor`` of an
+  integer is a copy.
 
-Every function also exists in place (``x.exp_()``, ``vizgrad.exp_(x)``) and with
-``out=``, from one ``pointwise`` declaration.
+Each is one ``native_function`` declaration: the functional, in-place and ``out=``
+overloads, and the function ``vizgrad.exp_`` where PyTorch has ``torch.exp_``. The
+aliases PyTorch declares as operators of their own (``arcsin``, ``absolute``, ``fix``,
+``clip``…) are CompositeImplicitAutograd, calling the main operator's overloads.
 """
 
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
-from ..derivatives import NON_DIFFERENTIABLE, Derivative
-from ..dispatcher import FUNCTIONAL, INPLACE, OUT
+from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE, Derivative
 from ..dtypes import BOOL, COMPLEX, CPP_TYPE_NAMES
 from ..dtypes import bool as bool_dtype
 from ..promotion import can_cast, result_type
-from ..tensor import Tensor
 from .arithmetic import check_scalar_fits, pow
 from .creation import zeros_like
+from .declaration import alias_kernels, native_function
+from .elementwise import check_same_dtype, elementwise, structured
 from .iterator import (
     ALL_TYPES,
     ALL_TYPES_AND_COMPLEX,
@@ -36,7 +38,6 @@ from .iterator import (
     dispatch_dtypes,
 )
 from .logical import where
-from .registry import _inplace_schema, _out_schema, bind_method, check_tensor, declare, pointwise
 
 __all__ = [
     # floating functions
@@ -49,25 +50,15 @@ __all__ = [
     "clamp", "clip", "clamp_min", "clamp_max",
     # tests of values
     "isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit",
+    # the in-place functions (``torch.exp_``)
+    "exp_", "exp2_", "expm1_", "log_", "log2_", "log10_", "log1p_", "sqrt_", "rsqrt_",
+    "reciprocal_", "sin_", "cos_", "tan_", "asin_", "acos_", "atan_", "arcsin_", "arccos_",
+    "arctan_", "sinh_", "cosh_", "tanh_", "sigmoid_", "erf_", "abs_", "neg_", "negative_",
+    "square_", "relu_", "floor_", "ceil_", "trunc_", "fix_", "round_", "frac_",
+    "clamp_", "clip_", "clamp_min_", "clamp_max_",
 ]  # fmt: skip
 
 _FLOATING_AND_COMPLEX = FLOATING_TYPES | COMPLEX_TYPES
-
-
-def _export_inplace_function(name: str) -> None:
-    """``vizgrad.exp_(x)`` is ``x.exp_()``, as ``torch.exp_`` is."""
-    globals()[name + "_"] = getattr(Tensor, name + "_")
-    __all__.append(name + "_")
-
-
-def _alias_methods(alias: str, name: str) -> None:
-    """``Tensor.arcsin`` is ``Tensor.asin``; ``arcsin_`` (and ``vizgrad.arcsin_``) is ``asin_``."""
-    bind_method(alias, getattr(Tensor, name))
-    if hasattr(Tensor, name + "_"):
-        globals()[alias + "_"] = getattr(Tensor, name + "_")
-        __all__.append(alias + "_")
-    if hasattr(Tensor, name + "_"):
-        bind_method(alias + "_", getattr(Tensor, name + "_"))
 
 
 # --- derivative formulas (``derivatives.yaml``) ---------------------------------------
@@ -141,198 +132,289 @@ def _rsqrt(x):
     return np.reciprocal(np.sqrt(x))
 
 
-def require_out_dtype(out, expected) -> None:
-    """Kernels that keep their input's dtype insist on exactly that dtype for ``out=``."""
-    if out is not None and out._dtype is not expected:
-        raise RuntimeError(
-            f"Found dtype {out._dtype.scalar_name} but expected {expected.scalar_name}"
-        )
+def _floating(kernel_name: str, numpy_function, supported=_FLOATING_AND_COMPLEX) -> elementwise:
+    """A floating function's loop: integer inputs compute in the default float dtype."""
 
-
-def exact_out_dtype(function, result_dtype_of):
-    """Dtype-keeping kernels (``abs``, ``floor``…) accept no other ``out=`` dtype.
-
-    (Floating functions such as ``sqrt`` cast into any ``out`` dtype the result may be
-    cast to, as binary ops do.)
-    """
-
-    def checked(input, *, out=None) -> Tensor:
-        if isinstance(input, Tensor) and isinstance(out, Tensor):
-            require_out_dtype(out, result_dtype_of(input._dtype))
-        return function(input) if out is None else function(input, out=out)
-
-    checked.__name__ = checked.__qualname__ = function.__name__
-    checked.__doc__ = function.__doc__
-    checked.overloads = function.overloads
-    return checked
-
-
-def _floating_function(name: str, numpy_function, doc: str, derivative, kernel_name=None,
-                       supported=_FLOATING_AND_COMPLEX):  # fmt: skip
+    @dispatch_dtypes(kernel_name, supported)
     def compute(out, x):
         with np.errstate(all="ignore"):  # log(0) = -inf and sqrt(-1) = nan are answers
             np.copyto(out, numpy_function(x), casting="unsafe")
 
-    kernel = dispatch_dtypes(kernel_name or f"{name}_vml_cpu", supported)(compute)
-    function = pointwise(
-        f"{name}(Tensor self) -> Tensor",
-        kernel,
-        promote_integer_inputs_to_float=True,
-        derivative=derivative,
-        doc=f"``torch.{name}``: {doc}; integer inputs compute in the default float dtype.",
-    )
-    _export_inplace_function(name)
-    return function
+    return elementwise(compute, promote_integer_inputs_to_float=True)
 
 
-exp = _floating_function(
-    "exp", np.exp, "``e ** x``", _from_result("ExpBackward0", lambda grad, y: grad * y)
+exp = native_function(
+    "exp(Tensor self) -> Tensor",
+    "exp_(Tensor(a!) self) -> Tensor(a!)",
+    "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("exp_vml_cpu", np.exp),
+    derivative=_from_result("ExpBackward0", lambda grad, y: grad * y),
+    inplace_variants="function, method",
+    doc="``torch.exp``: ``e ** x``; integer inputs compute in the default float dtype.",
 )
-exp2 = _floating_function(
-    "exp2", np.exp2, "``2 ** x``", _from_result("Exp2Backward0", lambda grad, y: grad * y * _LN2)
+exp_ = exp.inplace
+exp2 = native_function(
+    "exp2(Tensor self) -> Tensor",
+    "exp2_(Tensor(a!) self) -> Tensor(a!)",
+    "exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("exp2_vml_cpu", np.exp2),
+    derivative=_from_result("Exp2Backward0", lambda grad, y: grad * y * _LN2),
+    inplace_variants="function, method",
+    doc="``torch.exp2``: ``2 ** x``; integer inputs compute in the default float dtype.",
 )
-expm1 = _floating_function(
-    "expm1",
-    np.expm1,
-    "``e ** x - 1``, exact near 0",
-    _from_result("Expm1Backward0", lambda grad, y: grad * (y + 1)),
+exp2_ = exp2.inplace
+expm1 = native_function(
+    "expm1(Tensor self) -> Tensor",
+    "expm1_(Tensor(a!) self) -> Tensor(a!)",
+    "expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("expm1_vml_cpu", np.expm1),
+    derivative=_from_result("Expm1Backward0", lambda grad, y: grad * (y + 1)),
+    inplace_variants="function, method",
+    doc="``torch.expm1``: ``e ** x - 1``, exact near 0; integer inputs compute in the default float dtype.",
 )
-log = _floating_function(
-    "log", np.log, "the natural logarithm", _from_self("LogBackward0", lambda grad, x: grad / x)
+expm1_ = expm1.inplace
+log = native_function(
+    "log(Tensor self) -> Tensor",
+    "log_(Tensor(a!) self) -> Tensor(a!)",
+    "log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("log_vml_cpu", np.log),
+    derivative=_from_self("LogBackward0", lambda grad, x: grad / x),
+    inplace_variants="function, method",
+    doc="``torch.log``: the natural logarithm; integer inputs compute in the default float dtype.",
 )
-log2 = _floating_function(
-    "log2",
-    np.log2,
-    "the base-2 logarithm",
-    _from_self("Log2Backward0", lambda grad, x: grad / (x * _LN2)),
+log_ = log.inplace
+log2 = native_function(
+    "log2(Tensor self) -> Tensor",
+    "log2_(Tensor(a!) self) -> Tensor(a!)",
+    "log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("log2_vml_cpu", np.log2),
+    derivative=_from_self("Log2Backward0", lambda grad, x: grad / (x * _LN2)),
+    inplace_variants="function, method",
+    doc="``torch.log2``: the base-2 logarithm; integer inputs compute in the default float dtype.",
 )
-log10 = _floating_function(
-    "log10",
-    np.log10,
-    "the base-10 logarithm",
-    _from_self("Log10Backward0", lambda grad, x: grad / (x * _LN10)),
+log2_ = log2.inplace
+log10 = native_function(
+    "log10(Tensor self) -> Tensor",
+    "log10_(Tensor(a!) self) -> Tensor(a!)",
+    "log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("log10_vml_cpu", np.log10),
+    derivative=_from_self("Log10Backward0", lambda grad, x: grad / (x * _LN10)),
+    inplace_variants="function, method",
+    doc="``torch.log10``: the base-10 logarithm; integer inputs compute in the default float dtype.",
 )
-log1p = _floating_function(
-    "log1p",
-    np.log1p,
-    "``log(1 + x)``, exact near 0",
-    _from_self("Log1PBackward0", lambda grad, x: grad / (x + 1)),
+log10_ = log10.inplace
+log1p = native_function(
+    "log1p(Tensor self) -> Tensor",
+    "log1p_(Tensor(a!) self) -> Tensor(a!)",
+    "log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("log1p_vml_cpu", np.log1p),
+    derivative=_from_self("Log1PBackward0", lambda grad, x: grad / (x + 1)),
+    inplace_variants="function, method",
+    doc="``torch.log1p``: ``log(1 + x)``, exact near 0; integer inputs compute in the default float dtype.",
 )
-sqrt = _floating_function(
-    "sqrt",
-    np.sqrt,
-    "the square root",
-    _from_result("SqrtBackward0", lambda grad, y: grad / (2 * y)),
+log1p_ = log1p.inplace
+sqrt = native_function(
+    "sqrt(Tensor self) -> Tensor",
+    "sqrt_(Tensor(a!) self) -> Tensor(a!)",
+    "sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("sqrt_vml_cpu", np.sqrt),
+    derivative=_from_result("SqrtBackward0", lambda grad, y: grad / (2 * y)),
+    inplace_variants="function, method",
+    doc="``torch.sqrt``: the square root; integer inputs compute in the default float dtype.",
 )
+sqrt_ = sqrt.inplace
 # d x**-1/2 = -1/2 x**-3/2 = -1/2 rsqrt(x)**3
-rsqrt = _floating_function(
-    "rsqrt",
-    _rsqrt,
-    "``1 / sqrt(x)``",
-    _from_result("RsqrtBackward0", lambda grad, y: -0.5 * grad * y.pow(3)),
+rsqrt = native_function(
+    "rsqrt(Tensor self) -> Tensor",
+    "rsqrt_(Tensor(a!) self) -> Tensor(a!)",
+    "rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("rsqrt_vml_cpu", _rsqrt),
+    derivative=_from_result("RsqrtBackward0", lambda grad, y: -0.5 * grad * y.pow(3)),
+    inplace_variants="function, method",
+    doc="``torch.rsqrt``: ``1 / sqrt(x)``; integer inputs compute in the default float dtype.",
 )
-reciprocal = _floating_function(
-    "reciprocal",
-    np.reciprocal,
-    "``1 / x``",
-    _from_result("ReciprocalBackward0", lambda grad, y: -grad * (y * y)),
+rsqrt_ = rsqrt.inplace
+reciprocal = native_function(
+    "reciprocal(Tensor self) -> Tensor",
+    "reciprocal_(Tensor(a!) self) -> Tensor(a!)",
+    "reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("reciprocal_vml_cpu", np.reciprocal),
+    derivative=_from_result("ReciprocalBackward0", lambda grad, y: -grad * (y * y)),
+    inplace_variants="function, method",
+    doc="``torch.reciprocal``: ``1 / x``; integer inputs compute in the default float dtype.",
 )
-sin = _floating_function(
-    "sin", np.sin, "the sine", _from_self("SinBackward0", lambda grad, x: grad * x.cos())
+reciprocal_ = reciprocal.inplace
+sin = native_function(
+    "sin(Tensor self) -> Tensor",
+    "sin_(Tensor(a!) self) -> Tensor(a!)",
+    "sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("sin_vml_cpu", np.sin),
+    derivative=_from_self("SinBackward0", lambda grad, x: grad * x.cos()),
+    inplace_variants="function, method",
+    doc="``torch.sin``: the sine; integer inputs compute in the default float dtype.",
 )
-cos = _floating_function(
-    "cos", np.cos, "the cosine", _from_self("CosBackward0", lambda grad, x: grad * -x.sin())
+sin_ = sin.inplace
+cos = native_function(
+    "cos(Tensor self) -> Tensor",
+    "cos_(Tensor(a!) self) -> Tensor(a!)",
+    "cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("cos_vml_cpu", np.cos),
+    derivative=_from_self("CosBackward0", lambda grad, x: grad * -x.sin()),
+    inplace_variants="function, method",
+    doc="``torch.cos``: the cosine; integer inputs compute in the default float dtype.",
 )
+cos_ = cos.inplace
 # d tan(x) = 1 + tan(x)**2
-tan = _floating_function(
-    "tan",
-    np.tan,
-    "the tangent",
-    _from_result("TanBackward0", lambda grad, y: grad * (1 + y.pow(2))),
+tan = native_function(
+    "tan(Tensor self) -> Tensor",
+    "tan_(Tensor(a!) self) -> Tensor(a!)",
+    "tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("tan_vml_cpu", np.tan),
+    derivative=_from_result("TanBackward0", lambda grad, y: grad * (1 + y.pow(2))),
+    inplace_variants="function, method",
+    doc="``torch.tan``: the tangent; integer inputs compute in the default float dtype.",
 )
+tan_ = tan.inplace
 # d asin(x) = 1 / sqrt(1 - x**2); d acos(x) is its negative.
-asin = _floating_function(
-    "asin",
-    np.arcsin,
-    "the inverse sine",
-    _from_self("AsinBackward0", lambda grad, x: grad * (-x * x + 1).rsqrt()),
+asin = native_function(
+    "asin(Tensor self) -> Tensor",
+    "asin_(Tensor(a!) self) -> Tensor(a!)",
+    "asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("asin_vml_cpu", np.arcsin),
+    derivative=_from_self("AsinBackward0", lambda grad, x: grad * (-x * x + 1).rsqrt()),
+    inplace_variants="function, method",
+    doc="``torch.asin``: the inverse sine; integer inputs compute in the default float dtype.",
 )
-acos = _floating_function(
-    "acos",
-    np.arccos,
-    "the inverse cosine",
-    _from_self("AcosBackward0", lambda grad, x: grad * -((-x * x + 1).rsqrt())),
+asin_ = asin.inplace
+acos = native_function(
+    "acos(Tensor self) -> Tensor",
+    "acos_(Tensor(a!) self) -> Tensor(a!)",
+    "acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("acos_vml_cpu", np.arccos),
+    derivative=_from_self("AcosBackward0", lambda grad, x: grad * -((-x * x + 1).rsqrt())),
+    inplace_variants="function, method",
+    doc="``torch.acos``: the inverse cosine; integer inputs compute in the default float dtype.",
 )
-atan = _floating_function(
-    "atan",
-    np.arctan,
-    "the inverse tangent",
-    _from_self("AtanBackward0", lambda grad, x: grad / (x * x + 1)),
+acos_ = acos.inplace
+atan = native_function(
+    "atan(Tensor self) -> Tensor",
+    "atan_(Tensor(a!) self) -> Tensor(a!)",
+    "atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("atan_vml_cpu", np.arctan),
+    derivative=_from_self("AtanBackward0", lambda grad, x: grad / (x * x + 1)),
+    inplace_variants="function, method",
+    doc="``torch.atan``: the inverse tangent; integer inputs compute in the default float dtype.",
 )
-sinh = _floating_function(
-    "sinh",
-    np.sinh,
-    "the hyperbolic sine",
-    _from_self("SinhBackward0", lambda grad, x: grad * x.cosh()),
+atan_ = atan.inplace
+sinh = native_function(
+    "sinh(Tensor self) -> Tensor",
+    "sinh_(Tensor(a!) self) -> Tensor(a!)",
+    "sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("sinh_vml_cpu", np.sinh),
+    derivative=_from_self("SinhBackward0", lambda grad, x: grad * x.cosh()),
+    inplace_variants="function, method",
+    doc="``torch.sinh``: the hyperbolic sine; integer inputs compute in the default float dtype.",
 )
-cosh = _floating_function(
-    "cosh",
-    np.cosh,
-    "the hyperbolic cosine",
-    _from_self("CoshBackward0", lambda grad, x: grad * x.sinh()),
+sinh_ = sinh.inplace
+cosh = native_function(
+    "cosh(Tensor self) -> Tensor",
+    "cosh_(Tensor(a!) self) -> Tensor(a!)",
+    "cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("cosh_vml_cpu", np.cosh),
+    derivative=_from_self("CoshBackward0", lambda grad, x: grad * x.sinh()),
+    inplace_variants="function, method",
+    doc="``torch.cosh``: the hyperbolic cosine; integer inputs compute in the default float dtype.",
 )
+cosh_ = cosh.inplace
 # ``tanh_backward``: 1 - tanh(x)**2
-tanh = _floating_function(
-    "tanh",
-    np.tanh,
-    "the hyperbolic tangent",
-    _from_result("TanhBackward0", lambda grad, y: grad * (1 - y * y)),
+tanh = native_function(
+    "tanh(Tensor self) -> Tensor",
+    "tanh_(Tensor(a!) self) -> Tensor(a!)",
+    "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("tanh_vml_cpu", np.tanh),
+    derivative=_from_result("TanhBackward0", lambda grad, y: grad * (1 - y * y)),
+    inplace_variants="function, method",
+    doc="``torch.tanh``: the hyperbolic tangent; integer inputs compute in the default float dtype.",
 )
+tanh_ = tanh.inplace
 # ``sigmoid_backward``: s(x) * (1 - s(x))
-sigmoid = _floating_function(
-    "sigmoid",
-    _sigmoid,
-    "the logistic function ``1 / (1 + e ** -x)``",
-    _from_result("SigmoidBackward0", lambda grad, y: grad * (1 - y) * y),
+sigmoid = native_function(
+    "sigmoid(Tensor self) -> Tensor",
+    "sigmoid_(Tensor(a!) self) -> Tensor(a!)",
+    "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("sigmoid_vml_cpu", _sigmoid),
+    derivative=_from_result("SigmoidBackward0", lambda grad, y: grad * (1 - y) * y),
+    inplace_variants="function, method",
+    doc="``torch.sigmoid``: the logistic function ``1 / (1 + e ** -x)``; integer inputs compute in the default float dtype.",
 )
+sigmoid_ = sigmoid.inplace
 # d erf(x) = 2 / sqrt(pi) * exp(-x**2)
-erf = _floating_function(
-    "erf", _erf, "the Gauss error function",
-    _from_self("ErfBackward0", lambda grad, x: _TWO_OVER_SQRT_PI * (-(x.pow(2))).exp() * grad),
-    supported=FLOATING_TYPES,
-)  # fmt: skip
-arcsin, arccos, arctan = asin, acos, atan
-for _alias, _name in (("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan")):
-    _alias_methods(_alias, _name)
+erf = native_function(
+    "erf(Tensor self) -> Tensor",
+    "erf_(Tensor(a!) self) -> Tensor(a!)",
+    "erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_floating("erf_vml_cpu", _erf, supported=FLOATING_TYPES),
+    derivative=_from_self(
+        "ErfBackward0", lambda grad, x: _TWO_OVER_SQRT_PI * (-(x.pow(2))).exp() * grad
+    ),
+    inplace_variants="function, method",
+    doc="``torch.erf``: the Gauss error function; integer inputs compute in the default float dtype.",
+)
+erf_ = erf.inplace
+arcsin = native_function(
+    "arcsin(Tensor self) -> Tensor",
+    "arcsin_(Tensor(a!) self) -> Tensor(a!)",
+    "arcsin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=alias_kernels(asin, "arcsin"),
+    derivative=COMPOSITE,
+    inplace_variants="function, method",
+    doc="``torch.arcsin``: NumPy's name for ``asin``.",
+)
+arcsin_ = arcsin.inplace
+arccos = native_function(
+    "arccos(Tensor self) -> Tensor",
+    "arccos_(Tensor(a!) self) -> Tensor(a!)",
+    "arccos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=alias_kernels(acos, "arccos"),
+    derivative=COMPOSITE,
+    inplace_variants="function, method",
+    doc="``torch.arccos``: NumPy's name for ``acos``.",
+)
+arccos_ = arccos.inplace
+arctan = native_function(
+    "arctan(Tensor self) -> Tensor",
+    "arctan_(Tensor(a!) self) -> Tensor(a!)",
+    "arctan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=alias_kernels(atan, "arctan"),
+    derivative=COMPOSITE,
+    inplace_variants="function, method",
+    doc="``torch.arctan``: NumPy's name for ``atan``.",
+)
+arctan_ = arctan.inplace
 
 
 # --- dtype-keeping functions ---------------------------------------------------------
 
 
-def _declare_iterated(schema: str, iterate, *, inplace=True, out=True, derivative=None):
-    """Functional, in-place and ``out=`` overloads whose TensorIterator set-up depends on
-    the call (``abs`` of a complex tensor is real; ``clamp`` skips a missing bound).
+def _keeping(kernel_name: str, compute, supported=ALL_TYPES_AND_COMPLEX) -> elementwise:
+    """A dtype-keeping loop: the result, and an ``out=`` tensor, have the input's dtype."""
+    return elementwise(dispatch_dtypes(kernel_name, supported)(compute), check_all_same_dtype=True)
 
-    ``iterate(operands, out_tensor, is_inplace, **options)`` builds and runs the iterator.
-    """
-    functional = declare(
-        schema, FUNCTIONAL, lambda *args, **kw: iterate(args, None, False, **kw), derivative
-    )
-    inplace_op = out_op = None
-    if inplace:
-        inplace_op = declare(
-            _inplace_schema(schema),
-            INPLACE,
-            lambda *args, **kw: iterate(args, args[0], True, **kw),
-            derivative,
-        )
-    if out:
-        # ``clamp.Tensor`` writes through ``clamp.Tensor_out``, beside ``clamp.out``.
-        out_schema = _out_schema(schema).replace(
-            ".out(", ".Tensor_out(" if ".Tensor(" in schema else ".out("
-        )
-        out_op = declare(out_schema, OUT, lambda *args, out, **kw: iterate(args, out, False, **kw))
-    return functional, inplace_op, out_op
+
+def _reject_bool(message: str):
+    def check(input, out=None):
+        if input._dtype.category == BOOL:
+            raise RuntimeError(message)
+
+    return check
+
+
+def _reject_complex(message: str):
+    def check(input, out=None):
+        if input._dtype.category == COMPLEX:
+            raise NotImplementedError(message)
+
+    return check
 
 
 @dispatch_dtypes("abs_cpu", ALL_TYPES_AND_COMPLEX)
@@ -340,83 +422,65 @@ def _abs_kernel(out, x):
     np.absolute(x, out=out, casting="unsafe")
 
 
-def _iterate_abs(operands, out, inplace):
+def _abs(operands, out, inplace):
+    """The magnitude of a complex number is real: complex64 -> float32."""
     (self,) = operands
     is_complex = self._dtype.category == COMPLEX
     if is_complex and inplace:
         raise RuntimeError("In-place abs is not supported for complex tensors.")
     if not is_complex:
-        require_out_dtype(out, self._dtype)
-    # The magnitude of a complex number is real: complex64 -> float32.
+        check_same_dtype(out, self._dtype)
     result_dtype = self._dtype.to_real() if is_complex and out is None else None
     it = TensorIterator("abs", (self,), out=out, inplace=inplace, result_dtype=result_dtype)
     return it.run(_abs_kernel)
 
 
-_abs_functional, _abs_inplace, _abs_out = _declare_iterated(
+# |x| has slope sign(x) (0 at x = 0, a choice: the kink has no slope).
+abs = native_function(
     "abs(Tensor self) -> Tensor",
-    _iterate_abs,
-    # |x| has slope sign(x) (0 at x = 0, a choice: the kink has no slope).
+    "abs_(Tensor(a!) self) -> Tensor(a!)",
+    "abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=structured(_abs),
     derivative=_from_self("AbsBackward0", lambda grad, x: grad * x.sgn()),
+    inplace_variants="function, method",
+    doc="``torch.abs``: the magnitude; a complex tensor's is real (complex64 -> float32).",
+)
+abs_ = abs.inplace
+absolute = native_function(
+    "absolute(Tensor self) -> Tensor",
+    "absolute_(Tensor(a!) self) -> Tensor(a!)",
+    "absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=alias_kernels(abs, "absolute"),
+    derivative=COMPOSITE,
+    doc="``torch.absolute``: an alias of ``abs``.",
 )
 
-
-def abs(input, *, out=None) -> Tensor:  # noqa: A001 - PyTorch's name
-    """``torch.abs``: the magnitude; a complex tensor's is real (complex64 -> float32)."""
-    check_tensor("abs", input, "input", 1)
-    if out is None:
-        return _abs_functional(input)
-    check_tensor("abs", out, "out", 2)
-    return _abs_out(input, out=out)
-
-
-bind_method("abs", lambda self: abs(self))
-bind_method("abs_", lambda self: _abs_inplace(self))
-_export_inplace_function("abs")
-
-
-def _reject_bool(message: str, error=RuntimeError):
-    def check(input, **options):
-        if input._dtype.category == BOOL:
-            raise error(message)
-
-    return check
-
-
-def _reject_complex(message: str):
-    def check(input, **options):
-        if input._dtype.category == COMPLEX:
-            raise NotImplementedError(message)
-
-    return check
-
-
-def _dtype_keeping(name: str, compute, doc: str, derivative, *, check=None, kernel_name=None,
-                   supported=ALL_TYPES_AND_COMPLEX, options=None, out=True):  # fmt: skip
-    kernel = dispatch_dtypes(kernel_name or f"{name}_cpu", supported)(compute)
-    function = pointwise(
-        f"{name}(Tensor self) -> Tensor",
-        kernel,
-        check=check,
-        options=options,
-        out=out,
-        derivative=derivative,
-        doc=f"``torch.{name}``: {doc}; the result keeps the input's dtype.",
-    )
-    _export_inplace_function(name)
-    return exact_out_dtype(function, lambda dtype: dtype)
-
-
-neg = _dtype_keeping(
-    "neg",
-    lambda out, x: np.negative(x, out=out),
-    "``-x`` (unsigned integers wrap around)",
-    Derivative("NegBackward0", grads={"self": lambda grad, saved: -grad}),
-    check=_reject_bool(
-        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
-        "invert a mask, use the `~` or `logical_not()` operator instead."
-    ),
+_NEGATING_BOOLS = (
+    "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+    "invert a mask, use the `~` or `logical_not()` operator instead."
 )
+neg = native_function(
+    "neg(Tensor self) -> Tensor",
+    "neg_(Tensor(a!) self) -> Tensor(a!)",
+    "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_keeping("neg_cpu", lambda out, x: np.negative(x, out=out)),
+    check=_reject_bool(_NEGATING_BOOLS),
+    derivative=Derivative("NegBackward0", grads={"self": lambda grad, saved: -grad}),
+    inplace_variants="function, method",
+    doc="``torch.neg``: ``-x`` (unsigned integers wrap around); the result keeps the input's dtype.",
+)
+neg_ = neg.inplace
+negative = native_function(
+    "negative(Tensor self) -> Tensor",
+    "negative_(Tensor(a!) self) -> Tensor(a!)",
+    "negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=alias_kernels(neg, "negative"),
+    check=_reject_bool(_NEGATING_BOOLS),
+    derivative=COMPOSITE,
+    inplace_variants="function, method",
+    doc="``torch.negative``: an alias of ``neg``.",
+)
+negative_ = negative.inplace
 
 
 def _sign_kernel(out, x):
@@ -436,29 +500,31 @@ def _sgn_kernel(out, x):
         np.copyto(out, np.where(magnitude == 0, 0, x / np.where(magnitude == 0, 1, magnitude)))
 
 
-sign = _dtype_keeping(
-    "sign",
-    _sign_kernel,
-    "-1, 0 or 1 (0 for NaN)",
-    _zero_gradient("SignBackward0"),
-    supported=ALL_TYPES_AND_COMPLEX | {"bool"},
+sign = native_function(
+    "sign(Tensor self) -> Tensor",
+    "sign_(Tensor(a!) self) -> Tensor(a!)",
+    "sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_keeping("sign_cpu", _sign_kernel, ALL_TYPES_AND_COMPLEX | {"bool"}),
     check=_reject_complex(
         "Unlike NumPy, vizgrad.sign is not intended to support complex numbers. Please use "
         "vizgrad.sgn instead."
     ),
+    derivative=_zero_gradient("SignBackward0"),
+    doc="``torch.sign``: -1, 0 or 1 (0 for NaN); the result keeps the input's dtype.",
 )
-sgn = _dtype_keeping(
-    "sgn",
-    _sgn_kernel,
-    "the sign; ``z / |z|`` for a complex ``z``",
-    # ``sgn_backward``: a real sign is a step function (zero gradient); PyTorch saves
-    # ``self`` and ``result`` for the complex case, ``z / |z|``.
-    Derivative(
+# ``sgn_backward``: a real sign is a step function (zero gradient); PyTorch saves
+# ``self`` and ``result`` for the complex case, ``z / |z|``.
+sgn = native_function(
+    "sgn(Tensor self) -> Tensor",
+    "sgn_(Tensor(a!) self) -> Tensor(a!)",
+    "sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_keeping("sgn_cpu", _sgn_kernel, ALL_TYPES_AND_COMPLEX | {"bool"}),
+    derivative=Derivative(
         "SgnBackward0",
         save=("self", "result"),
         grads={"self": lambda grad, saved: zeros_like(grad)},
     ),
-    supported=ALL_TYPES_AND_COMPLEX | {"bool"},
+    doc="``torch.sgn``: the sign; ``z / |z|`` for a complex ``z``.",
 )
 
 
@@ -472,39 +538,74 @@ def _check_relu(input):
 
 
 # ``threshold_backward(grad, result, 0)``: the gradient passes where the output is positive.
-relu = _dtype_keeping(
-    "relu",
-    _relu_kernel,
-    "``max(x, 0)``",
-    _from_result("ReluBackward0", lambda grad, y: where(y <= 0, 0.0, grad)),
+relu = native_function(
+    "relu(Tensor self) -> Tensor",
+    "relu_(Tensor(a!) self) -> Tensor(a!)",
+    kernel=_keeping("relu_cpu", _relu_kernel),
     check=_check_relu,
-    out=False,
+    derivative=_from_result("ReluBackward0", lambda grad, y: where(y <= 0, 0.0, grad)),
+    inplace_variants="function, method",
+    doc="``torch.relu``: ``max(x, 0)``; the result keeps the input's dtype.",
 )
+relu_ = relu.inplace
 
 
-def _rounding(name: str, numpy_function, doc: str):
+def _whole(numpy_function):
+    """A rounding loop: an integer is already whole."""
+
     def compute(out, x):
         if x.dtype.kind in "iu":
-            np.copyto(out, x)  # an integer is already whole
+            np.copyto(out, x)
         else:
             numpy_function(x, out=out)
 
-    return _dtype_keeping(
-        name,
-        compute,
-        doc,
-        _zero_gradient(f"{name.capitalize()}Backward0"),
-        check=_reject_complex(f"{name} is not supported for complex inputs"),
-        kernel_name=f"{name}_vml_cpu",
-        supported=ALL_TYPES,
-    )
+    return compute
 
 
-floor = _rounding("floor", np.floor, "the largest whole number not above ``x``")
-ceil = _rounding("ceil", np.ceil, "the smallest whole number not below ``x``")
-trunc = _rounding("trunc", np.trunc, "``x`` rounded toward zero")
-fix = trunc
-_alias_methods("fix", "trunc")
+floor = native_function(
+    "floor(Tensor self) -> Tensor",
+    "floor_(Tensor(a!) self) -> Tensor(a!)",
+    "floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_keeping("floor_vml_cpu", _whole(np.floor), ALL_TYPES),
+    check=_reject_complex("floor is not supported for complex inputs"),
+    derivative=_zero_gradient("FloorBackward0"),
+    inplace_variants="function, method",
+    doc="``torch.floor``: the largest whole number not above ``x``; the result keeps the input's dtype.",
+)
+floor_ = floor.inplace
+ceil = native_function(
+    "ceil(Tensor self) -> Tensor",
+    "ceil_(Tensor(a!) self) -> Tensor(a!)",
+    "ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_keeping("ceil_vml_cpu", _whole(np.ceil), ALL_TYPES),
+    check=_reject_complex("ceil is not supported for complex inputs"),
+    derivative=_zero_gradient("CeilBackward0"),
+    inplace_variants="function, method",
+    doc="``torch.ceil``: the smallest whole number not below ``x``; the result keeps the input's dtype.",
+)
+ceil_ = ceil.inplace
+trunc = native_function(
+    "trunc(Tensor self) -> Tensor",
+    "trunc_(Tensor(a!) self) -> Tensor(a!)",
+    "trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_keeping("trunc_vml_cpu", _whole(np.trunc), ALL_TYPES),
+    check=_reject_complex("trunc is not supported for complex inputs"),
+    derivative=_zero_gradient("TruncBackward0"),
+    inplace_variants="function, method",
+    doc="``torch.trunc``: ``x`` rounded toward zero; the result keeps the input's dtype.",
+)
+trunc_ = trunc.inplace
+fix = native_function(
+    "fix(Tensor self) -> Tensor",
+    "fix_(Tensor(a!) self) -> Tensor(a!)",
+    "fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=alias_kernels(trunc, "fix"),
+    check=_reject_complex("trunc is not supported for complex inputs"),
+    derivative=COMPOSITE,
+    inplace_variants="function, method",
+    doc="``torch.fix``: an alias of ``trunc``.",
+)
+fix_ = fix.inplace
 
 
 @dispatch_dtypes("frac_cpu", FLOATING_TYPES)
@@ -512,17 +613,17 @@ def _frac_kernel(out, x):
     np.subtract(x, np.trunc(x), out=out)
 
 
-frac = exact_out_dtype(
-    pointwise(
-        "frac(Tensor self) -> Tensor",
-        _frac_kernel,
-        # x - trunc(x): trunc is flat, so the slope is 1.
-        derivative=Derivative("FracBackward0", grads={"self": lambda grad, saved: grad}),
-        doc="``torch.frac``: ``x - trunc(x)``, the fractional part with the sign of ``x``.",
-    ),
-    lambda dtype: dtype,
+# x - trunc(x): trunc is flat, so the slope is 1.
+frac = native_function(
+    "frac(Tensor self) -> Tensor",
+    "frac_(Tensor(a!) self) -> Tensor(a!)",
+    "frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_frac_kernel, check_all_same_dtype=True),
+    derivative=Derivative("FracBackward0", grads={"self": lambda grad, saved: grad}),
+    inplace_variants="function, method",
+    doc="``torch.frac``: ``x - trunc(x)``, the fractional part with the sign of ``x``.",
 )
-_export_inplace_function("frac")
+frac_ = frac.inplace
 
 
 def _round_decimals_kernel(out, x, decimals):
@@ -553,57 +654,41 @@ def _round_to_decimals(out, x, decimals):
 
 # Two overloads, two nodes: ``round(x)`` is RoundBackward0, ``round(x, decimals=1)``
 # RoundBackward1 (both flat almost everywhere).
-_round = pointwise(
+round = native_function(  # noqa: A001 - PyTorch's name
     "round(Tensor self) -> Tensor",
-    _round_half_even,
-    method=False,
-    derivative=_zero_gradient("RoundBackward0"),
-)
-_round_decimals = pointwise(
+    "round_(Tensor(a!) self) -> Tensor(a!)",
+    "round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     "round.decimals(Tensor self, *, int decimals) -> Tensor",
-    _round_decimals_kernel,
-    options={"decimals": 0},
-    method=False,
-    derivative=_zero_gradient("RoundBackward1"),
+    "round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)",
+    "round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)",
+    kernels={
+        "round": elementwise(_round_half_even, check_all_same_dtype=True),
+        "round.decimals": elementwise(_round_decimals_kernel, check_all_same_dtype=True),
+    },
+    derivatives={
+        "round": _zero_gradient("RoundBackward0"),
+        "round.decimals": _zero_gradient("RoundBackward1"),
+    },
+    inplace_variants="function, method",
+    doc="``torch.round``: half to even; with ``decimals``, to that many decimal places.",
 )
+round_ = round.inplace
 
-
-def round(input, *, decimals=None, out=None) -> Tensor:  # noqa: A001 - PyTorch's name
-    """``torch.round``: half to even; with ``decimals``, to that many decimal places."""
-    check_tensor("round", input, "input", 1)
-    if isinstance(out, Tensor):
-        require_out_dtype(out, input._dtype)
-    if decimals is not None:
-        return _round_decimals(input, decimals=decimals, out=out)
-    return _round(input, out=out)
-
-
-bind_method("round", lambda self, *, decimals=None: round(self, decimals=decimals))
-bind_method(
-    "round_",
-    lambda self, *, decimals=None: (
-        _round.inplace(self)
-        if decimals is None
-        else _round_decimals.inplace(self, decimals=decimals)
-    ),
+# ``pow(input, 2)``, so a bool tensor squares to int64 as in PyTorch.
+square = native_function(
+    "square(Tensor self) -> Tensor",
+    "square_(Tensor(a!) self) -> Tensor(a!)",
+    "square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels={
+        "square": lambda self: pow.overloads["pow.Tensor_Scalar"](self, 2),
+        "square_": lambda self: pow.overloads["pow_.Scalar"](self, 2),
+        "square.out": lambda self, *, out: pow.overloads["pow.Tensor_Scalar_out"](self, 2, out=out),
+    },
+    derivative=COMPOSITE,
+    inplace_variants="function, method",
+    doc="``torch.square``: ``pow(input, 2)``.",
 )
-_export_inplace_function("round")
-
-
-def square(input, *, out=None) -> Tensor:
-    """``torch.square``: ``pow(input, 2)``, so a bool tensor squares to int64 as in PyTorch."""
-    check_tensor("square", input, "input", 1)
-    return pow(input, 2, out=out)
-
-
-bind_method("square", lambda self: square(self))
-bind_method("square_", lambda self: self.pow_(2))
-_export_inplace_function("square")
-
-
-absolute, negative = abs, neg
-_alias_methods("absolute", "abs")
-_alias_methods("negative", "neg")
+square_ = square.inplace
 
 
 # --- clamp ---------------------------------------------------------------------------
@@ -633,13 +718,24 @@ def _clamp_kernel_for(scalar_bounds: bool, has_min: bool, has_max: bool):
     return dispatch_dtypes(name, ALL_TYPES | {"bool"})(_clamp_kernel)
 
 
-def _clamp_iterator(fn_name: str, scalar_bounds: bool):
-    def iterate(operands, out, inplace, **unused):
-        self, lower, upper = operands
+def _clamping(fn_name: str, *, scalar_bounds: bool, bound: str | None = None) -> structured:
+    """The set-up of ``clamp`` (``bound=None``: operands ``self, min, max``) or of
+    ``clamp_min``/``clamp_max`` (operands ``self`` and the one ``bound``): a missing
+    bound clamps nothing and takes no part in promotion."""
+
+    def impl(operands, out, inplace):
+        if bound is None:
+            self, lower, upper = operands
+            if lower is None and upper is None:
+                raise RuntimeError("vizgrad.clamp: At least one of 'min' or 'max' must not be None")
+        elif bound == "min":
+            (self, lower), upper = operands, None
+        else:
+            (self, upper), lower = operands, None
         has_min, has_max = lower is not None, upper is not None
         # torch.clamp refuses complex itself; clamp_min/clamp_max with a tensor bound
         # leave it to maximum/minimum, which name their own kernel.
-        if self._dtype.category == COMPLEX and (scalar_bounds or fn_name == "clamp"):
+        if self._dtype.category == COMPLEX and (scalar_bounds or bound is None):
             raise NotImplementedError("clamp is not supported for complex types")
         bounds = tuple(b for b in (lower, upper) if b is not None)
         if scalar_bounds:
@@ -648,7 +744,7 @@ def _clamp_iterator(fn_name: str, scalar_bounds: bool):
         kernel = _clamp_kernel_for(scalar_bounds, has_min, has_max)
         return it.run(kernel, has_min=has_min, has_max=has_max)
 
-    return iterate
+    return structured(impl)
 
 
 def _check_scalar_clamp_output(self, bounds, out, inplace) -> None:
@@ -662,7 +758,7 @@ def _check_scalar_clamp_output(self, bounds, out, inplace) -> None:
             f"{CPP_TYPE_NAMES[self._dtype.name]}"
         )
     if not inplace:
-        require_out_dtype(out, result)
+        check_same_dtype(out, result)
 
 
 # --- clamp's derivatives (``clamp_backward``, ``clamp_backward_min_max``) ---------------
@@ -704,170 +800,157 @@ def _clamp_max_grad(grad, saved):
     return where(applied, grad, 0.0)
 
 
-def _clamp_derivative(fn_name: str, scalar: bool) -> Derivative:
-    """ClampBackward1 (number bounds), ClampBackward0 (tensor bounds), ClampMinBackward0…"""
-    bounds = {"clamp": ("min", "max"), "clamp_min": ("min",), "clamp_max": ("max",)}[fn_name]
+_BOUND_GRADS = {"min": _clamp_min_grad, "max": _clamp_max_grad}
+
+
+def _clamp_derivative(node_name: str, *bounds: str, tensor_bounds: bool) -> Derivative:
+    """Tensor bounds receive the gradient where they were applied; numbers have none."""
     grads = {"self": _clamp_self_grad}
-    if not scalar:  # tensor bounds receive the gradient where they were applied
-        bound_grads = {"min": _clamp_min_grad, "max": _clamp_max_grad}
-        grads.update({name: bound_grads[name] for name in bounds})
-    if fn_name == "clamp":
-        node_name = "ClampBackward1" if scalar else "ClampBackward0"
-    else:  # clamp_min: ClampMinBackward0 for a number, ClampMinBackward1 for a tensor
-        camel = "".join(part.capitalize() for part in fn_name.split("_"))
-        node_name = f"{camel}Backward{0 if scalar else 1}"
+    if tensor_bounds:
+        grads.update({name: _BOUND_GRADS[name] for name in bounds})
     return Derivative(node_name, save=("self", *bounds), grads=grads)
 
 
-def _clamp_overloads(fn_name: str, params: str, scalar: bool):
-    overload = "" if scalar else ".Tensor"
-    schema = f"{fn_name}{overload}(Tensor self, {params}) -> Tensor"
-    iterate = _clamp_iterator(fn_name, scalar)
-    derivative = _clamp_derivative(fn_name, scalar)
-    if fn_name == "clamp":
-        return _declare_iterated(schema, iterate, derivative=derivative)
-    # clamp_min/clamp_max have one bound; reuse clamp's iterate with the other missing.
-    if fn_name == "clamp_min":
-        adapt = lambda operands, out, inplace: iterate((*operands, None), out, inplace)  # noqa: E731
-    else:
-        adapt = lambda operands, out, inplace: iterate(  # noqa: E731
-            (operands[0], None, operands[1]), out, inplace
-        )
-    return _declare_iterated(schema, adapt, derivative=derivative)
+clamp = native_function(
+    "clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
+    "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
+    "clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)",
+    "clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)",
+    "clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)",
+    "clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    kernels={
+        "clamp": _clamping("clamp", scalar_bounds=True),
+        "clamp.Tensor": _clamping("clamp", scalar_bounds=False),
+    },
+    derivatives={
+        "clamp": _clamp_derivative("ClampBackward1", "min", "max", tensor_bounds=False),
+        "clamp.Tensor": _clamp_derivative("ClampBackward0", "min", "max", tensor_bounds=True),
+    },
+    inplace_variants="function, method",
+    doc="``torch.clamp``: every element limited to ``[min, max]`` (numbers or tensors).",
+)
+clamp_ = clamp.inplace
+clip = native_function(
+    "clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
+    "clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
+    "clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)",
+    "clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)",
+    "clip.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)",
+    "clip.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    kernels=alias_kernels(clamp, "clip"),
+    derivative=COMPOSITE,
+    inplace_variants="function, method",
+    doc="``torch.clip``: an alias of ``clamp``.",
+)
+clip_ = clip.inplace
+clamp_min = native_function(
+    "clamp_min(Tensor self, Scalar min) -> Tensor",
+    "clamp_min.Tensor(Tensor self, Tensor min) -> Tensor",
+    "clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)",
+    "clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)",
+    "clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)",
+    "clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels={
+        "clamp_min": _clamping("clamp_min", scalar_bounds=True, bound="min"),
+        "clamp_min.Tensor": _clamping("clamp_min", scalar_bounds=False, bound="min"),
+    },
+    derivatives={
+        "clamp_min": _clamp_derivative("ClampMinBackward0", "min", tensor_bounds=False),
+        "clamp_min.Tensor": _clamp_derivative("ClampMinBackward1", "min", tensor_bounds=True),
+    },
+    inplace_variants="function, method",
+    doc="``torch.clamp_min``: every element at least ``min``.",
+)
+clamp_min_ = clamp_min.inplace
+clamp_max = native_function(
+    "clamp_max(Tensor self, Scalar max) -> Tensor",
+    "clamp_max.Tensor(Tensor self, Tensor max) -> Tensor",
+    "clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)",
+    "clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)",
+    "clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)",
+    "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels={
+        "clamp_max": _clamping("clamp_max", scalar_bounds=True, bound="max"),
+        "clamp_max.Tensor": _clamping("clamp_max", scalar_bounds=False, bound="max"),
+    },
+    derivatives={
+        "clamp_max": _clamp_derivative("ClampMaxBackward0", "max", tensor_bounds=False),
+        "clamp_max.Tensor": _clamp_derivative("ClampMaxBackward1", "max", tensor_bounds=True),
+    },
+    inplace_variants="function, method",
+    doc="``torch.clamp_max``: every element at most ``max``.",
+)
+clamp_max_ = clamp_max.inplace
 
 
-_CLAMP_OPS = {
-    ("clamp", True): _clamp_overloads("clamp", "Scalar? min=None, Scalar? max=None", True),
-    ("clamp", False): _clamp_overloads("clamp", "Tensor? min=None, Tensor? max=None", False),
-    ("clamp_min", True): _clamp_overloads("clamp_min", "Scalar min", True),
-    ("clamp_min", False): _clamp_overloads("clamp_min", "Tensor min", False),
-    ("clamp_max", True): _clamp_overloads("clamp_max", "Scalar max", True),
-    ("clamp_max", False): _clamp_overloads("clamp_max", "Tensor max", False),
-}
+# --- tests of values: the result is bool, and has no gradient ------------------------
 
 
-def _clamp_bounds_kind(fn_name: str, input, bounds) -> bool:
-    """True for Python-number bounds, False for tensors; mixing them is a TypeError."""
-    given = [b for b in bounds if b is not None]
-    if all(isinstance(b, numbers.Number) and not isinstance(b, Tensor) for b in given):
-        return True
-    if all(isinstance(b, Tensor) for b in given):
-        return False
-    kinds = ", ".join(type(x).__name__ for x in (input, *bounds) if x is not None)
-    raise TypeError(
-        f"{fn_name}() received an invalid combination of arguments - got ({kinds}), but "
-        "expected one of:\n * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor "
-        "out = None)\n * (Tensor input, Number min = None, Number max = None, *, Tensor out "
-        "= None)"
-    )
+def _bool_test(numpy_test) -> elementwise:
+    return elementwise(lambda out, x: np.copyto(out, numpy_test(x)), result_dtype=bool_dtype)
 
 
-def _call_clamp(fn_name: str, variant: int, input, bounds, out=None):
-    check_tensor(fn_name, input, "input", 1)
-    if fn_name == "clamp" and bounds[0] is None and bounds[1] is None:
-        raise RuntimeError("vizgrad.clamp: At least one of 'min' or 'max' must not be None")
-    scalar = _clamp_bounds_kind(fn_name, input, bounds)
-    op = _CLAMP_OPS[fn_name, scalar][variant]
-    if variant == 2:
-        check_tensor(fn_name, out, "out", len(bounds) + 2)
-        return op(input, *bounds, out=out)
-    return op(input, *bounds)
+def _real_bool_test(name: str, message: str, error=RuntimeError):
+    """The meta function of ``isposinf``…: no complex input, and only a bool ``out=``."""
 
-
-def clamp(input, min=None, max=None, *, out=None) -> Tensor:  # noqa: A002 - PyTorch's names
-    """``torch.clamp``: every element limited to ``[min, max]`` (numbers or tensors)."""
-    return _call_clamp("clamp", 0 if out is None else 2, input, (min, max), out)
-
-
-def clamp_min(input, min, *, out=None) -> Tensor:  # noqa: A002
-    """``torch.clamp_min``: every element at least ``min``."""
-    return _call_clamp("clamp_min", 0 if out is None else 2, input, (min,), out)
-
-
-def clamp_max(input, max, *, out=None) -> Tensor:  # noqa: A002
-    """``torch.clamp_max``: every element at most ``max``."""
-    return _call_clamp("clamp_max", 0 if out is None else 2, input, (max,), out)
-
-
-clip = clamp
-for _name in ("clamp", "clip"):
-    bind_method(_name, lambda self, min=None, max=None: clamp(self, min, max))  # noqa: A006
-    bind_method(_name + "_", lambda self, min=None, max=None: _call_clamp(  # noqa: A006
-        "clamp", 1, self, (min, max)))  # fmt: skip
-    _export_inplace_function(_name)
-bind_method("clamp_min", lambda self, min: clamp_min(self, min))  # noqa: A006
-bind_method("clamp_max", lambda self, max: clamp_max(self, max))  # noqa: A006
-bind_method("clamp_min_", lambda self, min: _call_clamp("clamp_min", 1, self, (min,)))  # noqa: A006
-bind_method("clamp_max_", lambda self, max: _call_clamp("clamp_max", 1, self, (max,)))  # noqa: A006
-_export_inplace_function("clamp_min")
-_export_inplace_function("clamp_max")
-
-
-# --- tests of values: the result is bool -------------------------------------------
-
-
-def _value_test(name: str, compute, doc: str, *, complex_message=None, out=False):
-    check = None
-    if complex_message is not None:
-
-        def check(input):
-            if input._dtype.category == COMPLEX:
-                error = NotImplementedError if "implemented" in complex_message else RuntimeError
-                raise error(complex_message)
-
-    function = pointwise(
-        f"{name}(Tensor self) -> Tensor",
-        lambda out, x: np.copyto(out, compute(x)),
-        result_dtype=bool_dtype,
-        inplace=False,
-        out=out,
-        check=check,
-        derivative=NON_DIFFERENTIABLE,  # a bool answer has no gradient
-        doc=f"``torch.{name}``: {doc}, elementwise, as a bool tensor.",
-    )
-    if not out:
-        return function
-
-    def with_bool_out(input, *, out=None) -> Tensor:
-        check_tensor(name, input, "input", 1)
-        if out is not None and isinstance(out, Tensor) and out._dtype is not bool_dtype:
+    def check(input, out=None):
+        if input._dtype.category == COMPLEX:
+            raise error(message)
+        if out is not None and out._dtype is not bool_dtype:
             raise RuntimeError(f"{name} does not support non-boolean outputs.")
-        return function(input, out=out)
 
-    with_bool_out.__name__ = name
-    with_bool_out.__doc__ = function.__doc__
-    return with_bool_out
+    return check
 
 
 def _is_real_and(x, test):
     return test(x) if x.dtype.kind in "fc" else np.zeros(x.shape, dtype=bool)
 
 
-isnan = _value_test("isnan", lambda x: _is_real_and(x, np.isnan), "is it NaN")
-isinf = _value_test("isinf", lambda x: _is_real_and(x, np.isinf), "is it infinite")
-isfinite = _value_test(
-    "isfinite",
-    lambda x: np.isfinite(x) if x.dtype.kind in "fc" else np.ones(x.shape, dtype=bool),
-    "is it finite",
+isnan = native_function(
+    "isnan(Tensor self) -> Tensor",
+    kernel=_bool_test(lambda x: _is_real_and(x, np.isnan)),
+    derivative=NON_DIFFERENTIABLE,
+    doc="``torch.isnan``: is it NaN, elementwise, as a bool tensor.",
 )
-isposinf = _value_test(
-    "isposinf",
-    lambda x: _is_real_and(x, np.isposinf),
-    "is it +inf",
-    complex_message="isposinf does not support complex inputs.",
-    out=True,
+isinf = native_function(
+    "isinf(Tensor self) -> Tensor",
+    kernel=_bool_test(lambda x: _is_real_and(x, np.isinf)),
+    derivative=NON_DIFFERENTIABLE,
+    doc="``torch.isinf``: is it infinite, elementwise, as a bool tensor.",
 )
-isneginf = _value_test(
-    "isneginf",
-    lambda x: _is_real_and(x, np.isneginf),
-    "is it -inf",
-    complex_message="isneginf does not support complex inputs.",
-    out=True,
+isfinite = native_function(
+    "isfinite(Tensor self) -> Tensor",
+    kernel=_bool_test(
+        lambda x: np.isfinite(x) if x.dtype.kind in "fc" else np.ones(x.shape, dtype=bool)
+    ),
+    derivative=NON_DIFFERENTIABLE,
+    doc="``torch.isfinite``: is it finite, elementwise, as a bool tensor.",
 )
-signbit = _value_test(
-    "signbit",
-    lambda x: np.signbit(x) if x.dtype.kind == "f" else x < 0,
-    "is its sign bit set (true for -0.0)",
-    complex_message="signbit is not implemented for complex tensors.",
-    out=True,
+isposinf = native_function(
+    "isposinf(Tensor self) -> Tensor",
+    "isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_bool_test(lambda x: _is_real_and(x, np.isposinf)),
+    check=_real_bool_test("isposinf", "isposinf does not support complex inputs."),
+    derivative=NON_DIFFERENTIABLE,
+    doc="``torch.isposinf``: is it +inf, elementwise, as a bool tensor.",
+)
+isneginf = native_function(
+    "isneginf(Tensor self) -> Tensor",
+    "isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_bool_test(lambda x: _is_real_and(x, np.isneginf)),
+    check=_real_bool_test("isneginf", "isneginf does not support complex inputs."),
+    derivative=NON_DIFFERENTIABLE,
+    doc="``torch.isneginf``: is it -inf, elementwise, as a bool tensor.",
+)
+signbit = native_function(
+    "signbit(Tensor self) -> Tensor",
+    "signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_bool_test(lambda x: np.signbit(x) if x.dtype.kind == "f" else x < 0),
+    check=_real_bool_test(
+        "signbit", "signbit is not implemented for complex tensors.", NotImplementedError
+    ),  # fmt: skip
+    derivative=NON_DIFFERENTIABLE,
+    doc="``torch.signbit``: is its sign bit set (true for -0.0), elementwise, as a bool tensor.",
 )
