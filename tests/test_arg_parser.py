@@ -117,3 +117,57 @@ def test_overloads_are_tried_in_torchgens_order():
     assert [s.overload for s in sort_overloads([scalar, unrelated, tensor])] == [
         unrelated.overload, tensor.overload, scalar.overload]  # fmt: skip
     assert sort_overloads([tensor, scalar]) == [tensor, scalar]
+
+
+# --- hand-written bindings: a parser from Python signature strings --------------------------
+
+_TO_SIGNATURES = (
+    "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)",
+    "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)",
+    "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)",
+)
+
+
+@pytest.mark.parametrize(
+    ("call", "index"),
+    [("(lib.float64,)", 1), ("('cpu',)", 0), ("()", 0), ("(x,)", 2), ("('cpu', lib.int8)", 0),
+     ("(lib.device('cpu'),)", 0), ("(lib.int8, True)", 1), ("(1.5,)", 2)],
+)  # fmt: skip
+def test_a_binding_parser_chooses_the_signature_torch_does(call, index):
+    """``Tensor.to``'s three forms, told apart as ``THPVariable_to``'s parser does."""
+    from vizgrad.arg_parser import python_binding
+
+    parser = python_binding(*_TO_SIGNATURES, numbers_as_tensors=True)
+    args = eval(call, {"lib": vg, "x": vg.ones(2)})  # noqa: S307
+    assert parser.parse(args, {})[0].overload == index
+
+
+_CUDA_SIGNATURE = (
+    "cuda(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
+)
+_TENSOR_SIGNATURE = (
+    "tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, "
+    "bool pin_memory=False, bool requires_grad=False)",
+)
+
+
+@pytest.mark.parametrize(
+    ("signatures", "args", "kwargs", "torch_call"),
+    [(_TO_SIGNATURES, (vg.float32, 3.5), {}, lambda x: x.to(torch.float32, 3.5)),
+     (_TO_SIGNATURES, (), {"foo": 1}, lambda x: x.to(foo=1)),
+     (_TO_SIGNATURES, ("cpu", "a"), {}, lambda x: x.to("cpu", "a")),
+     (_CUDA_SIGNATURE, (), {"device": 1.5}, lambda x: x.cuda(device=1.5)),
+     (_CUDA_SIGNATURE, (), {"memory_format": 1}, lambda x: x.cuda(memory_format=1)),
+     (_CUDA_SIGNATURE, (True,), {}, lambda x: x.cuda(True)),
+     (_TENSOR_SIGNATURE, (1, 2), {}, lambda x: torch.tensor(1, 2)),
+     (_TENSOR_SIGNATURE, (1,), {"dtype": "float"}, lambda x: torch.tensor(1, dtype="float"))],
+)  # fmt: skip
+def test_a_binding_parser_raises_torchs_errors(signatures, args, kwargs, torch_call):
+    """Device, dtype and memory-format arguments are checked as PyTorch checks them."""
+    from vizgrad.arg_parser import python_binding
+
+    parser = python_binding(*signatures, numbers_as_tensors=True)
+    assert_same_error(lambda: parser.parse(args, kwargs), lambda: torch_call(torch.ones(2)))

@@ -24,12 +24,15 @@ from __future__ import annotations
 import numbers
 import operator
 
+from .device import device as Device
+from .device import layout as Layout
+from .device import memory_format as MemoryFormat
 from .dtypes import INTEGRAL
 from .dtypes import dtype as DType
-from .schema import NO_DEFAULT, Argument
+from .schema import NO_DEFAULT, Argument, split_top_level
 from .tensor import Tensor
 
-__all__ = ["PythonArgParser", "PythonParameter", "PythonSignature"]
+__all__ = ["PythonArgParser", "PythonParameter", "PythonSignature", "python_binding"]
 
 
 # --- what each schema type accepts (``FunctionParameter::check``) -------------------------
@@ -83,6 +86,24 @@ def _is_dtype(value) -> bool:
     return isinstance(value, DType)
 
 
+def _is_device(value) -> bool:
+    """A ``Device``: a ``device``, a string naming one (``"cpu"``) or a device index."""
+    return isinstance(value, Device | str) or (isinstance(value, int) and not _is_bool(value))
+
+
+def _is_layout(value) -> bool:
+    return isinstance(value, Layout)
+
+
+def _is_memory_format(value) -> bool:
+    """A ``vizgrad.memory_format``, or its name: schemas spell defaults by name
+    (``MemoryFormat memory_format=contiguous_format``), and vizgrad accepts the names too."""
+    return isinstance(value, MemoryFormat) or (isinstance(value, str) and value in _FORMAT_NAMES)
+
+
+_FORMAT_NAMES = ("contiguous_format", "preserve_format", "channels_last")
+
+
 def _is_sequence(value) -> bool:
     return isinstance(value, tuple | list)
 
@@ -101,10 +122,11 @@ _SIMPLE_TYPES = {
     "bool": ("bool", _is_bool),
     "str": ("str", _is_str),
     "ScalarType": ("vizgrad.dtype", _is_dtype),
-    "Layout": ("vizgrad.layout", _anything),
-    "Device": ("vizgrad.device", _anything),
+    "Layout": ("vizgrad.layout", _is_layout),
+    "Device": ("vizgrad.device", _is_device),
     "Generator": ("vizgrad.Generator", _anything),
-    "MemoryFormat": ("vizgrad.memory_format", _anything),
+    "MemoryFormat": ("vizgrad.memory_format", _is_memory_format),
+    "PyObject*": ("object", _anything),  # a hand-written binding's "any Python object"
 }
 _LIST_TYPE_NAMES = {
     "Tensor": "tuple of Tensors",
@@ -355,11 +377,48 @@ class PythonArgParser:
                                                   self.signatures))  # fmt: skip
 
 
+def python_binding(*signatures: str, numbers_as_tensors: bool = False) -> PythonArgParser:
+    """The parser of a Python binding that PyTorch writes by hand.
+
+    Most of ``torch``'s Python functions and methods are generated from the schemas. A
+    few are written by hand (``Tensor.to``, ``Tensor.copy_``, ``Tensor.float`` in
+    ``python_variable_methods.cpp``; ``torch.tensor`` in ``tensor_new.cpp``), each with
+    a ``PythonArgParser`` over Python signature strings of its own::
+
+        "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None)"
+
+    This builds that parser, with the same checks and errors as a generated one. The
+    signatures are tried in the order given; each one's ``overload`` is its position,
+    which the binding reads to know which form was called (PyTorch's ``r.idx``).
+    """
+    parsed = []
+    for index, text in enumerate(signatures):
+        name, _, rest = text.partition("(")
+        params, kwarg_only = [], False
+        for part in split_top_level(rest.rsplit(")", 1)[0]):
+            if part == "*":
+                kwarg_only = True
+                continue
+            argument = Argument.parse(part, kwarg_only)
+            params.append(PythonParameter(argument, argument.name,
+                                          numbers_as_tensors=numbers_as_tensors))  # fmt: skip
+        parsed.append(PythonSignature(name, params, index))
+    return PythonArgParser(parsed[0].function_name, parsed)
+
+
 # --- PyTorch's error messages (``python_arg_parser.cpp``, ``invalid_arguments.cpp``) ------
 
 
 def _python_type_name(value) -> str:
-    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+    """The type as PyTorch's messages name it (``tp_name``: ``torch.dtype``, ``int``)."""
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, _VIZGRAD_TYPES):
+        return f"vizgrad.{type(value).__name__}"
+    return type(value).__name__
+
+
+_VIZGRAD_TYPES = (DType, Device, Layout, MemoryFormat)
 
 
 def _too_many_positional(signature: PythonSignature, nargs: int) -> TypeError:

@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 
 from ..derivatives import Derivative
+from ..device import channels_last, contiguous_format, memory_format, preserve_format
 from ..device import device as Device
 from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE
 from ..dtypes import ALIASES, ALL_DTYPES, BOOL, int8, scalar_dtype, uint8
@@ -36,28 +37,6 @@ from .iterator import check_inplace_target, output_strides
 from .registry import bind_method, check_tensor, declare
 
 __all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_last", "clone"]
-
-
-class memory_format:  # noqa: N801 - the PyTorch name
-    """``torch.memory_format``: which stride order a new tensor gets.
-
-    ``contiguous_format`` is row-major; ``preserve_format`` keeps the source's order
-    when the source is dense; ``channels_last`` puts the channel dim (dim 1 of an
-    NCHW tensor) innermost.
-    """
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"vizgrad.{self.name}"
-
-
-contiguous_format = memory_format("contiguous_format")
-preserve_format = memory_format("preserve_format")
-channels_last = memory_format("channels_last")
 
 
 # --- strides of a new tensor -------------------------------------------------------------
