@@ -145,3 +145,15 @@ def test_required_generator_picks_the_generator_overload():
         vg.randperm(4, generator=g)
         vg.randperm(4)
     assert trace.ops == ["aten::randperm.generator", "aten::randperm"]
+
+
+def test_an_operator_of_inplace_overloads_only_is_called_by_its_inplace_name():
+    """``uniform_`` has no functional overload: its Python function is ``uniform_``
+    (as ``torch.zero_`` is), with ``input`` as the written tensor."""
+    uniform_ = sampling._uniform
+    assert uniform_.__name__ == "uniform_"
+    assert sorted(uniform_.overloads) == ["uniform_"]
+    x = vg.zeros(3)
+    assert uniform_(x, 2, 3) is x and all(2 <= v < 3 for v in x.tolist())
+    with pytest.raises(TypeError, match=r"uniform_\(\): argument 'input' \(position 1\) must be"):
+        uniform_([1.0])

@@ -325,6 +325,7 @@ def native_function(
     check=None,
     variant_of: dict | None = None,
     python_name: str | None = None,
+    python_bindings: bool = True,
     doc: str = "",
 ):
     """Declare one operator from its overloads' schemas; return its Python function.
@@ -334,14 +335,20 @@ def native_function(
     ``derivative``/``derivatives``: a ``Derivative``, ``COMPOSITE`` or
     ``NON_DIFFERENTIABLE``. ``variants`` is ``native_functions.yaml``'s field:
     ``function`` makes ``vizgrad.<name>``, ``method`` makes ``Tensor.<name>``; an
-    in-place overload is always the method ``Tensor.<name>_``. ``check`` runs on the
-    parsed arguments (as the kernel gets them, plus ``out=``) before dispatch: the
-    checks PyTorch's meta functions make before any work.
+    in-place overload is always the method ``Tensor.<name>_`` (and, for a declaration
+    of in-place overloads only, ``function`` makes ``vizgrad.<name>_``: ``torch.zero_``).
+    ``check`` runs on the parsed arguments (as the kernel gets them, plus ``out=``)
+    before dispatch: the checks PyTorch's meta functions make before any work.
+    ``python_bindings=False`` binds no method: PyTorch writes this operator's Python
+    binding by hand (torchgen's ``SKIP_PYTHON_BINDINGS``: ``to``, ``copy_``…), and so
+    does its vizgrad module, with ``arg_parser.python_binding``.
     """
     overloads = _Overloads(schemas, kernel, kernels or {}, derivative, derivatives or {},
                            variant_of or {})  # fmt: skip
     first = FunctionSchema.parse(schemas[0])
-    name = python_name or first.base_name
+    # An operator of in-place overloads only (``zero_``) is called by its in-place name.
+    python_ops = overloads.functional or [(op, None) for op in overloads.inplace]
+    name = python_name or (first.base_name if overloads.functional else first.name)
 
     def parser(python_name: str, method: bool, ops) -> PythonArgParser:
         signatures = [
@@ -351,7 +358,7 @@ def native_function(
         ]  # fmt: skip
         return PythonArgParser(python_name, sort_overloads(signatures))
 
-    function_parser = parser(name, False, overloads.functional)
+    function_parser = parser(name, False, python_ops)
 
     def function(*args, **kwargs):
         signature, args, kwargs = function_parser.parse(args, kwargs)
@@ -364,14 +371,17 @@ def native_function(
     function.overloads = overloads.operators
     function.parser = function_parser
 
-    if "method" in variants:
+    if not python_bindings:
+        return function
+    if "method" in variants and overloads.functional:
         method = _tensor_method(parser(name, True, overloads.functional), check)
         method.__doc__ = function.__doc__
         bind_method(name, method)
     if overloads.inplace:  # in-place overloads are always methods (``Tensor.add_``)
+        inplace_name = name + "_" if overloads.functional else name
         inplace_ops = [(op, None) for op in overloads.inplace]
-        method = _tensor_method(parser(name + "_", True, inplace_ops), check)
-        method.__doc__ = f"In-place ``{name}``: ``{overloads.inplace[0].schema}``"
-        bind_method(name + "_", method)
+        method = _tensor_method(parser(inplace_name, True, inplace_ops), check)
+        method.__doc__ = f"In-place ``{first.base_name}``: ``{overloads.inplace[0].schema}``"
+        bind_method(inplace_name, method)
         function.inplace = method
     return function
