@@ -162,6 +162,7 @@ _TENSOR_SIGNATURE = (
      (_CUDA_SIGNATURE, (), {"device": 1.5}, lambda x: x.cuda(device=1.5)),
      (_CUDA_SIGNATURE, (), {"memory_format": 1}, lambda x: x.cuda(memory_format=1)),
      (_CUDA_SIGNATURE, (True,), {}, lambda x: x.cuda(True)),
+     (("float(*, MemoryFormat? memory_format=None)",), (1,), {}, lambda x: x.float(1)),
      (_TENSOR_SIGNATURE, (1, 2), {}, lambda x: torch.tensor(1, 2)),
      (_TENSOR_SIGNATURE, (1,), {"dtype": "float"}, lambda x: torch.tensor(1, dtype="float"))],
 )  # fmt: skip

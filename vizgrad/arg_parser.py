@@ -428,7 +428,8 @@ def _too_many_positional(signature: PythonSignature, nargs: int) -> TypeError:
             f"{name}() takes from {least} to {most} positional arguments but {nargs} were given"
         )
     plural = "" if most == 1 else "s"
-    return TypeError(f"{name}() takes {most} positional argument{plural} but {nargs} were given")
+    verb = "was" if nargs == 1 else "were"
+    return TypeError(f"{name}() takes {most} positional argument{plural} but {nargs} {verb} given")
 
 
 def _missing_arguments(signature: PythonSignature, index: int) -> TypeError:
