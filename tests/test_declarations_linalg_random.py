@@ -133,6 +133,9 @@ def test_requires_grad_is_set_on_the_result_and_on_out():
     out = vg.empty(2)
     assert vg.rand(2, out=out, requires_grad=True) is out and out.requires_grad
     assert vg.rand_like(vg.ones(2), requires_grad=True).requires_grad
+    # A complex leaf may require grad, as in torch (the factory sets the flag itself).
+    assert vg.rand(2, dtype=vg.complex64, requires_grad=True).requires_grad
+    assert torch.rand(2, dtype=torch.complex64, requires_grad=True).requires_grad
     assert_same_error(
         lambda: vg.randint(3, (2,), requires_grad=True),
         lambda: torch.randint(3, (2,), requires_grad=True),

@@ -276,7 +276,8 @@ def _call_overload(signature: PythonSignature, args: tuple, kwargs: dict):
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients"
             )
-        result.requires_grad_(True)
+        # A new leaf, complex ones too (``set_requires_grad``, not ``requires_grad_``).
+        result._requires_grad = True
     return result
 
 
