@@ -172,3 +172,34 @@ def test_a_binding_parser_raises_torchs_errors(signatures, args, kwargs, torch_c
 
     parser = python_binding(*signatures, numbers_as_tensors=True)
     assert_same_error(lambda: parser.parse(args, kwargs), lambda: torch_call(torch.ones(2)))
+
+
+@pytest.mark.parametrize(
+    "call", ["lib.rand((True, 2))", "lib.rand((2.5, 3))", "lib.rand((lib.tensor(1.),))",
+             "lib.rand([2, 'a'])"],
+)  # fmt: skip
+def test_an_int_list_refused_for_its_first_element_names_it(call):
+    assert_same_error(lambda: eval(call, {"lib": vg}), lambda: eval(call, {"lib": torch}))  # noqa: S307
+
+
+@pytest.mark.parametrize("call", ["lib.rand(2, True)", "lib.rand(size=(2, True))"])
+def test_bools_after_the_first_element_unpack_as_indices(call):
+    """PyTorch checks only an int list's first element; the others are unpacked as
+    indices (``THPUtils_unpackIndex``), and ``True`` is 1."""
+    v, t = eval(call, {"lib": vg}), eval(call, {"lib": torch})  # noqa: S307
+    assert tuple(v.shape) == tuple(t.shape) == (2, 1)
+
+
+def test_a_factorys_signature_lists_out_then_its_tensor_options_as_torch_prints_them():
+    """torchgen's order: the schema's arguments, ``out``, then dtype, layout, device,
+    ``pin_memory = False`` and the binding's ``requires_grad``."""
+    from vizgrad.ops.declaration import _signature
+
+    ops = vg.rand.overloads
+    signature = _signature("rand", ops["rand"], ops["rand.out"], method=False,
+                           numbers_as_tensors=False)  # fmt: skip
+    with pytest.raises(TypeError) as error:
+        torch.rand()
+    listed = [line.removeprefix(" * ").replace("torch.", "vizgrad.")
+              for line in str(error.value).splitlines()]  # fmt: skip
+    assert str(signature) in listed

@@ -332,13 +332,14 @@ def _unpack_int_list(signature: PythonSignature, param: PythonParameter, value) 
     """An int list as a tuple of Python ints, as PyTorch's ``IntArrayRef``.
 
     A single int given for ``int[2]`` is repeated (``stride=1`` means ``(1, 1)``); a
-    0-dim integer tensor counts as its value; any other element is PyTorch's "failed
-    to unpack" error.
+    0-dim integer tensor counts as its value, and so does a bool (an index, to
+    ``THPUtils_unpackIndex``: only the first element's check refuses bools); any other
+    element is PyTorch's "failed to unpack" error.
     """
     if not _is_sequence(value):
         return (operator.index(value),) * param.list_size
     for position, item in enumerate(value):
-        if not _is_int(item):
+        if not (_is_int(item) or isinstance(item, bool)):
             raise TypeError(
                 f"{signature.function_name}(): argument '{param.name}' failed to unpack the "
                 f'object at pos {position + 1} with error "type must be tuple of ints,but got '
@@ -444,10 +445,13 @@ def _missing_arguments(signature: PythonSignature, index: int) -> TypeError:
 
 def _wrong_type(signature, param, value, position) -> TypeError:
     where = f" (position {position})" if position is not None else ""
-    return TypeError(
-        f"{signature.function_name}(): argument '{param.name}'{where} must be "
-        f"{param.type_name}, not {_python_type_name(value)}"
-    )
+    prefix = f"{signature.function_name}(): argument '{param.name}'{where} must be {param.type_name}"
+    if param.is_int_list and _is_sequence(value) and value:
+        # The list was refused for its first element (``failed_idx``), which is named.
+        return TypeError(
+            f"{prefix}, but found element of type {_python_type_name(value[0])} at pos 0"
+        )
+    return TypeError(f"{prefix}, not {_python_type_name(value)}")
 
 
 def _unexpected_keyword(signature: PythonSignature, args: tuple, kwargs: dict) -> TypeError:

@@ -234,12 +234,21 @@ def sort_overloads(signatures: list[PythonSignature]) -> list[PythonSignature]:
 
 
 def _signature(name, op, out_op, *, method, numbers_as_tensors):
-    """The Python signature of an overload (plus ``out=`` from its twin)."""
+    """The Python signature of an overload (plus ``out=`` from its twin).
+
+    As torchgen orders a Python signature: the schema's arguments, then ``out``, then a
+    factory's TensorOptions (``dtype``, ``layout``, ``device``, ``pin_memory=False``) and
+    the ``requires_grad`` its Python binding adds (``python_torch_functions.cpp``).
+    """
     schema = FunctionSchema.parse((op or out_op).schema)
     arguments = schema.without_out() if op is not None else schema.arguments
-    params = []
+    is_factory = _has_tensor_options(schema)
+    params, options = [], []
     for argument in arguments:
         if argument.name == "self" and method:
+            continue
+        if is_factory and _is_tensor_option(argument):
+            options.append(_PIN_MEMORY if argument.name == "pin_memory" else argument)
             continue
         python_name = "input" if argument.name == "self" else argument.name
         params.append(PythonParameter(argument, python_name,
@@ -250,12 +259,12 @@ def _signature(name, op, out_op, *, method, numbers_as_tensors):
         params.append(
             PythonParameter(Argument("out", f"{type_}?", None, True, None, "None"), "out")
         )
-    if _has_tensor_options(schema):
-        # The Python bindings of a factory add ``requires_grad`` (python_torch_functions).
-        params.append(PythonParameter(_REQUIRES_GRAD, "requires_grad"))
+    if is_factory:
+        params += [PythonParameter(a, a.name) for a in (*options, _REQUIRES_GRAD)]
     return PythonSignature(name, params, (op, out_op))
 
 
+_PIN_MEMORY = Argument("pin_memory", "bool", False, True, None, "False")
 _REQUIRES_GRAD = Argument("requires_grad", "bool", False, True, None, "False")
 
 
