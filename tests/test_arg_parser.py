@@ -203,3 +203,19 @@ def test_a_factorys_signature_lists_out_then_its_tensor_options_as_torch_prints_
     listed = [line.removeprefix(" * ").replace("torch.", "vizgrad.")
               for line in str(error.value).splitlines()]  # fmt: skip
     assert str(signature) in listed
+
+
+def test_the_short_paths_bind_as_the_full_one_does():
+    """``rand(2, 3)`` (plain ints, no keywords) and a refused all-positional call skip the
+    full binding; they must agree with it."""
+    from vizgrad.ops.declaration import _signature
+
+    ops = vg.rand.overloads
+    rand = _signature("rand", ops["rand"], ops["rand.out"], method=False,
+                      numbers_as_tensors=False)  # fmt: skip
+    short, full = rand.bind_call((2, 3), {}, False), rand.bind_call((2, 3), {"dtype": None}, False)
+    assert short[0] == full[0] == ((2, 3),)
+    assert {k: v for k, v in full[1].items() if k not in ("out", "requires_grad")} == short[1]
+    fill_tensor = next(s for s in vg.fill.parser.signatures if s.params[1].type_name == "Tensor")
+    assert fill_tensor.bind_call((vg.ones(2), 1.5), {}, False) is None
+    assert fill_tensor.bind((vg.ones(2), 1.5), {}, False) is None

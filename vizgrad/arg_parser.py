@@ -198,7 +198,8 @@ class PythonSignature:
     """One way to call a function: an overload's arguments as Python sees them."""
 
     __slots__ = ("function_name", "params", "by_name", "max_pos_args", "min_args",
-                 "max_args", "varargs_int_list", "overload", "_simple", "_keyword_defaults")  # fmt: skip
+                 "max_args", "varargs_int_list", "overload", "_simple", "_int_varargs",
+                 "_keyword_defaults")  # fmt: skip
 
     def __init__(self, function_name: str, params: list[PythonParameter], overload=None):
         self.function_name = function_name
@@ -216,9 +217,16 @@ class PythonSignature:
         self._simple = not any(
             p.is_int_list or p.is_tensor_list or (p.kwarg_only and not p.optional) for p in params
         )
-        # The keyword-only defaults the common call passes on (``out`` is routed apart).
+        # ``zeros(2, 3)`` with plain ints and no keywords: the short path for varargs.
+        self._int_varargs = (
+            self.varargs_int_list
+            and params[0].list_size is None
+            and not any(p.kwarg_only and not p.optional for p in params)
+        )
+        # The keyword-only defaults the common call passes on; ``out`` and a factory's
+        # ``requires_grad`` (False) are the caller's to apply.
         self._keyword_defaults = {p.schema_name: p.default for p in params
-                                  if p.kwarg_only and p.name != "out"}  # fmt: skip
+                                  if p.kwarg_only and p.name not in ("out", "requires_grad")}  # fmt: skip
 
     def __str__(self) -> str:
         parts, keyword_marked = [], False
@@ -292,15 +300,21 @@ class PythonSignature:
         stays under its Python name, for the caller to route). None if the signature
         does not accept the call (or its error, with ``raise_errors``).
         """
-        if self._simple and not kwargs and len(args) == self.max_pos_args:
-            # The common call: every positional argument given, no keywords.
-            params = self.params
-            for i, value in enumerate(args):
-                param = params[i]
-                if not (param.check(value) or (value is None and param.allow_none)):
-                    break
-            else:
-                return args, self._keyword_defaults
+        if not kwargs:
+            if self._simple and len(args) == self.max_pos_args:
+                # The common call: every positional argument given, no keywords.
+                params = self.params
+                for i, value in enumerate(args):
+                    param = params[i]
+                    if not (param.check(value) or (value is None and param.allow_none)):
+                        if not raise_errors:
+                            return None  # ``bind`` would refuse it for the same reason
+                        break
+                else:
+                    return args, self._keyword_defaults
+            elif self._int_varargs and args and all(type(a) is int for a in args):
+                # ``zeros(2, 3)``: the ints themselves are the size.
+                return (args,), self._keyword_defaults
         bound = self.bind(args, kwargs, raise_errors)
         if bound is None:
             return None
@@ -445,7 +459,9 @@ def _missing_arguments(signature: PythonSignature, index: int) -> TypeError:
 
 def _wrong_type(signature, param, value, position) -> TypeError:
     where = f" (position {position})" if position is not None else ""
-    prefix = f"{signature.function_name}(): argument '{param.name}'{where} must be {param.type_name}"
+    prefix = (
+        f"{signature.function_name}(): argument '{param.name}'{where} must be {param.type_name}"
+    )
     if param.is_int_list and _is_sequence(value) and value:
         # The list was refused for its first element (``failed_idx``), which is named.
         return TypeError(

@@ -277,8 +277,9 @@ def _call_overload(signature: PythonSignature, args: tuple, kwargs: dict):
     op, out_op = signature.overload
     if "requires_grad" not in signature.by_name:
         return _dispatch_call(op, out_op, args, kwargs)
-    kwargs = dict(kwargs)  # the parser may have handed over its shared defaults
-    requires_grad = kwargs.pop("requires_grad")
+    # Absent from the parser's shared defaults (a call without keywords), so popping
+    # never changes them.
+    requires_grad = kwargs.pop("requires_grad", False)
     result = _dispatch_call(op, out_op, args, kwargs)
     if requires_grad:
         if not (result.is_floating_point() or result.is_complex()):
