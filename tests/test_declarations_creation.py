@@ -27,6 +27,18 @@ def _same_error(expr: str):
     [
         (vg.fill, ["fill.Scalar", "fill.Tensor", "fill_.Scalar", "fill_.Tensor"]),
         (vg.zero_, ["zero_"]),
+        (vg.zeros, ["zeros", "zeros.out"]),
+        (vg.empty, ["empty.memory_format", "empty.out"]),
+        (vg.full, ["full", "full.out"]),
+        (vg.zeros_like, ["zeros_like"]),
+        (vg.arange, ["arange", "arange.out", "arange.start", "arange.start_out",
+                     "arange.start_step"]),
+        (vg.linspace, ["linspace", "linspace.Scalar_Tensor", "linspace.Scalar_Tensor_out",
+                       "linspace.Tensor_Scalar", "linspace.Tensor_Scalar_out",
+                       "linspace.Tensor_Tensor", "linspace.Tensor_Tensor_out", "linspace.out"]),
+        (vg.eye, ["eye", "eye.m", "eye.m_out", "eye.out"]),
+        (vg.tril, ["tril", "tril.out", "tril_"]),
+        (vg.diag, ["diag", "diag.out"]),
     ],
 )
 def test_overloads_come_from_the_declaration(function, overloads):
@@ -44,9 +56,94 @@ BAD_CALLS = [
     "lib.zero_([1])",
     "lib.zeros(2, dtype=lib.int32).fill_(2**40)",
     "x.fill_(1j)",
+    # factories
+    "lib.zeros()",
+    "lib.zeros(2, dtype='a')",
+    "lib.zeros(2, layout=1)",
+    "lib.zeros(2, device=1.5)",
+    "lib.zeros(2, foo=1)",
+    "lib.zeros(2, 3, out=lib.empty(1, dtype=lib.int64), dtype=lib.float32)",
+    "lib.ones((True, 2))",
+    "lib.ones((2.5, 3))",
+    "lib.empty(2, memory_format=1)",
+    "lib.full()",
+    "lib.full((2,))",
+    "lib.full((2,), 1, 2)",
+    "lib.full((2,), 1, requires_grad=True)",
+    "lib.scalar_tensor('a')",
+    "lib.empty_strided((2,), 1)",
+    "lib.zeros_like(1)",
+    "lib.zeros_like(lib.ones(2), lib.float32)",
+    "lib.zeros_like(lib.ones(2), memory_format=1)",
+    "lib.full_like(lib.ones(2))",
+    "lib.empty_like(lib.ones(2), foo=1)",
+    "x.new_zeros('a')",
+    "x.new_zeros(2, dtype='a')",
+    "x.new_full(2, 1)",
+    "x.new_full((2,), 'a')",
+    "x.new_tensor()",
+    "x.new_tensor([1], dtype=1)",
+    "x.new_ones(2, dtype=lib.int64, requires_grad=True)",
+    # constructors from data (hand-written bindings)
+    "lib.tensor()",
+    "lib.tensor(1, 2)",
+    "lib.tensor(1, foo=2)",
+    "lib.tensor(1, device=1.5)",
+    "lib.as_tensor()",
+    "lib.as_tensor(1, lib.float32)",
+    "lib.as_tensor(1, dtype='a')",
+    # ranges
+    "lib.arange()",
+    "lib.arange('a')",
+    "lib.arange(1, 'a')",
+    "lib.arange(1, 2, 3, 4)",
+    "lib.arange(lib.tensor([3]))",
+    "lib.arange(0, 10**20)",
+    "lib.linspace(0, 1)",
+    "lib.linspace(0, 1, 3.0)",
+    "lib.linspace(0, 'a', 3)",
+    "lib.logspace(0, 1, 3, base='a')",
+    "lib.logspace(lib.tensor([1., 2.]), 1, 3)",
+    "lib.eye()",
+    "lib.eye(2, 3, 4)",
+    "lib.eye(-1, out=lib.empty(1))",
+    "lib.tril()",
+    "lib.tril(x, 'a')",
+    "lib.tril(x, diagonal=True)",
+    "x.tril_(1, 2)",
+    "lib.diag()",
+    "lib.diag(x, 'a')",
+    "lib.diag_embed(lib.ones(2), 'a')",
+    "lib.ones(2).diag_embed(0, 0, 0)",
 ]
 
 
 @pytest.mark.parametrize("expr", BAD_CALLS)
 def test_bad_calls_raise_torchs_errors(expr):
     _same_error(expr)
+
+
+@pytest.mark.parametrize(
+    "expr",
+    ["lib.ones(2, True)", "lib.zeros(size=(2,), out=None)", "lib.arange(start=1, end=5)",
+     "lib.arange(1, end=5)", "lib.arange(1, 5, step=2)", "lib.eye(3, out=lib.empty(3, 3))",
+     "x.new_ones(2, 3, requires_grad=True)", "x.new_empty((2,), dtype=lib.int8)",
+     "lib.diagonal_copy(x, 1)", "x.diag_embed()", "lib.zero_(x)"],
+)  # fmt: skip
+def test_good_calls_agree_with_torch(expr):
+    def call(lib):
+        return eval(expr, {"lib": lib, "x": lib.ones(2, 3)})  # noqa: S307
+
+    v, t = call(vg), call(torch)
+    assert tuple(v.shape) == tuple(t.shape) and v.requires_grad == t.requires_grad
+    assert v.dtype.name == str(t.dtype).removeprefix("torch.")
+
+
+def test_factories_dispatch_their_own_overloads():
+    x = vg.ones(2)
+    with vg.dispatch_trace() as trace:
+        vg.arange(5)
+        vg.arange(1, 5)
+        x.new_zeros(3)
+        vg.zeros(2, out=x)
+    assert trace.ops == ["aten::arange", "aten::arange.start", "aten::new_zeros", "aten::zeros.out"]
