@@ -216,6 +216,10 @@ def test_the_short_paths_bind_as_the_full_one_does():
     short, full = rand.bind_call((2, 3), {}, False), rand.bind_call((2, 3), {"dtype": None}, False)
     assert short[0] == full[0] == ((2, 3),)
     assert {k: v for k, v in full[1].items() if k not in ("out", "requires_grad")} == short[1]
+    # Trailing positional arguments left out take their defaults, on either path.
+    diag_embed, x = vg.diag_embed.parser.signatures[0], vg.ones(2)
+    assert diag_embed.bind_call((x,), {}, False) == ((x, 0, -2, -1), {})
+    assert diag_embed.bind_call((x,), {"offset": 0}, False) == ((x, 0, -2, -1), {})
     fill_tensor = next(s for s in vg.fill.parser.signatures if s.params[1].type_name == "Tensor")
     assert fill_tensor.bind_call((vg.ones(2), 1.5), {}, False) is None
     assert fill_tensor.bind((vg.ones(2), 1.5), {}, False) is None

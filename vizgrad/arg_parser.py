@@ -88,7 +88,7 @@ def _is_dtype(value) -> bool:
 
 def _is_device(value) -> bool:
     """A ``Device``: a ``device``, a string naming one (``"cpu"``) or a device index."""
-    return isinstance(value, Device | str) or (isinstance(value, int) and not _is_bool(value))
+    return isinstance(value, (Device, str)) or (isinstance(value, int) and not _is_bool(value))
 
 
 def _is_layout(value) -> bool:
@@ -105,7 +105,7 @@ _FORMAT_NAMES = ("contiguous_format", "preserve_format", "channels_last")
 
 
 def _is_sequence(value) -> bool:
-    return isinstance(value, tuple | list)
+    return isinstance(value, (tuple, list))
 
 
 def _anything(value) -> bool:
@@ -191,15 +191,15 @@ class PythonParameter:
 
 
 def _is_tensor_or_number(value) -> bool:
-    return isinstance(value, Tensor | numbers.Number)
+    return isinstance(value, (Tensor, numbers.Number))
 
 
 class PythonSignature:
     """One way to call a function: an overload's arguments as Python sees them."""
 
     __slots__ = ("function_name", "params", "by_name", "max_pos_args", "min_args",
-                 "max_args", "varargs_int_list", "overload", "_simple", "_int_varargs",
-                 "_keyword_defaults")  # fmt: skip
+                 "max_args", "varargs_int_list", "overload", "_simple", "_min_positional",
+                 "_positional_defaults", "_int_varargs", "_keyword_defaults")  # fmt: skip
 
     def __init__(self, function_name: str, params: list[PythonParameter], overload=None):
         self.function_name = function_name
@@ -217,6 +217,11 @@ class PythonSignature:
         self._simple = not any(
             p.is_int_list or p.is_tensor_list or (p.kwarg_only and not p.optional) for p in params
         )
+        # How many positional arguments a call must give, and the defaults of the rest.
+        positional = params[: self.max_pos_args]
+        self._min_positional = max((i + 1 for i, p in enumerate(positional) if not p.optional),
+                                   default=0)  # fmt: skip
+        self._positional_defaults = tuple(p.default for p in positional)
         # ``zeros(2, 3)`` with plain ints and no keywords: the short path for varargs.
         self._int_varargs = (
             self.varargs_int_list
@@ -301,16 +306,18 @@ class PythonSignature:
         does not accept the call (or its error, with ``raise_errors``).
         """
         if not kwargs:
-            if self._simple and len(args) == self.max_pos_args:
-                # The common call: every positional argument given, no keywords.
-                params = self.params
-                for i, value in enumerate(args):
-                    param = params[i]
+            nargs = len(args)
+            if self._simple and self._min_positional <= nargs <= self.max_pos_args:
+                # The common call: positional arguments only (trailing ones may be left
+                # to their defaults), no keywords.
+                for param, value in zip(self.params, args, strict=False):
                     if not (param.check(value) or (value is None and param.allow_none)):
                         if not raise_errors:
                             return None  # ``bind`` would refuse it for the same reason
                         break
                 else:
+                    if nargs < self.max_pos_args:
+                        args = (*args, *self._positional_defaults[nargs:])
                     return args, self._keyword_defaults
             elif self._int_varargs and args and all(type(a) is int for a in args):
                 # ``zeros(2, 3)``: the ints themselves are the size.
