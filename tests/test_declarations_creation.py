@@ -31,14 +31,27 @@ def _same_error(expr: str):
         (vg.empty, ["empty.memory_format", "empty.out"]),
         (vg.full, ["full", "full.out"]),
         (vg.zeros_like, ["zeros_like"]),
-        (vg.arange, ["arange", "arange.out", "arange.start", "arange.start_out",
-                     "arange.start_step"]),
-        (vg.linspace, ["linspace", "linspace.Scalar_Tensor", "linspace.Scalar_Tensor_out",
-                       "linspace.Tensor_Scalar", "linspace.Tensor_Scalar_out",
-                       "linspace.Tensor_Tensor", "linspace.Tensor_Tensor_out", "linspace.out"]),
+        (
+            vg.arange,
+            ["arange", "arange.out", "arange.start", "arange.start_out", "arange.start_step"],
+        ),
+        (
+            vg.linspace,
+            [
+                "linspace",
+                "linspace.Scalar_Tensor",
+                "linspace.Scalar_Tensor_out",
+                "linspace.Tensor_Scalar",
+                "linspace.Tensor_Scalar_out",
+                "linspace.Tensor_Tensor",
+                "linspace.Tensor_Tensor_out",
+                "linspace.out",
+            ],
+        ),
         (vg.eye, ["eye", "eye.m", "eye.m_out", "eye.out"]),
         (vg.tril, ["tril", "tril.out", "tril_"]),
         (vg.diag, ["diag", "diag.out"]),
+        (vg.clone, ["clone"]),
     ],
 )
 def test_overloads_come_from_the_declaration(function, overloads):
@@ -115,6 +128,23 @@ BAD_CALLS = [
     "lib.diag(x, 'a')",
     "lib.diag_embed(lib.ones(2), 'a')",
     "lib.ones(2).diag_embed(0, 0, 0)",
+    # copies and conversions (hand-written bindings in torch)
+    "x.copy_([1, 2, 3])",
+    "x.copy_(src=lib.ones(3))",
+    "x.copy_(lib.ones(3), 'a')",
+    "x.to(lib.float32, 3.5)",
+    "x.to(foo=1)",
+    "x.to('cpu', 'a')",
+    "x.to(other=x)",
+    "x.type('a')",
+    "x.type(1)",
+    "x.float(1)",
+    "x.float(memory_format=1)",
+    "x.contiguous(1)",
+    "x.contiguous(memory_format=1)",
+    "x.clone(1)",
+    "x.clone(memory_format=1)",
+    "lib.clone(1)",
 ]
 
 
@@ -147,3 +177,34 @@ def test_factories_dispatch_their_own_overloads():
         x.new_zeros(3)
         vg.zeros(2, out=x)
     assert trace.ops == ["aten::arange", "aten::arange.start", "aten::new_zeros", "aten::zeros.out"]
+
+
+def test_the_copy_bindings_call_the_declared_operators():
+    """``Tensor.to`` dispatches the ``aten::to`` overload for what it was given (a
+    composite, which calls ``_to_copy`` when something changes); ``Tensor.contiguous``
+    calls nothing when the tensor already is contiguous, as ``THPVariable_contiguous``."""
+    from vizgrad.ops import copy
+
+    assert sorted(copy._to) == ["to.device", "to.dtype", "to.dtype_layout", "to.other"]
+    assert vg.Tensor.copy_ is copy._copy_method and vg.Tensor.to is copy._to_method
+    x = vg.ones(2, 3)
+    with vg.dispatch_trace() as trace:
+        x.to(vg.float64)
+        x.to("cpu", vg.int8)
+        x.to(x)
+        x.to(memory_format=vg.contiguous_format)
+        x.to()
+        x.double()
+        x.contiguous()
+        x.t().contiguous()
+        x.copy_(2)
+    assert trace.ops == ["aten::to.dtype", "aten::to.device", "aten::to.device",
+                         "aten::to.dtype_layout", "aten::to.dtype", "aten::t",
+                         "aten::contiguous", "aten::copy_"]  # fmt: skip
+    assert x.tolist() == [[2.0] * 3] * 2
+
+
+def test_copy_from_a_python_float_keeps_double_precision():
+    """A number given to ``copy_`` is a double, as PyTorch wraps it (not the default dtype)."""
+    v, t = vg.zeros(1, dtype=vg.float64), torch.zeros(1, dtype=torch.float64)
+    assert v.copy_(0.1).tolist() == t.copy_(0.1).tolist() == [0.1]
