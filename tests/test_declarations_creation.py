@@ -52,6 +52,7 @@ def _same_error(expr: str):
         (vg.tril, ["tril", "tril.out", "tril_"]),
         (vg.diag, ["diag", "diag.out"]),
         (vg.clone, ["clone"]),
+        (vg.autograd.tensor_methods.sum_to_size, ["sum_to_size"]),
     ],
 )
 def test_overloads_come_from_the_declaration(function, overloads):
@@ -145,6 +146,10 @@ BAD_CALLS = [
     "x.clone(1)",
     "x.clone(memory_format=1)",
     "lib.clone(1)",
+    # autograd's Tensor methods
+    "x.sum_to_size(2)",
+    "x.sum_to_size('a')",
+    "x.sum_to_size(4, 2, 3)",
 ]
 
 
