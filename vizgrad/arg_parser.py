@@ -310,7 +310,9 @@ class PythonSignature:
             if self._simple and self._min_positional <= nargs <= self.max_pos_args:
                 # The common call: positional arguments only (trailing ones may be left
                 # to their defaults), no keywords.
-                for param, value in zip(self.params, args, strict=False):
+                params = self.params  # indexed: zip(..., strict=) costs more than the loop
+                for i, value in enumerate(args):
+                    param = params[i]
                     if not (param.check(value) or (value is None and param.allow_none)):
                         if not raise_errors:
                             return None  # ``bind`` would refuse it for the same reason
