@@ -190,7 +190,7 @@ def test_the_copy_bindings_call_the_declared_operators():
     calls nothing when the tensor already is contiguous, as ``THPVariable_contiguous``."""
     from vizgrad.ops import copy
 
-    assert sorted(copy._to) == ["to.device", "to.dtype", "to.dtype_layout", "to.other"]
+    assert sorted(copy._to_overloads) == ["to.device", "to.dtype", "to.dtype_layout", "to.other"]
     assert vg.Tensor.copy_ is copy._copy_method and vg.Tensor.to is copy._to_method
     x = vg.ones(2, 3)
     with vg.dispatch_trace() as trace:

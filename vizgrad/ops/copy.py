@@ -239,38 +239,35 @@ _to_copy = native_function(
 ).overloads["_to_copy"]
 
 
-def _to_impl(self: Tensor, dtype, copy: bool, fmt) -> Tensor:
+def _to_dtype_kernel(self: Tensor, dtype, non_blocking=False, copy=False, memory_format=None):
     """``to_impl``: the tensor itself when nothing would change (``to_will_alias``),
-    else a ``_to_copy``."""
+    else a ``_to_copy``. The other overloads come here with the dtype they mean."""
     will_alias = (
         not copy
         and (dtype is None or dtype is self._dtype)
-        and (fmt is None or fmt is preserve_format or fmt is _suggested_format(self))
-    )
+        and (memory_format is None or memory_format is preserve_format
+             or memory_format is _suggested_format(self))
+    )  # fmt: skip
     if will_alias:
         return self
-    return _to_copy(self, dtype=dtype, memory_format=fmt)
+    return _to_copy(self, dtype=dtype, memory_format=memory_format)
 
 
 def _to_dtype_layout_kernel(self, *, dtype=None, layout=None, device=None, pin_memory=None,
                             non_blocking=False, copy=False, memory_format=None):  # fmt: skip
-    return _to_impl(self, dtype, copy, memory_format)
+    return _to_dtype_kernel(self, dtype, non_blocking, copy, memory_format)
 
 
 def _to_device_kernel(self, device, dtype, non_blocking=False, copy=False, memory_format=None):
-    return _to_impl(self, dtype, copy, memory_format)
-
-
-def _to_dtype_kernel(self, dtype, non_blocking=False, copy=False, memory_format=None):
-    return _to_impl(self, dtype, copy, memory_format)
+    return _to_dtype_kernel(self, dtype, non_blocking, copy, memory_format)
 
 
 def _to_other_kernel(self, other, non_blocking=False, copy=False, memory_format=None):
-    return _to_impl(self, other._dtype, copy, memory_format)
+    return _to_dtype_kernel(self, other._dtype, non_blocking, copy, memory_format)
 
 
 # CompositeImplicitAutograd: the tensor itself, or a ``_to_copy`` (which records the node).
-_to = native_function(
+_to_overloads = native_function(
     "to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, "
     "Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, "
     "MemoryFormat? memory_format=None) -> Tensor(a)",
@@ -289,20 +286,23 @@ _to = native_function(
     derivative=COMPOSITE,
     python_bindings=False,
 ).overloads
+_to_dtype_layout = _to_overloads["to.dtype_layout"]
+_to_device = _to_overloads["to.device"]
+_to_dtype = _to_overloads["to.dtype"]
 
 
 def _to_device_and_dtype(self: Tensor, device, dtype, non_blocking: bool, copy: bool, fmt):
     """``dispatch_to``: the ``aten::to`` overload that says what was given."""
     if device is None and dtype is None:
-        return _to["to.dtype_layout"](self, dtype=self._dtype, device=self.device,
-                                      non_blocking=non_blocking, copy=copy, memory_format=fmt)  # fmt: skip
+        return _to_dtype_layout(self, dtype=self._dtype, device=self.device,
+                                non_blocking=non_blocking, copy=copy, memory_format=fmt)  # fmt: skip
     if device is None:
-        return _to["to.dtype"](self, dtype, non_blocking, copy, fmt)
+        return _to_dtype(self, dtype, non_blocking, copy, fmt)
     check_device(f"cuda:{device}" if type(device) is int else device)  # an int is a GPU index
     if dtype is None:
-        return _to["to.dtype_layout"](self, dtype=self._dtype, device=device,
-                                      non_blocking=non_blocking, copy=copy, memory_format=fmt)  # fmt: skip
-    return _to["to.device"](self, device, dtype, non_blocking, copy, fmt)
+        return _to_dtype_layout(self, dtype=self._dtype, device=device,
+                                non_blocking=non_blocking, copy=copy, memory_format=fmt)  # fmt: skip
+    return _to_device(self, device, dtype, non_blocking, copy, fmt)
 
 
 _TO_SIGNATURES = python_binding(
@@ -325,10 +325,11 @@ def _to_method(self: Tensor, *args, **kwargs) -> Tensor:
     """
     signature, args, options = _TO_SIGNATURES.parse(args, kwargs)
     fmt = options["memory_format"]
+    if signature.overload == 1:  # to(dtype, ...): the common call
+        dtype, non_blocking, copy = args
+        return _to_dtype(self, dtype, non_blocking, copy, fmt)
     if signature.overload == 0:  # to(device=None, dtype=None, ...)
         device, dtype, non_blocking, copy = args
-    elif signature.overload == 1:  # to(dtype, ...)
-        (dtype, non_blocking, copy), device = args, None
     else:  # to(other, ...): its device and dtype
         other, non_blocking, copy = args
         if not isinstance(other, Tensor):
@@ -355,13 +356,13 @@ def _type_method(self: Tensor, *args, **kwargs):
     if dtype is None:
         return f"vizgrad.{self._dtype.scalar_name}Tensor"
     if isinstance(dtype, DType):
-        return _to["to.dtype"](self, dtype, non_blocking, False, fmt)
+        return _to_dtype(self, dtype, non_blocking, False, fmt)
     if not isinstance(dtype, str):
         raise TypeError("dtype must be a type, str, or dtype object")
     prefix, _, name = dtype.rpartition(".")
     if prefix not in ("torch", "vizgrad") or name not in _TENSOR_TYPE_NAMES:
         raise ValueError(f"invalid type: '{dtype}'")
-    return _to["to.device"](self, self.device, _TENSOR_TYPE_NAMES[name], non_blocking, False, fmt)
+    return _to_device(self, self.device, _TENSOR_TYPE_NAMES[name], non_blocking, False, fmt)
 
 
 define_method("type", _type_method)
@@ -373,7 +374,7 @@ def _conversion_method(name: str, dtype: DType):
 
     def convert(self: Tensor, *args, **kwargs) -> Tensor:
         _, _, options = signature.parse(args, kwargs)
-        return _to["to.dtype"](self, dtype, False, False, options["memory_format"])
+        return _to_dtype(self, dtype, False, False, options["memory_format"])
 
     convert.__doc__ = f"``Tensor.{name}()``: ``self.to(vizgrad.{dtype.name})``."
     define_method(name, convert)
