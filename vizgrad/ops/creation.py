@@ -381,9 +381,10 @@ def tensor(*args, **kwargs) -> Tensor:
     PyTorch (``tensor_new.cpp``), not an ATen operator.
     """
     _, (data,), options = _TENSOR_SIGNATURE.parse(args, kwargs)
-    return _tensor_from_data(
-        data, options["dtype"], options["device"], options.get("requires_grad", False)
-    )
+    # A call without keywords gets the parser's shared defaults, which leave out
+    # requires_grad (False): the binding applies it, as the factories' bindings do.
+    requires_grad = options.get("requires_grad", False)
+    return _tensor_from_data(data, options["dtype"], options["device"], requires_grad)
 
 
 _AS_TENSOR_SIGNATURE = python_binding(
@@ -451,7 +452,8 @@ def _new_tensor(self, *args, **kwargs) -> Tensor:
     ``tensor(data)`` in this tensor's dtype unless told (``tensor_new.cpp``)."""
     _, (data,), options = _NEW_TENSOR_SIGNATURE.parse(args, kwargs)
     dtype = options["dtype"] or self._dtype
-    return _tensor_from_data(data, dtype, options["device"], options.get("requires_grad", False))
+    requires_grad = options.get("requires_grad", False)  # left out of the shared defaults
+    return _tensor_from_data(data, dtype, options["device"], requires_grad)
 
 
 define_method("new_tensor", _new_tensor)
