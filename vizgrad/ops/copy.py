@@ -68,7 +68,7 @@ def strides_for_copy(t: Tensor, fmt: memory_format | None) -> tuple[int, ...]:
     keeps only the dims' order, packed densely, as TensorIterator lays out outputs.
     """
     if fmt is None or fmt is preserve_format:
-        if is_non_overlapping_and_dense(t._size, t._stride):
+        if t._contiguous or is_non_overlapping_and_dense(t._size, t._stride):
             return t._stride
         return output_strides(t._size, [t])
     if fmt is channels_last:
@@ -87,6 +87,9 @@ def cast_into(destination: np.ndarray, source: np.ndarray, source_dtype: DType,
     to real keeps the real part, with PyTorch's warning; to bool, a number is True when
     it is non-zero (for complex, either part).
     """
+    if source_dtype is destination_dtype:  # no conversion, so nothing to warn about
+        np.copyto(destination, source)
+        return
     if source_dtype.is_complex and not destination_dtype.is_complex:
         if destination_dtype.category == BOOL:
             source = source != 0
@@ -108,7 +111,7 @@ def cast_into(destination: np.ndarray, source: np.ndarray, source_dtype: DType,
 def _copy_kernel(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     if src is self:
         return self  # ``is_same``: nothing to move (the version still counts the write)
-    shape = broadcast_shapes(self._size, src._size)
+    shape = self._size if src._size == self._size else broadcast_shapes(self._size, src._size)
     # The written tensor must have the broadcast shape, must not repeat an element
     # (an expanded self), and must not partly overlap the source.
     check_inplace_target("copy_", self, shape, [src])

@@ -605,7 +605,7 @@ def preserve_format_strides(source: Tensor) -> tuple[int, ...]:
     A non-dense input (stepped, expanded) gets a dense layout with its dimensions in
     the same stride order, the rule TensorIterator uses for outputs.
     """
-    if is_non_overlapping_and_dense(source._size, source._stride):
+    if source._contiguous or is_non_overlapping_and_dense(source._size, source._stride):
         return source._stride
     return output_strides(source._size, [source])
 
@@ -622,9 +622,12 @@ def _like_kernel(fill):
 
     def kernel(self, *, dtype=None, layout=None, device=None, pin_memory=None,
                memory_format=None):  # fmt: skip
-        check_device(device)
-        stride = (contiguous_strides(self._size) if wants_contiguous(memory_format)
-                  else preserve_format_strides(self))  # fmt: skip
+        if device is not None:
+            check_device(device)
+        if memory_format is not None and wants_contiguous(memory_format):
+            stride = contiguous_strides(self._size)
+        else:
+            stride = preserve_format_strides(self)
         result = Tensor._empty_strided(self._size, stride, dtype or self._dtype)
         if fill is not None:
             result._array[...] = fill
