@@ -325,3 +325,107 @@ def test_python_signatures_name_a_tensor_self_input_and_make_methods_of_it_only(
     method = _signature("where", where, None, method=True, numbers_as_tensors=False)
     assert str(method) == "(Tensor condition, Tensor other)"
     assert _self_position(method) == 1
+
+
+# --- hand-written bindings: a parser from Python signature strings --------------------------
+
+_TO_SIGNATURES = (
+    "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)",
+    "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)",
+    "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)",
+)
+
+
+@pytest.mark.parametrize(
+    ("call", "index"),
+    [("(lib.float64,)", 1), ("('cpu',)", 0), ("()", 0), ("(x,)", 2), ("('cpu', lib.int8)", 0),
+     ("(lib.device('cpu'),)", 0), ("(lib.int8, True)", 1), ("(1.5,)", 2)],
+)  # fmt: skip
+def test_a_binding_parser_chooses_the_signature_torch_does(call, index):
+    """``Tensor.to``'s three forms, told apart as ``THPVariable_to``'s parser does."""
+
+    parser = PythonArgParser.from_signatures(*_TO_SIGNATURES, numbers_as_tensors=True)
+    args = eval(call, {"lib": vg, "x": vg.ones(2)})  # noqa: S307
+    assert parser.parse(args, {})[0].overload == index
+
+
+_CUDA_SIGNATURE = (
+    "cuda(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
+)
+_TENSOR_SIGNATURE = (
+    "tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, "
+    "bool pin_memory=False, bool requires_grad=False)",
+)
+
+
+@pytest.mark.parametrize(
+    ("signatures", "args", "kwargs", "torch_call"),
+    [(_TO_SIGNATURES, (vg.float32, 3.5), {}, lambda x: x.to(torch.float32, 3.5)),
+     (_TO_SIGNATURES, (), {"foo": 1}, lambda x: x.to(foo=1)),
+     (_TO_SIGNATURES, ("cpu", "a"), {}, lambda x: x.to("cpu", "a")),
+     (_CUDA_SIGNATURE, (), {"device": 1.5}, lambda x: x.cuda(device=1.5)),
+     (_CUDA_SIGNATURE, (), {"memory_format": 1}, lambda x: x.cuda(memory_format=1)),
+     (_CUDA_SIGNATURE, (True,), {}, lambda x: x.cuda(True)),
+     (("float(*, MemoryFormat? memory_format=None)",), (1,), {}, lambda x: x.float(1)),
+     (_TENSOR_SIGNATURE, (1, 2), {}, lambda x: torch.tensor(1, 2)),
+     (_TENSOR_SIGNATURE, (1,), {"dtype": "float"}, lambda x: torch.tensor(1, dtype="float"))],
+)  # fmt: skip
+def test_a_binding_parser_raises_torchs_errors(signatures, args, kwargs, torch_call):
+    """Device, dtype and memory-format arguments are checked as PyTorch checks them."""
+
+    parser = PythonArgParser.from_signatures(*signatures, numbers_as_tensors=True)
+    assert_same_error(lambda: parser.parse(args, kwargs), lambda: torch_call(torch.ones(2)))
+
+
+@pytest.mark.parametrize(
+    "call", ["lib.rand((True, 2))", "lib.rand((2.5, 3))", "lib.rand((lib.tensor(1.),))",
+             "lib.rand([2, 'a'])"],
+)  # fmt: skip
+def test_an_int_list_refused_for_its_first_element_names_it(call):
+    assert_same_error(lambda: eval(call, {"lib": vg}), lambda: eval(call, {"lib": torch}))  # noqa: S307
+
+
+@pytest.mark.parametrize("call", ["lib.rand(2, True)", "lib.rand(size=(2, True))"])
+def test_bools_after_the_first_element_unpack_as_indices(call):
+    """PyTorch checks only an int list's first element; the others are unpacked as
+    indices (``THPUtils_unpackIndex``), and ``True`` is 1."""
+    v, t = eval(call, {"lib": vg}), eval(call, {"lib": torch})  # noqa: S307
+    assert tuple(v.shape) == tuple(t.shape) == (2, 1)
+
+
+def test_a_factorys_signature_lists_out_then_its_tensor_options_as_torch_prints_them():
+    """torchgen's order: the schema's arguments, ``out``, then dtype, layout, device,
+    ``pin_memory = False`` and the binding's ``requires_grad``."""
+    from vizgrad.ops.declaration import _signature
+
+    ops = vg.rand.overloads
+    signature = _signature("rand", ops["rand"], ops["rand.out"], method=False,
+                           numbers_as_tensors=False)  # fmt: skip
+    with pytest.raises(TypeError) as error:
+        torch.rand()
+    listed = [line.removeprefix(" * ").replace("torch.", "vizgrad.")
+              for line in str(error.value).splitlines()]  # fmt: skip
+    assert str(signature) in listed
+
+
+def test_the_short_paths_bind_as_the_full_one_does():
+    """``rand(2, 3)`` (plain ints, no keywords) and a refused all-positional call skip the
+    full binding; they must agree with it."""
+    from vizgrad.ops.declaration import _signature
+
+    ops = vg.rand.overloads
+    rand = _signature("rand", ops["rand"], ops["rand.out"], method=False,
+                      numbers_as_tensors=False)  # fmt: skip
+    short, full = rand.bind_call((2, 3), {}, False), rand.bind_call((2, 3), {"dtype": None}, False)
+    assert short[0] == full[0] == ((2, 3),)
+    assert {k: v for k, v in full[1].items() if k not in ("out", "requires_grad")} == short[1]
+    # Trailing positional arguments left out take their defaults, on either path.
+    diag_embed, x = vg.diag_embed.parser.signatures[0], vg.ones(2)
+    assert diag_embed.bind_call((x,), {}, False) == ((x, 0, -2, -1), {})
+    assert diag_embed.bind_call((x,), {"offset": 0}, False) == ((x, 0, -2, -1), {})
+    fill_tensor = next(s for s in vg.fill.parser.signatures if s.params[1].type_name == "Tensor")
+    assert fill_tensor.bind_call((vg.ones(2), 1.5), {}, False) is None
+    assert fill_tensor.bind((vg.ones(2), 1.5), {}, False) is None

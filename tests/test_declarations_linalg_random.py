@@ -133,6 +133,9 @@ def test_requires_grad_is_set_on_the_result_and_on_out():
     out = vg.empty(2)
     assert vg.rand(2, out=out, requires_grad=True) is out and out.requires_grad
     assert vg.rand_like(vg.ones(2), requires_grad=True).requires_grad
+    # A complex leaf may require grad, as in torch (the factory sets the flag itself).
+    assert vg.rand(2, dtype=vg.complex64, requires_grad=True).requires_grad
+    assert torch.rand(2, dtype=torch.complex64, requires_grad=True).requires_grad
     assert_same_error(
         lambda: vg.randint(3, (2,), requires_grad=True),
         lambda: torch.randint(3, (2,), requires_grad=True),
@@ -174,3 +177,15 @@ def test_an_out_overload_shares_its_twins_kind():
     assert mm_out.kind is EXPLICIT and mm_out.derivative is None
     with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
         vg.mm(vg.ones(2, 2, requires_grad=True), vg.ones(2, 2), out=vg.empty(2, 2))
+
+
+def test_an_operator_of_inplace_overloads_only_is_called_by_its_inplace_name():
+    """``uniform_`` has no functional overload: its Python function is ``uniform_``
+    (as ``torch.zero_`` is), with ``input`` as the written tensor."""
+    uniform_ = sampling._uniform
+    assert uniform_.__name__ == "uniform_"
+    assert sorted(uniform_.overloads) == ["uniform_"]
+    x = vg.zeros(3)
+    assert uniform_(x, 2, 3) is x and all(2 <= v < 3 for v in x.tolist())
+    with pytest.raises(TypeError, match=r"uniform_\(\): argument 'input' \(position 1\) must be"):
+        uniform_([1.0])

@@ -24,6 +24,9 @@ from __future__ import annotations
 import numbers
 import operator
 
+from .device import device as Device
+from .device import layout as Layout
+from .device import memory_format as MemoryFormat
 from .dtypes import INTEGRAL
 from .dtypes import dtype as DType
 from .schema import NO_DEFAULT, Argument, split_top_level
@@ -83,8 +86,26 @@ def _is_dtype(value) -> bool:
     return isinstance(value, DType)
 
 
+def _is_device(value) -> bool:
+    """A ``Device``: a ``device``, a string naming one (``"cpu"``) or a device index."""
+    return isinstance(value, (Device, str)) or (isinstance(value, int) and not _is_bool(value))
+
+
+def _is_layout(value) -> bool:
+    return isinstance(value, Layout)
+
+
+def _is_memory_format(value) -> bool:
+    """A ``vizgrad.memory_format``, or its name: schemas spell defaults by name
+    (``MemoryFormat memory_format=contiguous_format``), and vizgrad accepts the names too."""
+    return isinstance(value, MemoryFormat) or (isinstance(value, str) and value in _FORMAT_NAMES)
+
+
+_FORMAT_NAMES = ("contiguous_format", "preserve_format", "channels_last")
+
+
 def _is_sequence(value) -> bool:
-    return isinstance(value, tuple | list)
+    return isinstance(value, (tuple, list))
 
 
 def _anything(value) -> bool:
@@ -101,10 +122,11 @@ _SIMPLE_TYPES = {
     "bool": ("bool", _is_bool),
     "str": ("str", _is_str),
     "ScalarType": ("vizgrad.dtype", _is_dtype),
-    "Layout": ("vizgrad.layout", _anything),
-    "Device": ("vizgrad.device", _anything),
+    "Layout": ("vizgrad.layout", _is_layout),
+    "Device": ("vizgrad.device", _is_device),
     "Generator": ("vizgrad.Generator", _anything),
-    "MemoryFormat": ("vizgrad.memory_format", _anything),
+    "MemoryFormat": ("vizgrad.memory_format", _is_memory_format),
+    "PyObject*": ("object", _anything),  # a hand-written binding's "any Python object"
 }
 _LIST_TYPE_NAMES = {
     "Tensor": "tuple of Tensors",
@@ -184,7 +206,7 @@ class PythonSignature:
 
     __slots__ = ("function_name", "params", "by_name", "max_pos_args", "min_args",
                  "max_args", "varargs_int_list", "overload", "_short_path", "_positional_range",
-                 "_positional_defaults", "_int_lists", "_keyword_defaults")  # fmt: skip
+                 "_positional_defaults", "_int_lists", "_int_varargs", "_keyword_defaults")  # fmt: skip
 
     def __init__(self, function_name: str, params: list[PythonParameter], overload=None):
         self.function_name = function_name
@@ -207,9 +229,14 @@ class PythonSignature:
         self._positional_range = (fewest, -1 if needs_keyword else self.max_pos_args)
         self._positional_defaults = tuple(p.default for p in positional)
         self._int_lists = tuple(i for i, p in enumerate(positional) if p.is_int_list)
-        # The keyword-only defaults the common call passes on (``out`` is routed apart).
+        # ``zeros(2, 3)`` with plain ints and no keywords: the short path for varargs.
+        self._int_varargs = (
+            self.varargs_int_list and params[0].list_size is None and not needs_keyword
+        )
+        # The keyword-only defaults the common call passes on; ``out`` and a factory's
+        # ``requires_grad`` (False) are the caller's to apply.
         self._keyword_defaults = {p.schema_name: p.default for p in params
-                                  if p.kwarg_only and p.name != "out"}  # fmt: skip
+                                  if p.kwarg_only and p.name not in ("out", "requires_grad")}  # fmt: skip
 
     def __str__(self) -> str:
         parts, keyword_marked = [], False
@@ -300,6 +327,8 @@ class PythonSignature:
                     if nargs < self.max_pos_args:
                         args += self._positional_defaults[nargs:]
                     return args, self._keyword_defaults
+            elif self._int_varargs and args and all(type(a) is int for a in args):
+                return (args,), self._keyword_defaults  # ``zeros(2, 3)``: the ints are the size
             if not raise_errors and not self.varargs_int_list:
                 return None  # ``bind`` would refuse the call for the same reason
         bound = self.bind(args, kwargs, raise_errors)
@@ -349,13 +378,14 @@ def _unpack_int_list(signature: PythonSignature, param: PythonParameter, value) 
     """An int list as a tuple of Python ints, as PyTorch's ``IntArrayRef``.
 
     A single int given for ``int[2]`` is repeated (``stride=1`` means ``(1, 1)``); a
-    0-dim integer tensor counts as its value; any other element is PyTorch's "failed
-    to unpack" error.
+    0-dim integer tensor counts as its value, and so does a bool (an index, to
+    ``THPUtils_unpackIndex``: only the first element's check refuses bools); any other
+    element is PyTorch's "failed to unpack" error.
     """
     if not _is_sequence(value):
         return (operator.index(value),) * param.list_size
     for position, item in enumerate(value):
-        if not _is_int(item):
+        if not (_is_int(item) or isinstance(item, bool)):
             raise TypeError(
                 f"{signature.function_name}(): argument '{param.name}' failed to unpack the "
                 f'object at pos {position + 1} with error "type must be tuple of ints,but got '
@@ -374,17 +404,21 @@ class PythonArgParser:
         self.signatures = signatures
 
     @classmethod
-    def from_signatures(cls, *signatures: str) -> PythonArgParser:
-        """The parser of a binding PyTorch writes by hand, from its signature strings.
+    def from_signatures(cls, *signatures: str, numbers_as_tensors: bool = False) -> PythonArgParser:
+        """The parser of a Python binding that PyTorch writes by hand.
 
-        A few Python functions are bound by hand rather than generated from a schema
-        (``torch.nonzero`` and its ``as_tuple``, in ``python_torch_functions_manual.cpp``);
-        their parsers are built from Python-side signatures in the same language::
+        Most of ``torch``'s Python functions and methods are generated from the schemas. A
+        few are written by hand (``Tensor.to``, ``Tensor.copy_``, ``Tensor.float`` in
+        ``python_variable_methods.cpp``; ``torch.nonzero`` and its ``as_tuple`` in
+        ``python_torch_functions_manual.cpp``; ``torch.tensor`` in ``tensor_new.cpp``),
+        each with a ``PythonArgParser`` over Python signature strings of its own::
 
             PythonArgParser.from_signatures("nonzero(Tensor input, *, bool as_tuple=False, "
                                             "Tensor out=None)")
 
-        Each signature's ``overload`` is its index, the ``r.idx`` PyTorch's code reads.
+        This builds that parser, with the same checks and errors as a generated one. The
+        signatures are tried in the order given; each one's ``overload`` is its position,
+        which the binding reads to know which form was called (PyTorch's ``r.idx``).
         """
         parsed = []
         for index, text in enumerate(signatures):
@@ -395,9 +429,10 @@ class PythonArgParser:
                     kwarg_only = True
                     continue
                 argument = Argument.parse(part, kwarg_only)
-                params.append(PythonParameter(argument, argument.name))
+                params.append(PythonParameter(argument, argument.name,
+                                              numbers_as_tensors=numbers_as_tensors))  # fmt: skip
             parsed.append(PythonSignature(name, params, index))
-        return cls(name, parsed)
+        return cls(parsed[0].function_name, parsed)
 
     def parse(self, args: tuple, kwargs: dict):
         """``(signature, arguments, keywords)`` of the first signature that fits the call."""
@@ -424,7 +459,15 @@ class PythonArgParser:
 
 
 def _python_type_name(value) -> str:
-    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+    """The type as PyTorch's messages name it (``tp_name``: ``torch.dtype``, ``int``)."""
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, _VIZGRAD_TYPES):
+        return f"vizgrad.{type(value).__name__}"
+    return type(value).__name__
+
+
+_VIZGRAD_TYPES = (DType, Device, Layout, MemoryFormat)
 
 
 def _too_many_positional(signature: PythonSignature, nargs: int) -> TypeError:
@@ -450,10 +493,15 @@ def _missing_arguments(signature: PythonSignature, index: int) -> TypeError:
 
 def _wrong_type(signature, param, value, position) -> TypeError:
     where = f" (position {position})" if position is not None else ""
-    return TypeError(
-        f"{signature.function_name}(): argument '{param.name}'{where} must be "
-        f"{param.type_name}, not {_python_type_name(value)}"
+    prefix = (
+        f"{signature.function_name}(): argument '{param.name}'{where} must be {param.type_name}"
     )
+    if param.is_int_list and _is_sequence(value) and value:
+        # The list was refused for its first element (``failed_idx``), which is named.
+        return TypeError(
+            f"{prefix}, but found element of type {_python_type_name(value[0])} at pos 0"
+        )
+    return TypeError(f"{prefix}, not {_python_type_name(value)}")
 
 
 def _unexpected_keyword(signature: PythonSignature, args: tuple, kwargs: dict) -> TypeError:

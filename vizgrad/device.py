@@ -1,12 +1,14 @@
-"""Devices and layouts: the first dispatch picks a backend by these (``c10::Device``, ``c10::Layout``).
+"""Devices, layouts and memory formats (``c10::Device``, ``c10::Layout``, ``c10::MemoryFormat``).
 
 vizgrad has one device, the CPU, and one layout, strided. They are still real values
 that the dispatcher reads, because that is where PyTorch would branch to CUDA or sparse.
+A memory format says in which order a new strided tensor lays out its dimensions.
 """
 
 from __future__ import annotations
 
-__all__ = ["device", "layout", "strided"]
+__all__ = ["device", "layout", "strided", "memory_format", "contiguous_format",
+           "preserve_format", "channels_last"]  # fmt: skip
 
 
 class device:  # noqa: N801 - the PyTorch name
@@ -58,3 +60,25 @@ class layout:  # noqa: N801 - the PyTorch name
 
 
 strided = layout("strided")
+
+
+class memory_format:  # noqa: N801 - the PyTorch name
+    """``torch.memory_format``: which stride order a new tensor gets.
+
+    ``contiguous_format`` is row-major; ``preserve_format`` keeps the source's order
+    when the source is dense; ``channels_last`` puts the channel dim (dim 1 of an
+    NCHW tensor) innermost.
+    """
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"vizgrad.{self.name}"
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")

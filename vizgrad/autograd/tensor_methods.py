@@ -1,34 +1,54 @@
 """The autograd methods of ``Tensor``: ``backward``, hooks, ``retain_grad``, ``sum_to_size``.
 
+``backward``, ``register_hook`` and ``register_post_accumulate_grad_hook`` are Python
+methods of ``torch.Tensor`` in PyTorch (``torch/_tensor.py``), and ``retain_grad`` a
+method its Python binding writes by hand (``python_variable.cpp``): they stay plain
+Python methods here, defined on ``Tensor`` once. ``sum_to_size`` is an operator
+(``aten::sum_to_size``, CompositeImplicitAutograd), declared from its schema: it is
+how autograd sums a broadcast gradient back to its input's shape (``at::sum_to``).
+
 The autograd *state* they read and write (``grad``, ``grad_fn``…) is the tensor's
 ``AutogradMeta``, whose properties ``vizgrad/tensor.py`` defines.
 """
 
 from __future__ import annotations
 
-from ..ops.registry import bind_method
-from ..tensor import Tensor
+from ..derivatives import COMPOSITE
+from ..ops.declaration import native_function
+from ..tensor import Tensor, define_method
 from .entry_points import backward
 from .graph import RemovableHandle
 
-__all__ = ["sum_to"]
+__all__ = ["sum_to_size"]
 
 
-def sum_to(grad: Tensor, shape) -> Tensor:
-    """Sum a broadcast gradient back to ``shape`` (``at::sum_to``): the VJP of broadcasting."""
-    shape = tuple(shape)
-    if grad._size == shape:
-        return grad
-    leading = len(grad._size) - len(shape)
+def _sum_to_size_kernel(self: Tensor, size) -> Tensor:
+    """``at::sum_to``: sum the dims that were broadcast (leading ones, and size-1 ones)."""
+    size = tuple(size)
+    leading = len(self._size) - len(size)
+    expandable = leading >= 0 and all(
+        n == 1 or n == m for n, m in zip(size, self._size[leading:], strict=True)
+    )
+    if not expandable:
+        raise RuntimeError(
+            f"size {{{list(size)}}} is not expandable to size {{{list(self._size)}}}."
+        )
+    if self._size == size:
+        return self
     dims = list(range(leading))
-    dims += [leading + i for i, n in enumerate(shape) if n == 1 and grad._size[leading + i] != 1]
-    result = grad.sum(dim=dims, keepdim=True) if dims else grad
-    return result.view(shape) if leading else result
+    dims += [leading + i for i, n in enumerate(size) if n == 1 and self._size[leading + i] != 1]
+    result = self.sum(dim=dims, keepdim=True) if dims else self
+    return result.view(size) if leading else result
 
 
-def _sum_to_size(self, *size):
-    shape = size[0] if len(size) == 1 and isinstance(size[0], tuple | list) else size
-    return sum_to(self, shape)
+sum_to_size = native_function(
+    "sum_to_size(Tensor self, SymInt[] size) -> Tensor",
+    kernel=_sum_to_size_kernel,
+    derivative=COMPOSITE,
+    variants="method",
+    doc="``Tensor.sum_to_size(*size)``: sum this tensor down to ``size`` (which must "
+    "expand to this tensor's shape): the gradient of broadcasting.",
+)
 
 
 def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -37,7 +57,7 @@ def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs
 
 
 def _retain_grad(self):
-    """Keep this non-leaf's gradient in ``.grad`` after backward."""
+    """``Tensor.retain_grad``: keep this non-leaf's gradient in ``.grad`` after backward."""
     if not self.requires_grad:
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     meta = self._autograd_meta
@@ -68,7 +88,8 @@ def _register_hook(self, hook):
 
 
 def _register_post_accumulate_grad_hook(self, hook):
-    """``hook(tensor)`` runs after a leaf's ``.grad`` was updated."""
+    """``Tensor.register_post_accumulate_grad_hook``: ``hook(tensor)`` runs after a leaf's
+    ``.grad`` was updated."""
     if self._grad_fn is not None:
         raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
     if not self.requires_grad:
@@ -82,8 +103,8 @@ def _register_post_accumulate_grad_hook(self, hook):
 
 
 def install() -> None:
-    bind_method("backward", _backward)
-    bind_method("retain_grad", _retain_grad)
-    bind_method("register_hook", _register_hook)
-    bind_method("register_post_accumulate_grad_hook", _register_post_accumulate_grad_hook)
-    bind_method("sum_to_size", _sum_to_size)
+    """Define the Python autograd methods on ``Tensor`` (once, when autograd is set up)."""
+    define_method("backward", _backward)
+    define_method("retain_grad", _retain_grad)
+    define_method("register_hook", _register_hook)
+    define_method("register_post_accumulate_grad_hook", _register_post_accumulate_grad_hook)

@@ -11,6 +11,11 @@ Views share memory; these operators are how you get *new* memory:
 * ``to`` / ``type`` / ``float()``… convert the dtype through ``_to_copy``, and return
   the tensor itself when nothing would change.
 
+``Tensor.copy_``, ``Tensor.contiguous``, ``Tensor.to``, ``Tensor.type`` and the
+conversions ``float()``, ``double()``… are Python bindings that PyTorch writes by hand
+(``python_variable_methods.cpp``, torchgen's ``SKIP_PYTHON_BINDINGS``); so are they
+here, each with its binding's own signatures, calling the declared operators.
+
 Their derivatives are the simplest there are: a copy passes the gradient through
 unchanged (the engine casts it back to the input's dtype and sums it back to the
 input's shape). ``copy_`` also *overwrites* its target, so the target's old values
@@ -19,45 +24,23 @@ get a zero gradient: they no longer influence anything.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
 
-from ..derivatives import Derivative
-from ..device import device as Device
-from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE
-from ..dtypes import ALIASES, ALL_DTYPES, BOOL, int8, scalar_dtype, uint8
+from ..arg_parser import PythonArgParser
+from ..derivatives import COMPOSITE, Derivative
+from ..device import channels_last, contiguous_format, memory_format, preserve_format
+from ..dtypes import ALIASES, ALL_DTYPES, BOOL, from_numpy_dtype, int8, uint8
 from ..dtypes import bool as bool_
 from ..dtypes import dtype as DType
 from ..shape import broadcast_shapes, contiguous_strides, is_non_overlapping_and_dense
-from ..tensor import Tensor
+from ..tensor import Tensor, define_method
+from .creation import check_device
+from .declaration import native_function
 from .iterator import check_inplace_target, output_strides
-from .registry import bind_method, check_tensor, declare
 
 __all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_last", "clone"]
-
-
-class memory_format:  # noqa: N801 - the PyTorch name
-    """``torch.memory_format``: which stride order a new tensor gets.
-
-    ``contiguous_format`` is row-major; ``preserve_format`` keeps the source's order
-    when the source is dense; ``channels_last`` puts the channel dim (dim 1 of an
-    NCHW tensor) innermost.
-    """
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"vizgrad.{self.name}"
-
-
-contiguous_format = memory_format("contiguous_format")
-preserve_format = memory_format("preserve_format")
-channels_last = memory_format("channels_last")
 
 
 # --- strides of a new tensor -------------------------------------------------------------
@@ -85,20 +68,12 @@ def strides_for_copy(t: Tensor, fmt: memory_format | None) -> tuple[int, ...]:
     keeps only the dims' order, packed densely, as TensorIterator lays out outputs.
     """
     if fmt is None or fmt is preserve_format:
-        if is_non_overlapping_and_dense(t._size, t._stride):
+        if t._contiguous or is_non_overlapping_and_dense(t._size, t._stride):
             return t._stride
         return output_strides(t._size, [t])
     if fmt is channels_last:
         return _channels_last_strides(t._size)
     return contiguous_strides(t._size)
-
-
-def _check_memory_format(fn_name: str, fmt) -> None:
-    if fmt is not None and not isinstance(fmt, memory_format):
-        raise TypeError(
-            f"{fn_name}(): argument 'memory_format' must be vizgrad.memory_format, not "
-            f"{type(fmt).__name__}"
-        )
 
 
 # --- the one casting write everything here uses -----------------------------------------
@@ -112,6 +87,9 @@ def cast_into(destination: np.ndarray, source: np.ndarray, source_dtype: DType,
     to real keeps the real part, with PyTorch's warning; to bool, a number is True when
     it is non-zero (for complex, either part).
     """
+    if source_dtype is destination_dtype:  # no conversion, so nothing to warn about
+        np.copyto(destination, source)
+        return
     if source_dtype.is_complex and not destination_dtype.is_complex:
         if destination_dtype.category == BOOL:
             source = source != 0
@@ -133,7 +111,7 @@ def cast_into(destination: np.ndarray, source: np.ndarray, source_dtype: DType,
 def _copy_kernel(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     if src is self:
         return self  # ``is_same``: nothing to move (the version still counts the write)
-    shape = broadcast_shapes(self._size, src._size)
+    shape = self._size if src._size == self._size else broadcast_shapes(self._size, src._size)
     # The written tensor must have the broadcast shape, must not repeat an element
     # (an expanded self), and must not partly overlap the source.
     check_inplace_target("copy_", self, shape, [src])
@@ -146,28 +124,39 @@ def _pass_through(grad: Tensor, saved) -> Tensor:
     return grad
 
 
-_copy_op = declare(
+_copy_ = native_function(
     "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
-    INPLACE,
-    _copy_kernel,
+    kernel=_copy_kernel,
     # PyTorch writes this node by hand in C++, hence its qualified name.
-    Derivative(
+    derivative=Derivative(
         "vizgrad::autograd::CopyBackwards",
         grads={"self": lambda grad, saved: grad.new_zeros(grad._size), "src": _pass_through},
     ),
-)
+    python_bindings=False,
+).overloads["copy_"]
+
+_COPY_SIGNATURE = PythonArgParser.from_signatures("copy_(Tensor other, bool non_blocking=False)",
+                                 numbers_as_tensors=True)  # fmt: skip
 
 
-def _copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:
-    """``Tensor.copy_``: write ``src``'s values (broadcast, converted) into this tensor's memory."""
-    if isinstance(src, numbers.Number) and not isinstance(src, Tensor):
-        dtype = scalar_dtype(src)
-        src = Tensor._from_array(np.asarray(src, dtype=dtype.numpy), dtype)
-    check_tensor("copy_", src, "other", 1)
-    return _copy_op(self, src, bool(non_blocking))
+def _wrapped_number(value) -> Tensor:
+    """A Python number as the 0-dim tensor PyTorch's parser makes of it (int64, double,
+    complex double or bool: the number's own precision)."""
+    array = np.asarray(value)
+    return Tensor._from_array(array, from_numpy_dtype(array.dtype))
 
 
-bind_method("copy_", _copy_)
+def _copy_method(self: Tensor, *args, **kwargs) -> Tensor:
+    """``Tensor.copy_(other, non_blocking=False)``: write ``other``'s values (broadcast,
+    converted) into this tensor's memory. A Python binding in PyTorch
+    (``THPVariable_copy_``), which takes a number for ``other`` too."""
+    _, (other, non_blocking), _ = _COPY_SIGNATURE.parse(args, kwargs)
+    if not isinstance(other, Tensor):
+        other = _wrapped_number(other)
+    return _copy_(self, other, non_blocking)
+
+
+define_method("copy_", _copy_method)
 
 
 # --- clone, contiguous ----------------------------------------------------------------------
@@ -179,49 +168,60 @@ def _copy_to_new(self: Tensor, dtype: DType, fmt) -> Tensor:
     return result
 
 
-_clone_op = declare(
+def _clone_kernel(self: Tensor, *, memory_format=None) -> Tensor:
+    return _copy_to_new(self, self._dtype, memory_format)
+
+
+clone = native_function(
     "clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
-    FUNCTIONAL,
-    lambda self, memory_format=None: _copy_to_new(self, self._dtype, memory_format),
-    Derivative("CloneBackward0", grads={"self": _pass_through}),
+    kernel=_clone_kernel,
+    derivative=Derivative("CloneBackward0", grads={"self": _pass_through}),
+    doc="``torch.clone``: the same values in new memory; the result is never a view.",
 )
 
 
-def clone(input: Tensor, *, memory_format: memory_format = preserve_format) -> Tensor:
-    """``torch.clone``: the same values in new memory; the result is never a view."""
-    check_tensor("clone", input, "input", 1)
-    _check_memory_format("clone", memory_format)
-    return _clone_op(input, memory_format=memory_format)
-
-
-def _contiguous(self: Tensor, *args, memory_format: memory_format = contiguous_format) -> Tensor:
-    """``Tensor.contiguous``: this tensor if already row-major, else a row-major clone."""
-    if args:
-        raise TypeError(f"contiguous() takes 0 positional arguments but {len(args)} was given")
-    _check_memory_format("contiguous", memory_format)
-    return _contiguous_op(self, memory_format=memory_format)
-
-
-def _contiguous_kernel(self: Tensor, *, memory_format: memory_format = contiguous_format):
-    if memory_format is preserve_format:
+def _is_laid_out_as(self: Tensor, fmt) -> bool:
+    """``is_contiguous(memory_format)``: already in that format, so no copy is needed."""
+    if fmt is preserve_format:
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
-    if memory_format is contiguous_format and self._contiguous:
+    if fmt is channels_last:
+        return self._stride == _channels_last_strides(self._size)
+    return self._contiguous
+
+
+def _contiguous_kernel(self: Tensor, *, memory_format=contiguous_format) -> Tensor:
+    if _is_laid_out_as(self, memory_format):
         return self
-    if memory_format is channels_last and self._stride == _channels_last_strides(self._size):
-        return self
-    return _clone_op(self, memory_format=memory_format)
+    return clone(self, memory_format=memory_format)
 
 
 # CompositeImplicitAutograd: either the tensor itself, or a ``clone``.
-_contiguous_op = declare(
+_contiguous = native_function(
     "contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)",
-    FUNCTIONAL,
-    _contiguous_kernel,
-    COMPOSITE,
+    kernel=_contiguous_kernel,
+    derivative=COMPOSITE,
+    python_bindings=False,
+).overloads["contiguous"]
+
+_CONTIGUOUS_SIGNATURE = PythonArgParser.from_signatures(
+    "contiguous(*, MemoryFormat memory_format=contiguous_format)"
 )
 
-bind_method("clone", clone)
-bind_method("contiguous", _contiguous)
+
+def _contiguous_method(self: Tensor, *args, **kwargs) -> Tensor:
+    """``Tensor.contiguous()``: this tensor if already laid out so, else a row-major clone.
+
+    A Python binding in PyTorch (``THPVariable_contiguous``), which returns the tensor
+    itself without calling the operator when it already is contiguous.
+    """
+    _, _, options = _CONTIGUOUS_SIGNATURE.parse(args, kwargs)
+    fmt = options["memory_format"]
+    if _is_laid_out_as(self, fmt):
+        return self
+    return _contiguous(self, memory_format=fmt)
+
+
+define_method("contiguous", _contiguous_method)
 
 
 # --- to, type, float()… ----------------------------------------------------------------------
@@ -232,105 +232,155 @@ def _to_copy_kernel(self: Tensor, *, dtype=None, layout=None, device=None, pin_m
     return _copy_to_new(self, dtype or self._dtype, memory_format)
 
 
-_to_copy_op = declare(
+_to_copy = native_function(
     "_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
     "bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor",
-    FUNCTIONAL,
-    _to_copy_kernel,
+    kernel=_to_copy_kernel,
     # The engine casts the gradient back to the input's dtype (``_to_copy_backward``).
-    Derivative("ToCopyBackward0", grads={"self": _pass_through}),
+    derivative=Derivative("ToCopyBackward0", grads={"self": _pass_through}),
+    python_bindings=False,
+).overloads["_to_copy"]
+
+
+def _to_dtype_kernel(self: Tensor, dtype, non_blocking=False, copy=False, memory_format=None):
+    """``to_impl``: the tensor itself when nothing would change (``to_will_alias``),
+    else a ``_to_copy``. The other overloads come here with the dtype they mean."""
+    will_alias = (
+        not copy
+        and (dtype is None or dtype is self._dtype)
+        and (memory_format is None or memory_format is preserve_format
+             or memory_format is _suggested_format(self))
+    )  # fmt: skip
+    if will_alias:
+        return self
+    return _to_copy(self, dtype=dtype, memory_format=memory_format)
+
+
+def _to_dtype_layout_kernel(self, *, dtype=None, layout=None, device=None, pin_memory=None,
+                            non_blocking=False, copy=False, memory_format=None):  # fmt: skip
+    return _to_dtype_kernel(self, dtype, non_blocking, copy, memory_format)
+
+
+def _to_device_kernel(self, device, dtype, non_blocking=False, copy=False, memory_format=None):
+    return _to_dtype_kernel(self, dtype, non_blocking, copy, memory_format)
+
+
+def _to_other_kernel(self, other, non_blocking=False, copy=False, memory_format=None):
+    return _to_dtype_kernel(self, other._dtype, non_blocking, copy, memory_format)
+
+
+# CompositeImplicitAutograd: the tensor itself, or a ``_to_copy`` (which records the node).
+_to_overloads = native_function(
+    "to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, "
+    "MemoryFormat? memory_format=None) -> Tensor(a)",
+    "to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, "
+    "bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)",
+    "to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, "
+    "MemoryFormat? memory_format=None) -> Tensor(a)",
+    "to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, "
+    "MemoryFormat? memory_format=None) -> Tensor(a)",
+    kernels={
+        "to.dtype_layout": _to_dtype_layout_kernel,
+        "to.device": _to_device_kernel,
+        "to.dtype": _to_dtype_kernel,
+        "to.other": _to_other_kernel,
+    },
+    derivative=COMPOSITE,
+    python_bindings=False,
+).overloads
+_to_dtype_layout = _to_overloads["to.dtype_layout"]
+_to_device = _to_overloads["to.device"]
+_to_dtype = _to_overloads["to.dtype"]
+
+
+def _to_device_and_dtype(self: Tensor, device, dtype, non_blocking: bool, copy: bool, fmt):
+    """``dispatch_to``: the ``aten::to`` overload that says what was given."""
+    if device is None and dtype is None:
+        return _to_dtype_layout(self, dtype=self._dtype, device=self.device,
+                                non_blocking=non_blocking, copy=copy, memory_format=fmt)  # fmt: skip
+    if device is None:
+        return _to_dtype(self, dtype, non_blocking, copy, fmt)
+    check_device(f"cuda:{device}" if type(device) is int else device)  # an int is a GPU index
+    if dtype is None:
+        return _to_dtype_layout(self, dtype=self._dtype, device=device,
+                                non_blocking=non_blocking, copy=copy, memory_format=fmt)  # fmt: skip
+    return _to_device(self, device, dtype, non_blocking, copy, fmt)
+
+
+_TO_SIGNATURES = PythonArgParser.from_signatures(
+    "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)",
+    "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)",
+    "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)",
+    numbers_as_tensors=True,
 )
 
 
-def _to_will_alias(self: Tensor, dtype, copy: bool, fmt) -> bool:
-    """``to_will_alias``: nothing to change, so ``to`` returns the tensor itself."""
-    return (
-        not copy
-        and (dtype is None or dtype is self._dtype)
-        and (fmt is None or fmt is preserve_format or fmt is _suggested_format(self))
-    )
+def _to_method(self: Tensor, *args, **kwargs) -> Tensor:
+    """``Tensor.to``: convert the dtype (or "move" to the CPU), as ``to(dtype)``,
+    ``to(device, dtype)`` or ``to(other)``; the tensor itself if nothing changes.
 
-
-def _convert(self: Tensor, dtype, copy: bool = False, fmt=None) -> Tensor:
-    if _to_will_alias(self, dtype, copy, fmt):
-        return self
-    return _to_copy_op(self, dtype=dtype, memory_format=fmt)
-
-
-def _parse_to(args, kwargs):
-    """Sort ``to``'s three overloads: ``to(dtype…)``, ``to(device, dtype…)``, ``to(other…)``."""
-    args = list(args)
-    device = kwargs.pop("device", None)
-    dtype = kwargs.pop("dtype", None)
-    if args and isinstance(args[0], Tensor):
-        other = args.pop(0)
+    A Python binding in PyTorch (``THPVariable_to``): it reads which form was called
+    and dispatches the ``aten::to`` overload for what was given.
+    """
+    signature, args, options = _TO_SIGNATURES.parse(args, kwargs)
+    fmt = options["memory_format"]
+    if signature.overload == 1:  # to(dtype, ...): the common call
+        dtype, non_blocking, copy = args
+        return _to_dtype(self, dtype, non_blocking, copy, fmt)
+    if signature.overload == 0:  # to(device=None, dtype=None, ...)
+        device, dtype, non_blocking, copy = args
+    else:  # to(other, ...): its device and dtype
+        other, non_blocking, copy = args
+        if not isinstance(other, Tensor):
+            other = _wrapped_number(other)
         device, dtype = other.device, other._dtype
-    elif args and isinstance(args[0], DType):
-        dtype = args.pop(0)
-    elif args and isinstance(args[0], str | Device | int) and not isinstance(args[0], bool):
-        device = args.pop(0)
-        if args and isinstance(args[0], DType):
-            dtype = args.pop(0)
-    if args and not isinstance(args[0], bool):
-        raise TypeError(
-            f"to() received an invalid combination of arguments - got "
-            f"({type(args[0]).__name__}), but expected one of:\n"
-            " * (vizgrad.device device = None, vizgrad.dtype dtype = None, bool non_blocking = "
-            "False, bool copy = False, *, vizgrad.memory_format memory_format = None)\n"
-            " * (vizgrad.dtype dtype, bool non_blocking = False, bool copy = False, *, "
-            "vizgrad.memory_format memory_format = None)\n"
-            " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, "
-            "vizgrad.memory_format memory_format = None)"
-        )
-    non_blocking = args.pop(0) if args else kwargs.pop("non_blocking", False)
-    copy = args.pop(0) if args else kwargs.pop("copy", False)
-    fmt = kwargs.pop("memory_format", None)
-    if kwargs:
-        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    if device is not None:
-        Device(device if not isinstance(device, int) else f"cuda:{device}")  # only the CPU exists
-    if dtype is not None and not isinstance(dtype, DType):
-        raise TypeError(f"to(): argument 'dtype' must be vizgrad.dtype, not {type(dtype).__name__}")
-    _check_memory_format("to", fmt)
-    return dtype, bool(non_blocking), bool(copy), fmt
+    if device is None and dtype is None and not copy and fmt is None:
+        return self
+    return _to_device_and_dtype(self, device, dtype, non_blocking, copy, fmt)
 
 
-def _to(self: Tensor, *args, **kwargs) -> Tensor:
-    """``Tensor.to``: convert dtype (or "move" to the CPU); the tensor itself if nothing changes."""
-    dtype, _non_blocking, copy, fmt = _parse_to(args, kwargs)
-    return _convert(self, dtype, copy, fmt)
-
+define_method("to", _to_method)
 
 _TENSOR_TYPE_NAMES = {f"{d.scalar_name}Tensor": d for d in ALL_DTYPES}
+_TYPE_SIGNATURE = PythonArgParser.from_signatures(
+    "type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)"
+)
 
 
-def _type(self: Tensor, dtype=None, non_blocking: bool = False, **kwargs):
-    """``Tensor.type``: the type name (``'vizgrad.FloatTensor'``), or a conversion to ``dtype``."""
+def _type_method(self: Tensor, *args, **kwargs):
+    """``Tensor.type``: the type name (``'vizgrad.FloatTensor'``), or a conversion to a
+    dtype or a type name. A Python binding in PyTorch (``THPVariable_type``)."""
+    _, (dtype, non_blocking), options = _TYPE_SIGNATURE.parse(args, kwargs)
+    fmt = options["memory_format"]
     if dtype is None:
         return f"vizgrad.{self._dtype.scalar_name}Tensor"
-    if isinstance(dtype, str):
-        prefix, _, name = dtype.rpartition(".")
-        if prefix not in ("torch", "vizgrad") or name not in _TENSOR_TYPE_NAMES:
-            raise ValueError(f"invalid type: '{dtype}'")
-        dtype = _TENSOR_TYPE_NAMES[name]
-    if not isinstance(dtype, DType):
-        raise TypeError(
-            f"type(): argument 'dtype' must be vizgrad.dtype, not {type(dtype).__name__}"
-        )
-    return _convert(self, dtype)
+    if isinstance(dtype, DType):
+        return _to_dtype(self, dtype, non_blocking, False, fmt)
+    if not isinstance(dtype, str):
+        raise TypeError("dtype must be a type, str, or dtype object")
+    prefix, _, name = dtype.rpartition(".")
+    if prefix not in ("torch", "vizgrad") or name not in _TENSOR_TYPE_NAMES:
+        raise ValueError(f"invalid type: '{dtype}'")
+    return _to_device(self, self.device, _TENSOR_TYPE_NAMES[name], non_blocking, False, fmt)
 
 
-bind_method("to", _to)
-bind_method("type", _type)
+define_method("type", _type_method)
 
 
 def _conversion_method(name: str, dtype: DType):
-    def convert(self: Tensor, memory_format: memory_format = preserve_format) -> Tensor:
-        _check_memory_format(name, memory_format)
-        return _convert(self, dtype, fmt=memory_format)
+    """``Tensor.float()``, ``.long()``…: ``to(dtype)`` (``THPVariable_to_type``)."""
+    signature = PythonArgParser.from_signatures(f"{name}(*, MemoryFormat? memory_format=None)")
+
+    def convert(self: Tensor, *args, **kwargs) -> Tensor:
+        _, _, options = signature.parse(args, kwargs)
+        return _to_dtype(self, dtype, False, False, options["memory_format"])
 
     convert.__doc__ = f"``Tensor.{name}()``: ``self.to(vizgrad.{dtype.name})``."
-    bind_method(name, convert)
+    define_method(name, convert)
 
 
 for _name, _dtype in {**ALIASES, "char": int8, "byte": uint8, "bool": bool_}.items():

@@ -1,30 +1,36 @@
-"""Creating tensors: from Python data, from NumPy, and by filling (``torch.tensor``, ``zeros``…).
+"""Creating tensors: from Python data and NumPy (``torch.tensor``…), and by filling (``zeros``…).
 
 Two families live here, as in PyTorch:
 
-* **Constructors from data** (``tensor``, ``as_tensor``, ``from_numpy``) are not
-  ATen operators: PyTorch writes them in its Python bindings
-  (``torch/csrc/utils/tensor_new.cpp``). ``tensor(data)`` first measures the shape by
+* **Constructors from data** (``tensor``, ``as_tensor``, ``from_numpy``,
+  ``Tensor.new_tensor``) are not ATen operators: PyTorch writes them by hand in its
+  Python bindings (``torch/csrc/utils/tensor_new.cpp``), so here they are plain Python
+  functions that parse their arguments with the binding's own signatures
+  (``arg_parser.PythonArgParser.from_signatures``). ``tensor(data)`` first measures the shape by
   following first elements, then infers a dtype (each number has one: a Python
   ``int`` is int64, a ``float`` the default dtype, a NumPy scalar its own) and
   promotes them all, so ``[1, 2.5]`` is float32; then it stores every element,
   checking lengths and overflow as it goes.
-* **Factories** (``zeros``, ``ones``, ``empty``, ``full``, ``*_like``…) are operators
-  (``aten::zeros``…) and go through the dispatcher like any other.
+* **Factories** (``zeros``, ``ones``, ``empty``, ``full``, ``*_like``, ``Tensor.new_*``…)
+  are operators declared from their schemas (``aten::zeros``…) and go through the
+  dispatcher like any other. Their TensorOptions (``dtype``, ``layout``, ``device``,
+  ``pin_memory``) reach the kernel, which picks the default dtype; ``requires_grad=``
+  and ``out=`` are the declaration's business.
 """
 
 from __future__ import annotations
 
 import math
-import numbers
 import operator
 import warnings
 
 import numpy as np
 
+from ..arg_parser import PythonArgParser
 from ..derivatives import NON_DIFFERENTIABLE
-from ..dispatcher import FUNCTIONAL, OUT
+from ..device import device as Device
 from ..dtypes import (
+    ALL_DTYPES,
     BOOL,
     C_TYPE_NAMES,
     COMPLEX,
@@ -33,14 +39,15 @@ from ..dtypes import (
     default_complex_dtype,
     from_numpy_dtype,
     get_default_dtype,
+    scalar_dtype,
 )
 from ..dtypes import dtype as DType
 from ..promotion import promote_types
 from ..shape import contiguous_strides, is_non_overlapping_and_dense
 from ..storage import Storage
-from ..tensor import Tensor
+from ..tensor import Tensor, define_method
+from .declaration import native_function
 from .iterator import output_strides, resize_output
-from .registry import bind_method, check_tensor, declare
 
 __all__ = [
     "tensor",
@@ -61,80 +68,13 @@ __all__ = [
 MAX_DIMS = 64  # PyTorch's limit on the number of dimensions of nested data
 
 
-# --- argument checks shared by every creation function ---------------------------------
+# --- value checks shared by every creation function ---------------------------------------
 
 
 def check_device(device) -> None:
     """``device=``: only the CPU exists; anything else raises (see ``vizgrad.device``)."""
     if device is not None:
-        from ..device import device as Device
-
         Device(device)
-
-
-def check_dtype(fn_name: str, dtype) -> None:
-    """PyTorch's argument-parser TypeError for a ``dtype=`` that is not a dtype."""
-    if dtype is not None and not isinstance(dtype, DType):
-        raise TypeError(
-            f"{fn_name}(): argument 'dtype' must be vizgrad.dtype, not {type(dtype).__name__}"
-        )
-
-
-def set_requires_grad(result: Tensor, requires_grad: bool) -> Tensor:
-    """``requires_grad=True`` on a factory: only floating and complex tensors may."""
-    if requires_grad:
-        if result._dtype.category < FLOATING:
-            raise RuntimeError(
-                "Only Tensors of floating point and complex dtype can require gradients"
-            )
-        result._requires_grad = True
-    return result
-
-
-def parse_size(fn_name: str, args: tuple, size_keyword=None) -> tuple[int, ...]:
-    """The ``*size`` argument: ``zeros(2, 3)``, ``zeros((2, 3))``, ``zeros([2, 3])``, ``size=``.
-
-    Reproduces PyTorch's argument parser: one integer, one sequence of integers, or
-    several integers; each with its own TypeError. Negative sizes are a RuntimeError.
-    """
-    if size_keyword is not None:
-        args = (size_keyword,)
-    if not args:
-        raise TypeError(f'{fn_name}() missing 1 required positional arguments: "size"')
-    if len(args) == 1 and not _is_int_like(args[0]):
-        sequence = args[0]
-        if not isinstance(sequence, tuple | list):
-            raise TypeError(
-                f"{fn_name}(): argument 'size' (position 1) must be tuple of ints, "
-                f"not {type(sequence).__name__}"
-            )
-        for position, item in enumerate(sequence):
-            if isinstance(item, bool):
-                raise TypeError(
-                    f"{fn_name}(): argument 'size' (position 1) must be tuple of ints, but "
-                    f"found element of type bool at pos {position}"
-                )
-        args = tuple(sequence)
-    shape = []
-    for position, item in enumerate(args):
-        if not _is_int_like(item):
-            raise TypeError(
-                f"{fn_name}(): argument 'size' failed to unpack the object at pos "
-                f'{position + 1} with error "type must be tuple of ints,but got '
-                f'{type(item).__name__}"'
-            )
-        shape.append(operator.index(item))
-    check_nonnegative(shape)
-    return tuple(shape)
-
-
-def _is_int_like(value) -> bool:
-    # Python/NumPy integers and one-element integer tensors count; bools do not.
-    if isinstance(value, bool | np.bool_):
-        return False
-    if isinstance(value, Tensor):
-        return value._dtype.category == INTEGRAL and value.numel() == 1
-    return isinstance(value, numbers.Integral)
 
 
 def check_nonnegative(shape) -> None:
@@ -143,17 +83,6 @@ def check_nonnegative(shape) -> None:
             raise RuntimeError(
                 f"Trying to create tensor with negative dimension {s}: {list(shape)}"
             )
-
-
-def check_number(fn_name: str, value, name: str, position: int) -> None:
-    """A ``Scalar`` argument: a Python/NumPy number or a one-element tensor."""
-    if isinstance(value, Tensor) and value.numel() == 1:
-        return
-    if not isinstance(value, numbers.Number):
-        raise TypeError(
-            f"{fn_name}(): argument '{name}' (position {position}) must be Number, "
-            f"not {type(value).__name__}"
-        )
 
 
 # --- scalars: PyTorch's Scalar and its checked conversion ---------------------------------
@@ -170,8 +99,6 @@ def python_scalar(value):
 
 def scalar_type_of(value) -> DType:
     """The dtype a Scalar gives a new tensor: bool, int64, the default float, or complex."""
-    from ..dtypes import scalar_dtype
-
     return scalar_dtype(python_scalar(value))
 
 
@@ -189,6 +116,10 @@ def checked_scalar(value, dtype: DType):
     a complex number with an imaginary part does not fit in a real type.
     """
     value = python_scalar(value)
+    if type(value) is float and dtype.category == FLOATING:  # the common case, checked quickly
+        if abs(value) > _FLOAT_MAX[dtype.name] and math.isfinite(value):
+            raise _overflow(dtype)
+        return dtype.numpy.type(value)
     if dtype.category == BOOL:
         return np.bool_(value != 0)
     if isinstance(value, complex):
@@ -206,18 +137,26 @@ def checked_scalar(value, dtype: DType):
     return dtype.numpy.type(value)
 
 
+# Each dtype's range, looked up once: (lowest, highest) for integers, the largest finite
+# value for floating types.
+_INTEGER_RANGE = {d.name: (int(np.iinfo(d.numpy).min), int(np.iinfo(d.numpy).max))
+                  for d in ALL_DTYPES if d.category == INTEGRAL}  # fmt: skip
+_FLOAT_MAX = {d.name: float(np.finfo(d.numpy).max) for d in ALL_DTYPES
+              if d.category == FLOATING}  # fmt: skip
+
+
 def _checked_integer(value, dtype: DType) -> int:
-    info = np.iinfo(dtype.numpy)
+    low, high = _INTEGER_RANGE[dtype.name]
     if isinstance(value, float):
-        if math.isnan(value) or not info.min <= value <= info.max:
+        if math.isnan(value) or not low <= value <= high:
             raise _overflow(dtype)
         return int(value)  # C truncates toward zero
     value = int(value)
-    if info.min == 0:  # unsigned: negatives down to -max wrap around (two's complement)
-        if not -info.max <= value <= info.max:
+    if low == 0:  # unsigned: negatives down to -max wrap around (two's complement)
+        if not -high <= value <= high:
             raise _overflow(dtype)
-        return value % (info.max + 1)
-    if not info.min <= value <= info.max:
+        return value % (high + 1)
+    if not low <= value <= high:
         raise _overflow(dtype)
     return value
 
@@ -226,11 +165,11 @@ def _check_float_range(value, real_dtype: DType, dtype: DType) -> None:
     if isinstance(value, int) and abs(value) >= 2**1024:
         raise _overflow(dtype)
     value = float(value)
-    if math.isfinite(value) and abs(value) > float(np.finfo(real_dtype.numpy).max):
+    if math.isfinite(value) and abs(value) > _FLOAT_MAX[real_dtype.name]:
         raise _overflow(dtype)
 
 
-# --- tensor(data): measure, infer, store (tensor_new.cpp) ------------------------------
+# --- tensor(data): measure, infer, store (tensor_new.cpp) ---------------------------------
 
 
 def _is_sequence(obj) -> bool:
@@ -394,21 +333,19 @@ def _copy_preserving_layout(source: Tensor, dtype: DType) -> Tensor:
     return result
 
 
-def preserve_format_strides(source: Tensor) -> tuple[int, ...]:
-    """``preserve_format``: keep dense strides; otherwise sort dims by stride, densely."""
-    if is_non_overlapping_and_dense(source._size, source._stride):
-        return source._stride
-    return output_strides(source._size, [source])
+def _require_grad(result: Tensor, requires_grad: bool) -> Tensor:
+    """``requires_grad=True`` on a new tensor: only floating and complex tensors may."""
+    if requires_grad:
+        if result._dtype.category < FLOATING:
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        result._requires_grad = True
+    return result
 
 
-def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
-           pin_memory: bool = False) -> Tensor:  # fmt: skip
-    """``torch.tensor``: always copies ``data`` into a new storage.
-
-    ``data`` may be a number, nested sequences of numbers (and of one-element tensors),
-    a NumPy array, or a tensor (copied with a warning, as PyTorch recommends ``clone``).
-    """
-    check_dtype("tensor", dtype)
+def _tensor_from_data(data, dtype, device, requires_grad: bool) -> Tensor:
+    """``internal_new_from_data``: a new tensor holding a copy of ``data``."""
     check_device(device)
     if isinstance(data, str | bytes):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
@@ -418,7 +355,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "vizgrad.tensor(sourceTensor).",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
         result = _copy_preserving_layout(data, dtype or data._dtype)
     elif isinstance(data, np.ndarray):
@@ -426,27 +363,52 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
         result = _copy_preserving_layout(source, dtype or source._dtype)
     else:
         result = Tensor._from_array(_array_from_nested(data, dtype), dtype)
-    return set_requires_grad(result, requires_grad)
+    return _require_grad(result, requires_grad)
 
 
-def as_tensor(data, dtype=None, device=None) -> Tensor:
-    """``torch.as_tensor``: share memory with a tensor or NumPy array when no conversion is needed.
+_TENSOR_SIGNATURE = PythonArgParser.from_signatures(
+    "tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, "
+    "bool pin_memory=False, bool requires_grad=False)"
+)
+
+
+def tensor(*args, **kwargs) -> Tensor:
+    """``torch.tensor(data, *, dtype=None, device=None, pin_memory=False, requires_grad=False)``.
+
+    Always copies ``data`` into a new storage. ``data`` may be a number, nested
+    sequences of numbers (and of one-element tensors), a NumPy array, or a tensor
+    (copied with a warning, as PyTorch recommends ``clone``). Python binding code in
+    PyTorch (``tensor_new.cpp``), not an ATen operator.
+    """
+    _, (data,), options = _TENSOR_SIGNATURE.parse(args, kwargs)
+    # A call without keywords gets the parser's shared defaults, which leave out
+    # requires_grad (False): the binding applies it, as the factories' bindings do.
+    requires_grad = options.get("requires_grad", False)
+    return _tensor_from_data(data, options["dtype"], options["device"], requires_grad)
+
+
+_AS_TENSOR_SIGNATURE = PythonArgParser.from_signatures(
+    "as_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None)"
+)
+
+
+def as_tensor(*args, **kwargs) -> Tensor:
+    """``torch.as_tensor(data, *, dtype=None, device=None)``: share memory when it can.
 
     A tensor of the requested dtype is returned as it is (the same object); a NumPy
-    array of a matching dtype becomes a tensor over its memory; anything else is copied.
+    array of a matching dtype becomes a tensor over its memory; anything else is
+    copied. Python binding code in PyTorch (``tensor_new.cpp``).
     """
-    check_dtype("as_tensor", dtype)
-    check_device(device)
+    _, (data,), options = _AS_TENSOR_SIGNATURE.parse(args, kwargs)
+    dtype = options["dtype"]
+    check_device(options["device"])
+    if isinstance(data, np.ndarray):
+        data = from_numpy(data)
     if isinstance(data, Tensor):
         if dtype is None or dtype is data._dtype:
             return data
         return _copy_preserving_layout(data, dtype)
-    if isinstance(data, np.ndarray):
-        shared = from_numpy(data)
-        if dtype is None or dtype is shared._dtype:
-            return shared
-        return _copy_preserving_layout(shared, dtype)
-    return tensor(data, dtype=dtype)
+    return _tensor_from_data(data, dtype, None, False)
 
 
 def from_numpy(ndarray: np.ndarray) -> Tensor:
@@ -479,212 +441,194 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     return Tensor(Storage(flat, dtype), ndarray.shape, stride, 0, ndarray)
 
 
-# --- factories: zeros, ones, empty, full (aten::zeros …) --------------------------------
+_NEW_TENSOR_SIGNATURE = PythonArgParser.from_signatures(
+    "new_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, "
+    "bool requires_grad=False)"
+)
 
 
-def _filled_kernel(fill):
-    """The CPU kernel of a factory: allocate a contiguous tensor and fill it."""
-
-    def kernel(size, *, dtype):
-        array = np.empty(size, dtype=dtype.numpy)
-        if fill is not None:
-            array.fill(fill)
-        return Tensor._from_array(array, dtype)
-
-    return kernel
+def _new_tensor(self, *args, **kwargs) -> Tensor:
+    """``Tensor.new_tensor(data, *, dtype=None, device=None, requires_grad=False)``:
+    ``tensor(data)`` in this tensor's dtype unless told (``tensor_new.cpp``)."""
+    _, (data,), options = _NEW_TENSOR_SIGNATURE.parse(args, kwargs)
+    dtype = options["dtype"] or self._dtype
+    requires_grad = options.get("requires_grad", False)  # left out of the shared defaults
+    return _tensor_from_data(data, dtype, options["device"], requires_grad)
 
 
-def _filled_out_kernel(fill):
-    """The ``out=`` kernel of a factory: resize ``out``, then fill it (its dtype stays)."""
+define_method("new_tensor", _new_tensor)
 
-    def kernel(size, *, out):
+
+# --- factories: zeros, ones, empty, full (aten::zeros …) ----------------------------------
+
+
+def _filled(size, dtype: DType, fill) -> Tensor:
+    """A new contiguous tensor of ``size``, every element ``fill`` (uninitialised if None)."""
+    array = np.empty(size, dtype=dtype.numpy)
+    if fill is not None:
+        array.fill(fill)
+    return Tensor._from_array(array, dtype)
+
+
+def _factory_kernels(fill):
+    """The kernels of ``zeros``/``ones``/``empty``: allocate, or resize ``out``, then fill.
+
+    ``out=`` keeps its own dtype (and its strides, when the size already fits).
+    """
+
+    def kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None,
+               memory_format=None):  # fmt: skip
+        check_device(device)
+        check_nonnegative(size)
+        return _filled(size, dtype or get_default_dtype(), fill)
+
+    def out_kernel(size, *, memory_format=None, out):
+        check_nonnegative(size)
         resize_output(out, size)
         if fill is not None:
             out._array[...] = fill
         return out
 
-    return kernel
+    return kernel, out_kernel
 
 
-_FACTORY_OPTIONS = ("ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-                    "bool? pin_memory=None")  # fmt: skip
+_zeros_kernel, _zeros_out_kernel = _factory_kernels(0)
+_ones_kernel, _ones_out_kernel = _factory_kernels(1)
+_empty_kernel, _empty_out_kernel = _factory_kernels(None)
 
-_zeros_op = declare(f"zeros(SymInt[] size, *, {_FACTORY_OPTIONS}) -> Tensor", FUNCTIONAL,
-                    _filled_kernel(0))  # fmt: skip
-_zeros_out_op = declare("zeros.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)", OUT,
-                        _filled_out_kernel(0))  # fmt: skip
-_ones_op = declare(f"ones(SymInt[] size, *, {_FACTORY_OPTIONS}) -> Tensor", FUNCTIONAL,
-                   _filled_kernel(1))  # fmt: skip
-_ones_out_op = declare("ones.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)", OUT,
-                       _filled_out_kernel(1))  # fmt: skip
-_empty_op = declare(
-    f"empty.memory_format(SymInt[] size, *, {_FACTORY_OPTIONS}, "
-    "MemoryFormat? memory_format=None) -> Tensor",
-    FUNCTIONAL,
-    _filled_kernel(None),
+zeros = native_function(
+    "zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+    "bool? pin_memory=None) -> Tensor",
+    "zeros.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_zeros_kernel,
+    kernels={"zeros.out": _zeros_out_kernel},
+    variants="function",
+    doc="``torch.zeros(*size)``: a new tensor filled with 0 (``zeros(2, 3)`` or "
+    "``zeros((2, 3))``), of the default dtype unless told.",
 )
-_empty_out_op = declare(
+ones = native_function(
+    "ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+    "bool? pin_memory=None) -> Tensor",
+    "ones.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_ones_kernel,
+    kernels={"ones.out": _ones_out_kernel},
+    variants="function",
+    doc="``torch.ones(*size)``: a new tensor filled with 1.",
+)
+empty = native_function(
+    "empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
     "empty.out(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)",
-    OUT,
-    _filled_out_kernel(None),
+    kernel=_empty_kernel,
+    kernels={"empty.out": _empty_out_kernel},
+    variants="function",
+    doc="``torch.empty(*size)``: uninitialised memory, as in PyTorch (expect any values).",
 )
 
 
-def _full_kernel(size, fill_value, *, dtype):
-    array = np.empty(size, dtype=dtype.numpy)
-    array.fill(checked_scalar(fill_value, dtype))
-    return Tensor._from_array(array, dtype)
+def _full_kernel(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """Without a dtype, the value's kind decides (``infer_full_options``): ``full((2,), 3)``
+    is int64, ``full((2,), 3.)`` the default float dtype, ``full((2,), True)`` bool."""
+    check_device(device)
+    check_nonnegative(size)
+    dtype = dtype or scalar_type_of(fill_value)
+    return _filled(size, dtype, checked_scalar(fill_value, dtype))
 
 
 def _full_out_kernel(size, fill_value, *, out):
     value = checked_scalar(fill_value, out._dtype)  # check before touching out
+    check_nonnegative(size)
     resize_output(out, size)
     out._array[...] = value
     return out
 
 
-_full_op = declare(f"full(SymInt[] size, Scalar fill_value, *, {_FACTORY_OPTIONS}) -> Tensor",
-                   FUNCTIONAL, _full_kernel)  # fmt: skip
-_full_out_op = declare(
+full = native_function(
+    "full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None) -> Tensor",
     "full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out) -> Tensor(a!)",
-    OUT,
-    _full_out_kernel,
+    kernel=_full_kernel,
+    kernels={"full.out": _full_out_kernel},
+    variants="function",
+    doc="``torch.full(size, fill_value)``: every element ``fill_value``; the dtype follows "
+    "the value's kind unless told.",
 )
 
 
-def check_out_dtype(out: Tensor, dtype) -> None:
-    """A factory given both ``dtype=`` and ``out=``: they must agree."""
-    if dtype is not None and dtype is not out._dtype:
-        raise RuntimeError(
-            f"dtype {dtype.scalar_name} does not match dtype of out parameter "
-            f"({out._dtype.scalar_name})"
-        )
-
-
-def _factory(fn_name, op, out_op, size, dtype, device, requires_grad, out):
-    check_dtype(fn_name, dtype)
+def _scalar_tensor_kernel(s, *, dtype=None, layout=None, device=None, pin_memory=None):
     check_device(device)
-    if out is not None:
-        check_tensor(fn_name, out, "out", 2)
-        check_out_dtype(out, dtype)
-        return out_op(size, out=out)
-    return set_requires_grad(op(size, dtype=dtype or get_default_dtype()), requires_grad)
-
-
-def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-          pin_memory=False, **kwargs) -> Tensor:  # fmt: skip
-    """``torch.zeros``: a new tensor filled with 0 (``zeros(2, 3)`` or ``zeros((2, 3))``)."""
-    shape = parse_size("zeros", size, _size_keyword("zeros", kwargs))
-    return _factory("zeros", _zeros_op, _zeros_out_op, shape, dtype, device, requires_grad, out)
-
-
-def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-         pin_memory=False, **kwargs) -> Tensor:  # fmt: skip
-    """``torch.ones``: a new tensor filled with 1."""
-    shape = parse_size("ones", size, _size_keyword("ones", kwargs))
-    return _factory("ones", _ones_op, _ones_out_op, shape, dtype, device, requires_grad, out)
-
-
-def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-          pin_memory=False, memory_format=None, **kwargs) -> Tensor:  # fmt: skip
-    """``torch.empty``: uninitialised memory, as in PyTorch (expect any values)."""
-    shape = parse_size("empty", size, _size_keyword("empty", kwargs))
-    return _factory("empty", _empty_op, _empty_out_op, shape, dtype, device, requires_grad, out)
-
-
-def _size_keyword(fn_name: str, kwargs: dict):
-    unknown = set(kwargs) - {"size"}
-    if unknown:
-        raise TypeError(f"{fn_name}() got an unexpected keyword argument '{unknown.pop()}'")
-    return kwargs.get("size")
-
-
-def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
-         requires_grad=False, pin_memory=False) -> Tensor:  # fmt: skip
-    """``torch.full``: every element ``fill_value``; the dtype follows the value's kind.
-
-    ``full((2,), 3)`` is int64, ``full((2,), 3.)`` the default float dtype,
-    ``full((2,), True)`` bool: the same rule as for a Python number in ``tensor``.
-    """
-    if not isinstance(size, tuple | list):
-        raise TypeError(
-            f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}"
-        )
-    shape = parse_size("full", (size,))
-    check_number("full", fill_value, "fill_value", 2)
-    check_dtype("full", dtype)
-    check_device(device)
-    if out is not None:
-        check_tensor("full", out, "out", 3)
-        check_out_dtype(out, dtype)
-        return _full_out_op(shape, fill_value, out=out)
-    dtype = dtype or scalar_type_of(fill_value)
-    return set_requires_grad(_full_op(shape, fill_value, dtype=dtype), requires_grad)
-
-
-def _scalar_tensor_kernel(s, *, dtype):
+    dtype = dtype or get_default_dtype()
     return Tensor._from_array(np.array(checked_scalar(s, dtype), dtype=dtype.numpy), dtype)
 
 
-_scalar_tensor_op = declare(f"scalar_tensor(Scalar s, *, {_FACTORY_OPTIONS}) -> Tensor",
-                            FUNCTIONAL, _scalar_tensor_kernel)  # fmt: skip
-
-
-def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False,
-                  pin_memory=False) -> Tensor:  # fmt: skip
-    """``torch.scalar_tensor``: a zero-dim tensor; of the default dtype whatever ``s`` is."""
-    check_number("scalar_tensor", s, "s", 1)
-    check_dtype("scalar_tensor", dtype)
-    check_device(device)
-    result = _scalar_tensor_op(s, dtype=dtype or get_default_dtype())
-    return set_requires_grad(result, requires_grad)
-
-
-def _empty_strided_kernel(size, stride, *, dtype):
-    return Tensor._empty_strided(size, stride, dtype)
-
-
-_empty_strided_op = declare(
-    f"empty_strided(SymInt[] size, SymInt[] stride, *, {_FACTORY_OPTIONS}) -> Tensor",
-    FUNCTIONAL,
-    _empty_strided_kernel,
+scalar_tensor = native_function(
+    "scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None) -> Tensor",
+    kernel=_scalar_tensor_kernel,
+    variants="function",
+    doc="``torch.scalar_tensor``: a 0-dim tensor; of the default dtype whatever ``s`` is.",
 )
 
 
-def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
-                  pin_memory=False) -> Tensor:  # fmt: skip
-    """``torch.empty_strided``: memory laid out with exactly the given strides."""
-    shape = parse_size("empty_strided", (size,))
-    strides = tuple(operator.index(s) for s in stride)
-    check_dtype("empty_strided", dtype)
+def _empty_strided_kernel(size, stride, *, dtype=None, layout=None, device=None,
+                          pin_memory=None):  # fmt: skip
     check_device(device)
-    if len(shape) != len(strides):
+    check_nonnegative(size)
+    if len(size) != len(stride):
         raise RuntimeError(
-            f"dimensionality of sizes ({len(shape)}) must match dimensionality of strides "
-            f"({len(strides)})"
+            f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "
+            f"({len(stride)})"
         )
-    if any(s < 0 for s in strides):
+    if any(s < 0 for s in stride):
         raise RuntimeError(
-            f"Storage size calculation overflowed with sizes={list(shape)} and "
-            f"strides={list(strides)}"
+            f"Storage size calculation overflowed with sizes={list(size)} and "
+            f"strides={list(stride)}"
         )
-    result = _empty_strided_op(shape, strides, dtype=dtype or get_default_dtype())
-    return set_requires_grad(result, requires_grad)
+    return Tensor._empty_strided(size, stride, dtype or get_default_dtype())
 
 
-# --- *_like: the shape (and layout) of another tensor ----------------------------------
+empty_strided = native_function(
+    "empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    kernel=_empty_strided_kernel,
+    variants="function",
+    doc="``torch.empty_strided``: memory laid out with exactly the given strides.",
+)
 
 
-def _like_kernel(fill):
-    """``empty_like`` and its fills: ``preserve_format`` keeps a dense input's strides.
+# --- *_like: the shape (and layout) of another tensor -----------------------------------
+
+
+def preserve_format_strides(source: Tensor) -> tuple[int, ...]:
+    """``preserve_format``: keep dense strides; otherwise sort dims by stride, densely.
 
     A non-dense input (stepped, expanded) gets a dense layout with its dimensions in
     the same stride order, the rule TensorIterator uses for outputs.
     """
+    if source._contiguous or is_non_overlapping_and_dense(source._size, source._stride):
+        return source._stride
+    return output_strides(source._size, [source])
 
-    def kernel(self, *, dtype, contiguous):
-        stride = contiguous_strides(self._size) if contiguous else preserve_format_strides(self)
-        result = Tensor._empty_strided(self._size, stride, dtype)
+
+def wants_contiguous(memory_format) -> bool:
+    """``memory_format=``: ``None``/``preserve_format`` keep the layout; ``contiguous_format``
+    (or its name) asks for row-major strides."""
+    return memory_format is not None and "contiguous" in str(memory_format)
+
+
+def _like_kernel(fill):
+    """The kernel of ``empty_like``, ``zeros_like``, ``ones_like``: ``self``'s shape, dtype
+    and layout, filled with ``fill`` (0 and 1 fit every dtype)."""
+
+    def kernel(self, *, dtype=None, layout=None, device=None, pin_memory=None,
+               memory_format=None):  # fmt: skip
+        if device is not None:
+            check_device(device)
+        if memory_format is not None and wants_contiguous(memory_format):
+            stride = contiguous_strides(self._size)
+        else:
+            stride = preserve_format_strides(self)
+        result = Tensor._empty_strided(self._size, stride, dtype or self._dtype)
         if fill is not None:
             result._array[...] = fill
         return result
@@ -692,101 +636,93 @@ def _like_kernel(fill):
     return kernel
 
 
-def _full_like_kernel(self, fill_value, *, dtype, contiguous):
-    result = _like_kernel(None)(self, dtype=dtype, contiguous=contiguous)
-    result._array[...] = checked_scalar(fill_value, dtype)
-    return result
+def _full_like_kernel(self, fill_value, *, dtype=None, **options):
+    dtype = dtype or self._dtype
+    return _like_kernel(checked_scalar(fill_value, dtype))(self, dtype=dtype, **options)
 
 
-_LIKE_OPTIONS = f"{_FACTORY_OPTIONS}, MemoryFormat? memory_format=None"
 # The ``*_like`` factories read only the shape, dtype and layout of ``self``: their
 # results never require grad (a new leaf, unless ``requires_grad=True`` is asked for).
-_empty_like_op = declare(f"empty_like(Tensor self, *, {_LIKE_OPTIONS}) -> Tensor", FUNCTIONAL,
-                         _like_kernel(None), NON_DIFFERENTIABLE)  # fmt: skip
-_zeros_like_op = declare(f"zeros_like(Tensor self, *, {_LIKE_OPTIONS}) -> Tensor", FUNCTIONAL,
-                         _like_kernel(0), NON_DIFFERENTIABLE)  # fmt: skip
-_ones_like_op = declare(f"ones_like(Tensor self, *, {_LIKE_OPTIONS}) -> Tensor", FUNCTIONAL,
-                        _like_kernel(1), NON_DIFFERENTIABLE)  # fmt: skip
-_full_like_op = declare(
-    f"full_like(Tensor self, Scalar fill_value, *, {_LIKE_OPTIONS}) -> Tensor",
-    FUNCTIONAL,
-    _full_like_kernel,
-    NON_DIFFERENTIABLE,
+empty_like = native_function(
+    "empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+    "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+    kernel=_like_kernel(None),
+    derivative=NON_DIFFERENTIABLE,
+    variants="function",
+    doc="``torch.empty_like``: uninitialised, with ``input``'s shape and (dense) layout.",
+)
+zeros_like = native_function(
+    "zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+    "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+    kernel=_like_kernel(0),
+    derivative=NON_DIFFERENTIABLE,
+    variants="function",
+    doc="``torch.zeros_like``: zeros with ``input``'s shape, dtype and (dense) layout.",
+)
+ones_like = native_function(
+    "ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+    "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+    kernel=_like_kernel(1),
+    derivative=NON_DIFFERENTIABLE,
+    variants="function",
+    doc="``torch.ones_like``: ones with ``input``'s shape, dtype and (dense) layout.",
+)
+full_like = native_function(
+    "full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+    kernel=_full_like_kernel,
+    derivative=NON_DIFFERENTIABLE,
+    variants="function",
+    doc="``torch.full_like``: ``fill_value`` everywhere, in ``input``'s dtype unless told.",
 )
 
 
-def wants_contiguous(memory_format) -> bool:
-    """``memory_format=``: ``None``/``"preserve_format"`` keep the layout; ``"contiguous_format"``
-    (or PyTorch's ``torch.contiguous_format``) asks for row-major strides."""
-    return memory_format is not None and "contiguous" in str(memory_format)
+# --- Tensor.new_*: factories that default to the tensor's dtype --------------------------
 
 
-def like_options(fn_name, input, dtype, device):
-    check_tensor(fn_name, input, "input", 1)
-    check_dtype(fn_name, dtype)
-    check_device(device)
-    return dtype or input._dtype
+def _new_factory_kernel(fill):
+    """``Tensor.new_zeros``…: like the factory, but in ``self``'s dtype unless told."""
+
+    def kernel(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
+        check_device(device)
+        check_nonnegative(size)
+        return _filled(size, dtype or self._dtype, fill)
+
+    return kernel
 
 
-def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None, pin_memory=False) -> Tensor:  # fmt: skip
-    """``torch.empty_like``: uninitialised, with ``input``'s shape and (dense) layout."""
-    dtype = like_options("empty_like", input, dtype, device)
-    result = _empty_like_op(input, dtype=dtype, contiguous=wants_contiguous(memory_format))
-    return set_requires_grad(result, requires_grad)
+def _new_full_kernel(self, size, fill_value, *, dtype=None, **options):
+    dtype = dtype or self._dtype
+    return _new_factory_kernel(checked_scalar(fill_value, dtype))(
+        self, size, dtype=dtype, **options
+    )
 
 
-def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None, pin_memory=False) -> Tensor:  # fmt: skip
-    """``torch.zeros_like``: zeros with ``input``'s shape, dtype and (dense) layout."""
-    dtype = like_options("zeros_like", input, dtype, device)
-    result = _zeros_like_op(input, dtype=dtype, contiguous=wants_contiguous(memory_format))
-    return set_requires_grad(result, requires_grad)
-
-
-def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None, pin_memory=False) -> Tensor:  # fmt: skip
-    """``torch.ones_like``: ones with ``input``'s shape, dtype and (dense) layout."""
-    dtype = like_options("ones_like", input, dtype, device)
-    result = _ones_like_op(input, dtype=dtype, contiguous=wants_contiguous(memory_format))
-    return set_requires_grad(result, requires_grad)
-
-
-def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None, pin_memory=False) -> Tensor:  # fmt: skip
-    """``torch.full_like``: ``fill_value`` everywhere, in ``input``'s dtype unless told."""
-    dtype = like_options("full_like", input, dtype, device)
-    check_number("full_like", fill_value, "fill_value", 2)
-    result = _full_like_op(input, fill_value, dtype=dtype,
-                           contiguous=wants_contiguous(memory_format))  # fmt: skip
-    return set_requires_grad(result, requires_grad)
-
-
-# --- Tensor.new_*: factories that default to the tensor's dtype ------------------------
-
-
-def _new_factory(fn_name: str, factory):
-    def method(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
-        return factory(*size, dtype=dtype or self._dtype, device=device,
-                       requires_grad=requires_grad, **kwargs)  # fmt: skip
-
-    method.__doc__ = f"``Tensor.{fn_name}``: ``{factory.__name__}`` in this tensor's dtype."
-    return method
-
-
-def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-    """``Tensor.new_full``: ``full`` in this tensor's dtype."""
-    return full(size, fill_value, dtype=dtype or self._dtype, device=device,
-                requires_grad=requires_grad)  # fmt: skip
-
-
-def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
-    """``Tensor.new_tensor``: ``tensor(data)`` in this tensor's dtype (unless told)."""
-    return tensor(data, dtype=dtype or self._dtype, device=device, requires_grad=requires_grad)
-
-
-bind_method("new_zeros", _new_factory("new_zeros", zeros))
-bind_method("new_ones", _new_factory("new_ones", ones))
-bind_method("new_empty", _new_factory("new_empty", empty))
-bind_method("new_full", _new_full)
-bind_method("new_tensor", _new_tensor)
+new_zeros = native_function(
+    "new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None) -> Tensor",
+    kernel=_new_factory_kernel(0),
+    derivative=NON_DIFFERENTIABLE,
+    variants="method",
+)
+new_ones = native_function(
+    "new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None) -> Tensor",
+    kernel=_new_factory_kernel(1),
+    derivative=NON_DIFFERENTIABLE,
+    variants="method",
+)
+new_empty = native_function(
+    "new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None) -> Tensor",
+    kernel=_new_factory_kernel(None),
+    derivative=NON_DIFFERENTIABLE,
+    variants="method",
+)
+new_full = native_function(
+    "new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    kernel=_new_full_kernel,
+    derivative=NON_DIFFERENTIABLE,
+    variants="method",
+)

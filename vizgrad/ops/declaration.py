@@ -296,12 +296,21 @@ def sort_overloads(signatures: list[PythonSignature]) -> list[PythonSignature]:
 
 
 def _signature(name, op, out_op, *, method, numbers_as_tensors):
-    """The Python signature of an overload (plus ``out=`` from its twin)."""
+    """The Python signature of an overload (plus ``out=`` from its twin).
+
+    As torchgen orders a Python signature: the schema's arguments, then ``out``, then a
+    factory's TensorOptions (``dtype``, ``layout``, ``device``, ``pin_memory=False``) and
+    the ``requires_grad`` its Python binding adds (``python_torch_functions.cpp``).
+    """
     schema = FunctionSchema.parse((op or out_op).schema)
     arguments = schema.without_out() if op is not None else schema.arguments
-    params = []
+    is_factory = _has_tensor_options(schema)
+    params, options = [], []
     for argument in arguments:
         if argument.name == "self" and method:
+            continue
+        if is_factory and _is_tensor_option(argument):
+            options.append(_PIN_MEMORY if argument.name == "pin_memory" else argument)
             continue
         # A tensor ``self`` is ``input`` to Python; a number keeps its name (``pow(self=2, …)``).
         python_name = "input" if argument.name == "self" and argument.is_tensor else argument.name
@@ -313,12 +322,12 @@ def _signature(name, op, out_op, *, method, numbers_as_tensors):
         params.append(
             PythonParameter(Argument("out", f"{type_}?", None, True, None, "None"), "out")
         )
-    if _has_tensor_options(schema):
-        # The Python bindings of a factory add ``requires_grad`` (python_torch_functions).
-        params.append(PythonParameter(_REQUIRES_GRAD, "requires_grad"))
+    if is_factory:
+        params += [PythonParameter(a, a.name) for a in (*options, _REQUIRES_GRAD)]
     return PythonSignature(name, params, (op, out_op))
 
 
+_PIN_MEMORY = Argument("pin_memory", "bool", False, True, None, "False")
 _REQUIRES_GRAD = Argument("requires_grad", "bool", False, True, None, "False")
 
 
@@ -333,15 +342,17 @@ def _call_overload(signature: PythonSignature, args: tuple, kwargs: dict):
         if "out" not in kwargs and op is not None:  # the common call
             return dispatch(op, args, kwargs)
         return _dispatch_call(op, out_op, args, kwargs)
-    kwargs = dict(kwargs)  # the parser may have handed over its shared defaults
-    requires_grad = kwargs.pop("requires_grad")
+    # Absent from the parser's shared defaults (a call without keywords), so popping
+    # never changes them.
+    requires_grad = kwargs.pop("requires_grad", False)
     result = _dispatch_call(op, out_op, args, kwargs)
     if requires_grad:
         if not (result.is_floating_point() or result.is_complex()):
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients"
             )
-        result.requires_grad_(True)
+        # A new leaf, complex ones too (``set_requires_grad``, not ``requires_grad_``).
+        result._requires_grad = True
     return result
 
 
@@ -452,6 +463,7 @@ def native_function(
     check=None,
     variant_of: dict | None = None,
     python_name: str | None = None,
+    python_bindings: bool = True,
     doc: str = "",
 ):
     """Declare one operator from its overloads' schemas; return its Python function.
@@ -463,14 +475,20 @@ def native_function(
     ``function`` makes ``vizgrad.<name>``, ``method`` makes ``Tensor.<name>`` (from the
     overloads with a tensor ``self``). ``inplace_variants`` is the same field of the
     in-place overloads: always the method ``Tensor.<name>_``, and with ``function``
-    also the function ``vizgrad.<name>_``, returned as ``.inplace``. ``check`` runs on the
-    parsed arguments (as the kernel gets them, plus ``out=``) before dispatch: the
-    checks PyTorch's meta functions make before any work.
+    also the function ``vizgrad.<name>_``, returned as ``.inplace``; a declaration of
+    in-place overloads only is called by its in-place name (``torch.zero_``). ``check``
+    runs on the parsed arguments (as the kernel gets them, plus ``out=``) before
+    dispatch: the checks PyTorch's meta functions make before any work.
+    ``python_bindings=False`` binds no method: PyTorch writes this operator's Python
+    binding by hand (torchgen's ``SKIP_PYTHON_BINDINGS``: ``to``, ``copy_``…), and so
+    does its vizgrad module, with ``arg_parser.PythonArgParser.from_signatures``.
     """
     overloads = _Overloads(schemas, kernel, kernels or {}, derivative, derivatives or {},
                            variant_of or {})  # fmt: skip
     first = FunctionSchema.parse(schemas[0])
-    name = python_name or first.base_name
+    # An operator of in-place overloads only (``zero_``) is called by its in-place name.
+    python_ops = overloads.functional or [(op, None) for op in overloads.inplace]
+    name = python_name or (first.base_name if overloads.functional else first.name)
 
     def parser(python_name: str, method: bool, ops) -> PythonArgParser:
         signatures = [
@@ -480,25 +498,29 @@ def native_function(
         ]  # fmt: skip
         return PythonArgParser(python_name, sort_overloads(signatures))
 
-    function = _python_function(name, parser(name, False, overloads.functional), check)
+    function = _python_function(name, parser(name, False, python_ops), check)
     function.__doc__ = doc or f"``torch.{name}``: ``{first.text}``"
     function.overloads = overloads.operators
 
-    if "method" in variants:
-        # A method has no ``out=``: PyTorch's method bindings (``python_variable_methods.cpp``)
-        # have none, so ``x.add(y, out=z)`` is an error; out= overloads are functions only.
-        method_ops = [(op, None) for op, _ in overloads.functional if op and _is_method(op)]
+    if not python_bindings:
+        return function
+    # A method has no ``out=``: PyTorch's method bindings (``python_variable_methods.cpp``)
+    # have none, so ``x.add(y, out=z)`` is an error; out= overloads are functions only.
+    method_ops = [(op, None) for op, _ in overloads.functional if op and _is_method(op)]
+    if "method" in variants and method_ops:
         method = _tensor_method(parser(name, True, method_ops), check)
         method.__doc__ = function.__doc__
         bind_method(name, method)
     if overloads.inplace:  # in-place overloads are always methods (``Tensor.add_``)
+        inplace_name = name + "_" if overloads.functional else name
         inplace_ops = [(op, None) for op in overloads.inplace]
-        inplace_doc = f"In-place ``{name}``: ``{overloads.inplace[0].schema}``"
-        method = _tensor_method(parser(name + "_", True, inplace_ops), check)
+        inplace_doc = f"In-place ``{first.base_name}``: ``{overloads.inplace[0].schema}``"
+        method = _tensor_method(parser(inplace_name, True, inplace_ops), check)
         method.__doc__ = inplace_doc
-        bind_method(name + "_", method)
-        if "function" in inplace_variants:  # ``torch.exp_(x)``
-            function.inplace = _python_function(name + "_", parser(name + "_", False, inplace_ops),
-                                                check)  # fmt: skip
+        bind_method(inplace_name, method)
+        if "function" in inplace_variants and overloads.functional:  # ``torch.exp_(x)``
+            function.inplace = _python_function(
+                inplace_name, parser(inplace_name, False, inplace_ops), check
+            )
             function.inplace.__doc__ = inplace_doc
     return function

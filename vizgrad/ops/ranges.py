@@ -1,4 +1,4 @@
-"""Ranges and matrices: ``arange``, ``linspace``, ``eye``, ``tril``/``triu``.
+"""Ranges and matrices: ``arange``, ``linspace``, ``logspace``, ``eye``, ``tril``/``triu``, ``diag``.
 
 PyTorch's ``RangeFactories.cpp`` and ``TriangularOps.cpp``.
 
@@ -11,30 +11,23 @@ step can give one element more than expected ("rounding error", PyTorch warns).
 from __future__ import annotations
 
 import math
-import numbers
 import operator
 import warnings
 
 import numpy as np
 
-from ..derivatives import Derivative
-from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE, OUT
-from ..dtypes import BOOL, COMPLEX, INTEGRAL, default_complex_dtype, get_default_dtype
+from ..derivatives import COMPOSITE, Derivative
+from ..dtypes import BOOL, COMPLEX, INTEGRAL, default_complex_dtype, float64, get_default_dtype
 from ..dtypes import int64 as INT64
 from ..shape import wrap_dim
 from ..tensor import Tensor
-from .creation import (
-    check_device,
-    check_dtype,
-    check_number,
-    check_out_dtype,
-    python_scalar,
-    set_requires_grad,
-)
+from .creation import check_device, python_scalar
+from .declaration import native_function, out_wrapper
 from .iterator import resize_output
-from .registry import bind_method, check_tensor, declare, write_to_out
+from .registry import write_to_out
 
-__all__ = ["arange", "linspace", "logspace", "eye", "tril", "triu", "diag", "diag_embed"]
+__all__ = ["arange", "linspace", "logspace", "eye", "tril", "triu", "diag", "diag_embed",
+           "diagonal_copy"]  # fmt: skip
 
 # Demangled C++ type names, as PyTorch's "Expected out tensor to have dtype …" prints them.
 _CPP_TYPE_NAME = {
@@ -60,7 +53,7 @@ def _resize_1d_out(out: Tensor, size: int) -> None:
                 "Note that this may occur as a result of rounding error. The out tensor will "
                 f"be resized to a tensor of shape ({size},).",
                 UserWarning,
-                stacklevel=4,
+                stacklevel=2,
             )
         out.resize_((size,))
 
@@ -72,10 +65,25 @@ def _write_values(out: Tensor, values: np.ndarray) -> Tensor:
     return out
 
 
+def _new_1d(values: np.ndarray, dtype) -> Tensor:
+    with np.errstate(all="ignore"):
+        return Tensor._from_array(np.ascontiguousarray(values.astype(dtype.numpy)), dtype)
+
+
 # --- arange -------------------------------------------------------------------------
 
 
-def _arange_length(start, end, step, dtype) -> int:
+def _range_bound(value):
+    """A bound of a range as the kernel reads its ``Scalar``: a real Python number."""
+    value = python_scalar(value)
+    if isinstance(value, complex):
+        raise RuntimeError("value cannot be converted to type double without overflow")
+    if isinstance(value, int) and not -(2**63) <= value < 2**63:
+        raise OverflowError("int too big to convert")  # a Scalar holds an int64
+    return value
+
+
+def _arange_length(start, end, step) -> int:
     """How many elements: checks the bounds and computes PyTorch's size formula."""
     if step == 0:
         raise RuntimeError("step must be nonzero")
@@ -99,81 +107,83 @@ def _c_number(value) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def _arange_values(start, end, step, dtype) -> tuple[int, np.ndarray]:
+def _arange_values(start, end, step, dtype) -> np.ndarray:
     """The elements ``start + i * step``, computed as PyTorch does for ``dtype``."""
     if dtype.category in (BOOL, COMPLEX):
         raise _not_implemented("arange_cpu", dtype)
     if dtype.category == INTEGRAL:
         # Integer ranges convert every bound to an integer first (truncating floats).
         start, end, step = int(start), int(end), int(step)
-        size = _arange_length(start, end, step, dtype)
-        return size, start + step * np.arange(size, dtype=np.int64)
+        return start + step * np.arange(_arange_length(start, end, step), dtype=np.int64)
     start, end, step = float(start), float(end), float(step)
-    size = _arange_length(start, end, step, dtype)
     # Other dtypes accumulate in double, then round once to the element type.
-    return size, start + step * np.arange(size, dtype=np.float64)
+    return start + step * np.arange(_arange_length(start, end, step), dtype=np.float64)
 
 
-def _arange_kernel(start, end, step, *, dtype):
-    size, values = _arange_values(start, end, step, dtype)
-    with np.errstate(all="ignore"):
-        return Tensor._from_array(values.astype(dtype.numpy), dtype)
-
-
-def _arange_out_kernel(start, end, step, *, out):
-    size, values = _arange_values(start, end, step, out._dtype)
-    _resize_1d_out(out, size)
-    return _write_values(out, values)
-
-
-_arange_op = declare(
-    "arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, "
-    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-    FUNCTIONAL,
-    _arange_kernel,
-)
-_arange_out_op = declare(
-    "arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)",
-    OUT,
-    _arange_out_kernel,
-)
-
-
-def _range_bound(fn_name: str, value, name: str, position: int):
-    check_number(fn_name, value, name, position)
-    value = python_scalar(value)
-    if isinstance(value, complex):
-        raise RuntimeError("value cannot be converted to type double without overflow")
-    if isinstance(value, int) and not -(2**63) <= value < 2**63:
-        raise OverflowError("int too big to convert")  # a Scalar argument holds an int64
-    return value
-
-
-def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
-           requires_grad=False, pin_memory=False) -> Tensor:  # fmt: skip
-    """``torch.arange``: ``[start, end)`` in steps of ``step``; ``arange(end)`` starts at 0.
-
-    The dtype is int64 when every bound is an integer, else the default float dtype.
-    """
-    if end is None:  # arange(end): the one argument is the end, at position 1
-        end = _range_bound("arange", start, "end", 1)
-        start = 0
-    start = _range_bound("arange", start, "start", 1)
-    end = _range_bound("arange", end, "end", 2)
-    step = _range_bound("arange", step, "step", 3)
-    check_dtype("arange", dtype)
+def _arange_kernel(start, end, step=1, *, dtype=None, layout=None, device=None,
+                   pin_memory=None):  # fmt: skip
+    """Without a dtype, int64 when every bound is an integer, else the default float dtype."""
     check_device(device)
-    if out is not None:
-        check_tensor("arange", out, "out", 4)
-        check_out_dtype(out, dtype)
-        return _arange_out_op(start, end, step, out=out)
+    start, end, step = _range_bound(start), _range_bound(end), _range_bound(step)
     if dtype is None:
         all_integers = all(isinstance(v, int) for v in (start, end, step))
         dtype = INT64 if all_integers else get_default_dtype()
-    return set_requires_grad(_arange_op(start, end, step, dtype=dtype), requires_grad)
+    return _new_1d(_arange_values(start, end, step, dtype), dtype)
+
+
+def _arange_end_kernel(end, **options):
+    return _arange_kernel(0, end, **options)
+
+
+def _arange_out_kernel(start, end, step=1, *, out):
+    start, end, step = _range_bound(start), _range_bound(end), _range_bound(step)
+    values = _arange_values(start, end, step, out._dtype)
+    _resize_1d_out(out, len(values))
+    return _write_values(out, values)
+
+
+def _arange_end_out_kernel(end, *, out):
+    return _arange_out_kernel(0, end, out=out)
+
+
+arange = native_function(
+    "arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+    "bool? pin_memory=None) -> Tensor",
+    "arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None) -> Tensor",
+    "arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    "arange.out(Scalar end, *, Tensor(a!) out) -> Tensor(a!)",
+    "arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_arange_kernel,
+    kernels={
+        "arange": _arange_end_kernel,
+        "arange.out": _arange_end_out_kernel,
+        "arange.start_out": _arange_out_kernel,
+    },
+    variants="function",
+    doc="``torch.arange``: ``[start, end)`` in steps of ``step``; ``arange(end)`` starts at "
+    "0. The dtype is int64 when every bound is an integer, else the default float dtype.",
+)
 
 
 # --- linspace and logspace ----------------------------------------------------------
+
+
+def _space_bounds(fn_name: str, start, end, steps):
+    """The bounds as numbers (a tensor bound must be 0-dim) and the default dtype."""
+    for value, name in ((start, "start"), (end, "end")):
+        if isinstance(value, Tensor) and value.dim() != 0:
+            raise RuntimeError(
+                f"{fn_name} only supports 0-dimensional start and end tensors, but got {name} "
+                f"with {value.dim()} dimension(s)."
+            )
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    start, end = python_scalar(start), python_scalar(end)
+    any_complex = isinstance(start, complex) or isinstance(end, complex)
+    default = default_complex_dtype() if any_complex else get_default_dtype()
+    return start, end, operator.index(steps), default
 
 
 def _linspace_values(start, end, steps: int, dtype) -> np.ndarray:
@@ -200,154 +210,149 @@ def _linspace_values(start, end, steps: int, dtype) -> np.ndarray:
         return values.astype(dtype.numpy)
 
 
-def _linspace_kernel(start, end, steps, *, dtype):
-    return Tensor._from_array(
-        np.ascontiguousarray(_linspace_values(start, end, steps, dtype)), dtype
-    )
+def _linspace_kernel(start, end, steps, *, dtype=None, layout=None, device=None,
+                     pin_memory=None):  # fmt: skip
+    check_device(device)
+    start, end, steps, default = _space_bounds("linspace", start, end, steps)
+    dtype = dtype or default
+    return _new_1d(_linspace_values(start, end, steps, dtype), dtype)
 
 
 def _linspace_out_kernel(start, end, steps, *, out):
+    start, end, steps, _ = _space_bounds("linspace", start, end, steps)
     values = _linspace_values(start, end, steps, out._dtype)
     if out.numel() != steps:
         out.resize_((steps,))
     return _write_values(out, values)
 
 
+linspace = native_function(
+    "linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    "linspace.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    "linspace.Tensor_Scalar(Tensor start, Scalar end, int steps, *, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    "linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    "linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)",
+    "linspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    "linspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    "linspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    kernel=_linspace_kernel,
+    kernels={
+        "linspace.out": _linspace_out_kernel,
+        "linspace.Tensor_Tensor_out": _linspace_out_kernel,
+        "linspace.Tensor_Scalar_out": _linspace_out_kernel,
+        "linspace.Scalar_Tensor_out": _linspace_out_kernel,
+    },
+    variants="function",
+    doc="``torch.linspace``: ``steps`` evenly spaced values from ``start`` to ``end`` "
+    "inclusive (either bound may be a 0-dim tensor).",
+)
+
+
 def _logspace_values(start, end, steps: int, base: float, dtype) -> np.ndarray:
     if dtype.category == BOOL:
         raise _not_implemented("logspace_cpu", dtype)
-    exponents = _linspace_values(start, end, steps, _work_dtype(dtype))
+    # The exponents are computed in double for integer results, else in the result's dtype.
+    exponent_dtype = float64 if dtype.category == INTEGRAL else dtype
+    exponents = _linspace_values(start, end, steps, exponent_dtype)
     with np.errstate(all="ignore"):
         return np.power(np.asarray(base, dtype=exponents.dtype), exponents).astype(dtype.numpy)
 
 
-def _work_dtype(dtype):
-    from ..dtypes import float64
-
-    return float64 if dtype.category == INTEGRAL else dtype
-
-
-def _logspace_kernel(start, end, steps, base, *, dtype):
-    values = _logspace_values(start, end, steps, base, dtype)
-    return Tensor._from_array(np.ascontiguousarray(values), dtype)
+def _logspace_kernel(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None,
+                     pin_memory=None):  # fmt: skip
+    check_device(device)
+    start, end, steps, default = _space_bounds("logspace", start, end, steps)
+    dtype = dtype or default
+    return _new_1d(_logspace_values(start, end, steps, float(base), dtype), dtype)
 
 
-def _logspace_out_kernel(start, end, steps, base, *, out):
-    values = _logspace_values(start, end, steps, base, out._dtype)
+def _logspace_out_kernel(start, end, steps, base=10.0, *, out):
+    start, end, steps, _ = _space_bounds("logspace", start, end, steps)
+    values = _logspace_values(start, end, steps, float(base), out._dtype)
     if out.numel() != steps:
         out.resize_((steps,))
     return _write_values(out, values)
 
 
-_SPACE_OPTIONS = ("ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-                  "bool? pin_memory=None")  # fmt: skip
-_linspace_op = declare(f"linspace(Scalar start, Scalar end, int steps, *, {_SPACE_OPTIONS}) "
-                       "-> Tensor", FUNCTIONAL, _linspace_kernel)  # fmt: skip
-_linspace_out_op = declare("linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) "
-                           "-> Tensor(a!)", OUT, _linspace_out_kernel)  # fmt: skip
-_logspace_op = declare(f"logspace(Scalar start, Scalar end, int steps, float base=10.0, *, "
-                       f"{_SPACE_OPTIONS}) -> Tensor", FUNCTIONAL, _logspace_kernel)  # fmt: skip
-_logspace_out_op = declare("logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, "
-                           "Tensor(a!) out) -> Tensor(a!)", OUT, _logspace_out_kernel)  # fmt: skip
-
-
-def _space_arguments(fn_name, start, end, steps):
-    for value, name in ((start, "start"), (end, "end")):
-        if isinstance(value, Tensor) and value.dim() != 0:
-            raise RuntimeError(
-                f"{fn_name} only supports 0-dimensional start and end tensors, but got {name} "
-                f"with {value.dim()} dimension(s)."
-            )
-        check_number(fn_name, value, name, 1 if name == "start" else 2)
-    if not isinstance(steps, numbers.Integral) or isinstance(steps, bool):
-        raise TypeError(
-            f"{fn_name}(): argument 'steps' (position 3) must be int, not {type(steps).__name__}"
-        )
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    start, end = python_scalar(start), python_scalar(end)
-    any_complex = isinstance(start, complex) or isinstance(end, complex)
-    default = default_complex_dtype() if any_complex else get_default_dtype()
-    return start, end, operator.index(steps), default
-
-
-def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False) -> Tensor:  # fmt: skip
-    """``torch.linspace``: ``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
-    start, end, steps, default = _space_arguments("linspace", start, end, steps)
-    check_dtype("linspace", dtype)
-    check_device(device)
-    if out is not None:
-        check_tensor("linspace", out, "out", 4)
-        check_out_dtype(out, dtype)
-        return _linspace_out_op(start, end, steps, out=out)
-    return set_requires_grad(_linspace_op(start, end, steps, dtype=dtype or default),
-                             requires_grad)  # fmt: skip
-
-
-def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False) -> Tensor:  # fmt: skip
-    """``torch.logspace``: ``base ** linspace(start, end, steps)``."""
-    start, end, steps, default = _space_arguments("logspace", start, end, steps)
-    check_dtype("logspace", dtype)
-    check_device(device)
-    base = float(base)
-    if out is not None:
-        check_tensor("logspace", out, "out", 5)
-        check_out_dtype(out, dtype)
-        return _logspace_out_op(start, end, steps, base, out=out)
-    return set_requires_grad(_logspace_op(start, end, steps, base, dtype=dtype or default),
-                             requires_grad)  # fmt: skip
+logspace = native_function(
+    "logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    "logspace.Tensor_Tensor(Tensor start, Tensor end, int steps, float base=10.0, *, "
+    "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) "
+    "-> Tensor",
+    "logspace.Tensor_Scalar(Tensor start, Scalar end, int steps, float base=10.0, *, "
+    "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) "
+    "-> Tensor",
+    "logspace.Scalar_Tensor(Scalar start, Tensor end, int steps, float base=10.0, *, "
+    "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) "
+    "-> Tensor",
+    "logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    "logspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, float base=10.0, *, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    "logspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, float base=10.0, *, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    "logspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, float base=10.0, *, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    kernel=_logspace_kernel,
+    kernels={
+        "logspace.out": _logspace_out_kernel,
+        "logspace.Tensor_Tensor_out": _logspace_out_kernel,
+        "logspace.Tensor_Scalar_out": _logspace_out_kernel,
+        "logspace.Scalar_Tensor_out": _logspace_out_kernel,
+    },
+    variants="function",
+    doc="``torch.logspace``: ``base ** linspace(start, end, steps)``.",
+)
 
 
 # --- eye ----------------------------------------------------------------------------
 
 
-def _eye_values(n: int, m: int, dtype) -> np.ndarray:
-    return np.eye(n, m, dtype=dtype.numpy)
-
-
-def _eye_kernel(n, m, *, dtype):
-    return Tensor._from_array(_eye_values(n, m, dtype), dtype)
-
-
-def _eye_out_kernel(n, m, *, out):
-    resize_output(out, (n, m))
-    out._array[...] = _eye_values(n, m, out._dtype)
-    return out
-
-
-_eye_op = declare(f"eye.m(SymInt n, SymInt m, *, {_SPACE_OPTIONS}) -> Tensor", FUNCTIONAL,
-                  _eye_kernel)  # fmt: skip
-_eye_out_op = declare("eye.m_out(SymInt n, SymInt m, *, Tensor(a!) out) -> Tensor(a!)", OUT,
-                      _eye_out_kernel)  # fmt: skip
-
-
-def _check_int(fn_name: str, value, name: str, position: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(
-            f"{fn_name}(): argument '{name}' (position {position}) must be int, "
-            f"not {type(value).__name__}"
-        )
-    return operator.index(value)
-
-
-def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-        pin_memory=False) -> Tensor:  # fmt: skip
-    """``torch.eye``: an ``n × m`` matrix with ones on the diagonal (``m`` defaults to ``n``)."""
-    n = _check_int("eye", n, "n", 1)
-    m = n if m is None else _check_int("eye", m, "m", 2)
+def _check_eye_size(n: int, m: int) -> None:
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
-    check_dtype("eye", dtype)
+
+
+def _eye_kernel(n, m, *, dtype=None, layout=None, device=None, pin_memory=None):
     check_device(device)
-    if out is not None:
-        check_tensor("eye", out, "out", 3)
-        check_out_dtype(out, dtype)
-        return _eye_out_op(n, m, out=out)
-    return set_requires_grad(_eye_op(n, m, dtype=dtype or get_default_dtype()), requires_grad)
+    _check_eye_size(n, m)
+    dtype = dtype or get_default_dtype()
+    return Tensor._from_array(np.eye(n, m, dtype=dtype.numpy), dtype)
+
+
+def _eye_out_kernel(n, m, *, out):
+    _check_eye_size(n, m)
+    resize_output(out, (n, m))
+    out._array[...] = np.eye(n, m, dtype=out._dtype.numpy)
+    return out
+
+
+eye = native_function(
+    "eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+    "bool? pin_memory=None) -> Tensor",
+    "eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None) -> Tensor",
+    "eye.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)",
+    "eye.m_out(SymInt n, SymInt m, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels={
+        "eye": lambda n, **options: _eye_kernel(n, n, **options),
+        "eye.m": _eye_kernel,
+        "eye.out": lambda n, *, out: _eye_out_kernel(n, n, out=out),
+        "eye.m_out": _eye_out_kernel,
+    },
+    variants="function",
+    doc="``torch.eye``: an ``n × m`` matrix with ones on the diagonal (``m`` defaults to ``n``).",
+)
 
 
 # --- tril / triu --------------------------------------------------------------------
@@ -360,22 +365,21 @@ def _triangle_mask(size, diagonal: int, lower: bool) -> np.ndarray:
     return offset <= diagonal if lower else offset >= diagonal
 
 
-def _check_matrix(fn_name: str, t: Tensor) -> None:
-    if t.dim() < 2:
-        raise RuntimeError(f"{fn_name}: input tensor must have at least 2 dimensions")
+def _triangle_kernels(fn_name: str, lower: bool) -> dict:
+    """The kernels of ``tril``/``triu``: a contiguous result, in place, or into ``out``."""
 
-
-def _triangle_ops(fn_name: str, lower: bool):
-    """Declare ``tril``/``triu``: functional (contiguous result), in-place, and ``out=``."""
+    def check_matrix(self: Tensor) -> None:
+        if self.dim() < 2:
+            raise RuntimeError(f"{fn_name}: input tensor must have at least 2 dimensions")
 
     def functional_kernel(self, diagonal=0):
-        _check_matrix(fn_name, self)
+        check_matrix(self)
         mask = _triangle_mask(self._size, diagonal, lower)
         values = np.where(mask, self._array, np.zeros((), dtype=self._dtype.numpy))
         return Tensor._from_array(np.ascontiguousarray(values), self._dtype)
 
     def inplace_kernel(self, diagonal=0):
-        _check_matrix(fn_name, self)
+        check_matrix(self)
         mask = _triangle_mask(self._size, diagonal, lower)
         self._array[..., ~mask] = 0
         return self
@@ -388,111 +392,34 @@ def _triangle_ops(fn_name: str, lower: bool):
             )
         return write_to_out(functional_kernel(self, diagonal), out)
 
-    # The kept triangle passes its gradient through; the zeroed part gets none.
-    derivative = Derivative(
-        f"{fn_name.capitalize()}Backward0",
-        save=("diagonal",),
-        grads={"self": lambda grad, saved: getattr(grad, fn_name)(saved.diagonal)},
-    )
-    schema = f"{fn_name}(Tensor self, SymInt diagonal=0) -> Tensor"
-    functional_op = declare(schema, FUNCTIONAL, functional_kernel, derivative)
-    inplace_op = declare(f"{fn_name}_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)",
-                         INPLACE, inplace_kernel, derivative)  # fmt: skip
-    out_op = declare(f"{fn_name}.out(Tensor self, SymInt diagonal=0, *, Tensor(a!) out) "
-                     "-> Tensor(a!)", OUT, out_kernel)  # fmt: skip
-
-    def function(input, diagonal=0, *, out=None):
-        check_tensor(fn_name, input, "input", 1)
-        diagonal = _check_int(fn_name, diagonal, "diagonal", 2)
-        if out is None:
-            return functional_op(input, diagonal)
-        check_tensor(fn_name, out, "out", 3)
-        return out_op(input, diagonal, out=out)
-
-    def method_inplace(self, diagonal=0):
-        diagonal = _check_int(fn_name + "_", diagonal, "diagonal", 1)
-        return inplace_op(self, diagonal)
-
-    function.__name__ = function.__qualname__ = fn_name
-    side = "lower" if lower else "upper"
-    function.__doc__ = (
-        f"``torch.{fn_name}``: the {side} triangle of the last two dims; the rest is zero. "
-        f"``diagonal`` shifts the boundary (positive: above the main diagonal)."
-    )
-    bind_method(fn_name, lambda self, diagonal=0: function(self, diagonal))
-    bind_method(fn_name + "_", method_inplace)
-    return function
+    return {fn_name: functional_kernel, f"{fn_name}_": inplace_kernel,
+            f"{fn_name}.out": out_kernel}  # fmt: skip
 
 
-tril = _triangle_ops("tril", lower=True)
-triu = _triangle_ops("triu", lower=False)
-
-
-# --- diag and diag_embed --------------------------------------------------------------
-
-
-def _diag_kernel(self, diagonal=0):
-    if self.dim() == 1:
-        n = self._size[0] + abs(diagonal)
-        result = np.zeros((n, n), dtype=self._dtype.numpy)
-        row, col = (0, diagonal) if diagonal >= 0 else (-diagonal, 0)
-        index = np.arange(self._size[0])
-        result[row + index, col + index] = self._array
-        return Tensor._from_array(result, self._dtype)
-    values = np.diagonal(self._array, offset=diagonal)
-    return Tensor._from_array(np.ascontiguousarray(values), self._dtype)
-
-
-def _diag_composite(self, diagonal=0):
-    """``diag`` is CompositeImplicitAutograd: ``diag_embed`` of a vector, or a copy of
-    one diagonal of a matrix (``diagonal_copy``); their nodes are what autograd records."""
-    if self.dim() == 1:
-        return _diag_embed_op(self, diagonal, 0, 1)
-    return _diagonal_copy_op(self, diagonal, 0, 1)
-
-
-def _diagonal_copy_kernel(self, offset=0, dim1=0, dim2=1):
-    values = np.diagonal(self._array, offset=offset, axis1=dim1, axis2=dim2)
-    return Tensor._from_array(np.ascontiguousarray(values), self._dtype)
-
-
-def _diagonal_backward(grad: Tensor, saved) -> Tensor:
-    """``diagonal_backward``: the gradient goes back onto the diagonal; zeros elsewhere.
-
-    (Written for the matrices ``diag`` passes: rows and columns of the diagonal's
-    elements index an ``index_put`` into zeros.)
-    """
-    offset = saved.offset
-    positions = arange(grad._size[-1])
-    rows, cols = positions + max(-offset, 0), positions + max(offset, 0)
-    return grad.new_zeros(saved.self_sym_sizes).index_put((rows, cols), grad)
-
-
-_diagonal_copy_op = declare(
-    "diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor",
-    FUNCTIONAL,
-    _diagonal_copy_kernel,
-    Derivative("DiagonalBackward0_copy", save=("self_sym_sizes", "offset", "dim1", "dim2"),
-               grads={"self": _diagonal_backward}),
+# The kept triangle passes its gradient through; the zeroed part gets none.
+tril = native_function(
+    "tril(Tensor self, SymInt diagonal=0) -> Tensor",
+    "tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)",
+    "tril.out(Tensor self, SymInt diagonal=0, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=_triangle_kernels("tril", lower=True),
+    derivative=Derivative("TrilBackward0", save=("diagonal",),
+                          grads={"self": lambda grad, saved: grad.tril(saved.diagonal)}),
+    doc="``torch.tril``: the lower triangle of the last two dims; the rest is zero. "
+    "``diagonal`` shifts the boundary (positive: above the main diagonal).",
 )  # fmt: skip
-_diag_op, _diag_out_op = (
-    declare("diag(Tensor self, int diagonal=0) -> Tensor", FUNCTIONAL, _diag_composite, COMPOSITE),
-    declare("diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", OUT,
-            lambda self, diagonal=0, *, out: write_to_out(_diag_kernel(self, diagonal), out)),
+triu = native_function(
+    "triu(Tensor self, SymInt diagonal=0) -> Tensor",
+    "triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)",
+    "triu.out(Tensor self, SymInt diagonal=0, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=_triangle_kernels("triu", lower=False),
+    derivative=Derivative("TriuBackward0", save=("diagonal",),
+                          grads={"self": lambda grad, saved: grad.triu(saved.diagonal)}),
+    doc="``torch.triu``: the upper triangle of the last two dims; the rest is zero. "
+    "``diagonal`` shifts the boundary (positive: above the main diagonal).",
 )  # fmt: skip
 
 
-def diag(input, diagonal=0, *, out=None) -> Tensor:
-    """``torch.diag``: a vector becomes a square matrix with it on a diagonal; a matrix
-    gives a copy of its ``diagonal``-th diagonal."""
-    check_tensor("diag", input, "input", 1)
-    diagonal = _check_int("diag", diagonal, "diagonal", 2)
-    if input.dim() not in (1, 2):
-        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.dim()}D")
-    if out is None:
-        return _diag_op(input, diagonal)
-    check_tensor("diag", out, "out", 3)
-    return _diag_out_op(input, diagonal, out=out)
+# --- diag, diag_embed and diagonal_copy ----------------------------------------------
 
 
 def _diag_embed_kernel(self, offset=0, dim1=-2, dim2=-1):
@@ -512,30 +439,78 @@ def _diag_embed_kernel(self, offset=0, dim1=-2, dim2=-1):
     placed[order] = np.arange(ndim - 2)
     placed[dim1], placed[dim2] = ndim - 2, ndim - 1
     moved = np.transpose(result, placed)
-    array = np.ascontiguousarray(moved)
-    return Tensor._from_array(array, self._dtype)
+    return Tensor._from_array(np.ascontiguousarray(moved), self._dtype)
 
 
 # Each input element sits on the diagonal: its gradient is read from there.
-_diag_embed_op = declare(
+diag_embed = native_function(
     "diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
-    FUNCTIONAL,
-    _diag_embed_kernel,
-    Derivative(
+    kernel=_diag_embed_kernel,
+    derivative=Derivative(
         "DiagEmbedBackward0",
         save=("offset", "dim1", "dim2"),
         grads={"self": lambda grad, s: grad.diagonal(s.offset, s.dim1, s.dim2)},
     ),
+    doc="``torch.diag_embed``: each last-dim vector becomes a diagonal of a new matrix "
+    "spanning ``dim1`` and ``dim2``.",
 )
 
 
-def diag_embed(input, offset=0, dim1=-2, dim2=-1) -> Tensor:
-    """``torch.diag_embed``: each last-dim vector becomes a diagonal of a new matrix
-    spanning ``dim1`` and ``dim2``."""
-    check_tensor("diag_embed", input, "input", 1)
-    return _diag_embed_op(input, offset, dim1, dim2)
+def _diagonal_copy_kernel(self, offset=0, dim1=0, dim2=1):
+    values = np.diagonal(self._array, offset=offset, axis1=dim1, axis2=dim2)
+    return Tensor._from_array(np.ascontiguousarray(values), self._dtype)
 
 
-bind_method("diag", lambda self, diagonal=0: diag(self, diagonal))
-bind_method("diag_embed", lambda self, offset=0, dim1=-2, dim2=-1: diag_embed(self, offset, dim1,
-                                                                               dim2))  # fmt: skip
+def _diagonal_backward(grad: Tensor, saved) -> Tensor:
+    """``diagonal_backward``: the gradient goes back onto the diagonal; zeros elsewhere.
+
+    (Written for the matrices ``diag`` passes: rows and columns of the diagonal's
+    elements index an ``index_put`` into zeros.)
+    """
+    offset = saved.offset
+    positions = arange(grad._size[-1])
+    rows, cols = positions + max(-offset, 0), positions + max(offset, 0)
+    return grad.new_zeros(saved.self_sym_sizes).index_put((rows, cols), grad)
+
+
+diagonal_copy = native_function(
+    "diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor",
+    kernel=_diagonal_copy_kernel,
+    derivative=Derivative("DiagonalBackward0_copy",
+                          save=("self_sym_sizes", "offset", "dim1", "dim2"),
+                          grads={"self": _diagonal_backward}),
+    variants="function",
+    doc="``torch.diagonal_copy``: a copy of one diagonal (of a matrix, for ``diag``).",
+)  # fmt: skip
+
+
+def _check_diag_input(self, diagonal=0, *, out=None) -> None:
+    if self.dim() not in (1, 2):
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.dim()}D")
+
+
+def _diag_composite(self, diagonal=0):
+    """``diag`` is CompositeImplicitAutograd: ``diag_embed`` of a vector, or a copy of
+    one diagonal of a matrix (``diagonal_copy``); their nodes are what autograd records."""
+    if self.dim() == 1:
+        return diag_embed(self, diagonal, 0, 1)
+    return diagonal_copy(self, diagonal, 0, 1)
+
+
+def _diag_values(self, diagonal=0):
+    """What ``diag`` computes, for its ``out=`` overload (which records no history)."""
+    if self.dim() == 1:
+        return _diag_embed_kernel(self, diagonal, 0, 1)
+    return _diagonal_copy_kernel(self, diagonal, 0, 1)
+
+
+diag = native_function(
+    "diag(Tensor self, int diagonal=0) -> Tensor",
+    "diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_diag_composite,
+    kernels={"diag.out": out_wrapper(_diag_values)},
+    derivative=COMPOSITE,
+    check=_check_diag_input,
+    doc="``torch.diag``: a vector becomes a square matrix with it on a diagonal; a matrix "
+    "gives a copy of its ``diagonal``-th diagonal.",
+)
