@@ -116,12 +116,18 @@ _LIST_TYPE_NAMES = {
 }
 
 
+# NumPy's names for some parameters, accepted as keywords too (``torch.sum(x, axis=0)``,
+# ``torch.concatenate(ts, axis=1)``): ``numpy_compatibility_arg_names``.
+_NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
+                "other": ("x2",)}  # fmt: skip
+
+
 class PythonParameter:
     """One parameter as Python sees it (``FunctionParameter``)."""
 
     __slots__ = ("name", "schema_name", "schema_type", "type_name", "check", "is_int_list", "list_size",
-                 "is_tensor_list", "none_items", "optional", "allow_none", "kwarg_only", "default",
-                 "default_text")  # fmt: skip
+                 "is_tensor_list", "none_items", "optional", "allow_none", "none_value", "kwarg_only",
+                 "default", "default_text", "numpy_names")  # fmt: skip
 
     def __init__(self, argument: Argument, name: str, *, numbers_as_tensors: bool = False):
         self.name = name
@@ -151,7 +157,14 @@ class PythonParameter:
             self.default, self.default_text = None, "None"
         self.optional = self.default is not NO_DEFAULT
         self.allow_none = argument.optional or self.default is None
+        # What the kernel gets for an explicit None: None, except for a list whose default
+        # is empty (``int[1] dims=[]``), which Python sees as ``dims=None`` (torchgen writes
+        # the C++ default ``{}`` as None) and which gets its default back.
+        self.none_value = None
+        if argument.is_list and argument.default_text == "[]":
+            self.allow_none, self.none_value, self.default_text = True, self.default, "None"
         self.kwarg_only = argument.kwarg_only
+        self.numpy_names = _NUMPY_NAMES.get(name, ())
 
     def _check_list(self, value) -> bool:
         if _is_sequence(value):
@@ -226,6 +239,8 @@ class PythonSignature:
                 value = args[position]
             else:
                 value = kwargs.get(param.name, NO_DEFAULT)
+                if value is NO_DEFAULT and param.numpy_names:
+                    value = _numpy_keyword(param, kwargs)
                 if value is NO_DEFAULT:
                     if not param.optional:
                         return _fail(raise_errors, _missing_arguments, self, index)
@@ -233,7 +248,7 @@ class PythonSignature:
                     continue
                 used_kwargs += 1
             if value is None and param.allow_none:
-                bound[param.name] = None
+                bound[param.name] = param.none_value
             elif (
                 self.varargs_int_list
                 and position == 0
@@ -287,6 +302,14 @@ class PythonSignature:
         keywords = {p.schema_name: v for p, v in zip(self.params[positional:], values[positional:],
                                                      strict=True)}  # fmt: skip
         return tuple(values[:positional]), keywords
+
+
+def _numpy_keyword(param: PythonParameter, kwargs: dict):
+    """The value given under one of the parameter's NumPy names (``axis=`` for ``dim``)."""
+    for name in param.numpy_names:
+        if name in kwargs:
+            return kwargs[name]
+    return NO_DEFAULT
 
 
 def _fail(raise_errors: bool, error, *details):
