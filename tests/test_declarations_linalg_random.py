@@ -7,8 +7,10 @@ import torch
 from oracle import assert_same_error
 
 import vizgrad as vg
+from vizgrad.derivatives import COMPOSITE
 from vizgrad.ops import einsum as einsum_module
 from vizgrad.ops import linalg, sampling
+from vizgrad.ops.registry import OPERATORS
 
 DECLARED = {
     vg.dot: ["dot", "dot.out"],
@@ -145,3 +147,45 @@ def test_required_generator_picks_the_generator_overload():
         vg.randperm(4, generator=g)
         vg.randperm(4)
     assert trace.ops == ["aten::randperm.generator", "aten::randperm"]
+
+
+def test_a_structured_kernel_named_for_an_overload_makes_its_inplace_twin():
+    from vizgrad.dispatcher import INPLACE
+    from vizgrad.ops.declaration import StructuredKernel, _kernel_for
+    from vizgrad.schema import FunctionSchema
+
+    class Made(StructuredKernel):
+        def for_overload(self, schema, variant):
+            return (schema.name, variant)
+
+    plain = FunctionSchema.parse("f.dim(Tensor(a) self, int dim) -> Tensor(a)")
+    inplace = FunctionSchema.parse("f_.dim(Tensor(a!) self, int dim) -> Tensor(a!)")
+    kernels = {"f.dim": Made()}
+    assert _kernel_for(inplace, INPLACE, None, kernels, [plain]) == ("f_", INPLACE)
+
+
+def test_an_out_overload_is_composite_only_when_declared_so():
+    from vizgrad.dispatcher import COMPOSITE_IMPLICIT, EXPLICIT
+    from vizgrad.ops.declaration import _Overloads
+
+    schemas = ("vizgrad_test_join(Tensor[] tensors) -> Tensor",
+               "vizgrad_test_join.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)")  # fmt: skip
+    named = _Overloads(schemas, lambda tensors, out=None: out, {}, None,
+                       {"vizgrad_test_join": COMPOSITE,
+                        "vizgrad_test_join.out": COMPOSITE}, {}).operators  # fmt: skip
+    assert named["vizgrad_test_join.out"].kind is COMPOSITE_IMPLICIT
+    # By default an out= overload records no node, so autograd refuses it.
+    schemas = tuple(s.replace("join", "join2") for s in schemas)
+    default = _Overloads(schemas, lambda tensors, out=None: out, {}, COMPOSITE, {}, {}).operators
+    assert default["vizgrad_test_join2"].kind is COMPOSITE_IMPLICIT
+    assert default["vizgrad_test_join2.out"].kind is EXPLICIT
+
+
+def test_variants_may_be_given_per_overload():
+    from vizgrad.ops.declaration import _variants_of
+
+    counts = OPERATORS["aten::repeat_interleave.Tensor"]
+    per_overload = {"repeat_interleave.Tensor": "function"}
+    assert _variants_of((counts, None), per_overload) == "function"
+    assert _variants_of((counts, None), "function, method") == "function, method"
+    assert _variants_of((OPERATORS["aten::add.Tensor"], None), per_overload) == "function, method"

@@ -131,12 +131,17 @@ class _Overloads:
             name = schema.qualified_name
             variant = variant_of.get(name) or _variant_of(schema)
             op_kernel = _kernel_for(schema, variant, kernel, kernels, plain)
-            op_derivative = derivatives.get(name, derivative) if variant is not OUT else None
+            op_derivative = derivatives.get(name, derivative)
             if variant is INPLACE and name not in derivatives:
                 # An in-place overload shares its functional twin's formula and node name.
                 twin = _twin(schema, plain)
                 if twin is not None:
                     op_derivative = derivatives.get(twin.qualified_name, derivative)
+            if variant is OUT and not (name in derivatives and op_derivative is COMPOSITE):
+                # An out= call records no node: autograd refuses it when an input requires
+                # grad. Unless it is declared composite itself: its kernel calls other out=
+                # operators, which refuse (``hstack.out`` calls ``cat.out``).
+                op_derivative = None
             kind = _kind_of(op_derivative)
             if kind is not EXPLICIT:
                 op_derivative = None
@@ -172,16 +177,19 @@ def _twin(schema: FunctionSchema, plain: list[FunctionSchema]) -> FunctionSchema
 def _kernel_for(schema, variant, kernel, kernels, plain):
     name = schema.qualified_name
     if name in kernels:
-        return kernels[name]
+        own = kernels[name]
+        return own.for_overload(schema, variant) if isinstance(own, StructuredKernel) else own
     if isinstance(kernel, StructuredKernel):
         return kernel.for_overload(schema, variant)
-    if variant is OUT:
+    if variant is OUT or variant is INPLACE:
+        # A structured kernel named for the functional twin makes this overload's too
+        # (``squeeze.dim``'s makes ``squeeze_.dim``'s); a plain one gets out= wrapped.
         twin = _twin(schema, plain)
         if twin is not None:
             functional = kernels.get(twin.qualified_name, kernel)
             if isinstance(functional, StructuredKernel):
                 return functional.for_overload(schema, variant)
-            if functional is not None:
+            if functional is not None and variant is OUT:
                 return out_wrapper(functional)
     if kernel is None:
         raise RuntimeError(f"no kernel declared for {name}")
@@ -301,6 +309,14 @@ def _dispatch_call(op, out_op, args: tuple, kwargs: dict):
     return dispatch(out_op, args, kwargs)
 
 
+def _variants_of(ops, variants) -> str:
+    """The ``variants`` of one overload (a pair from ``_Overloads.functional``)."""
+    if isinstance(variants, str):
+        return variants
+    op = ops[0] or ops[1]
+    return variants.get(op.qualname.removeprefix("aten::"), "function, method")
+
+
 def _tensor_method(method_parser: PythonArgParser, check):
     """``Tensor.<name>``: the parsed call with the tensor itself as ``self``."""
 
@@ -320,7 +336,7 @@ def native_function(
     kernels: dict | None = None,
     derivative=None,
     derivatives: dict | None = None,
-    variants: str = "function, method",
+    variants: str | dict = "function, method",
     numbers_as_tensors: bool = False,
     check=None,
     variant_of: dict | None = None,
@@ -334,7 +350,9 @@ def native_function(
     ``derivative``/``derivatives``: a ``Derivative``, ``COMPOSITE`` or
     ``NON_DIFFERENTIABLE``. ``variants`` is ``native_functions.yaml``'s field:
     ``function`` makes ``vizgrad.<name>``, ``method`` makes ``Tensor.<name>``; an
-    in-place overload is always the method ``Tensor.<name>_``. ``check`` runs on the
+    in-place overload is always the method ``Tensor.<name>_``. As the YAML has it per
+    entry, it may be given per overload (``{"repeat_interleave.Tensor": "function"}``),
+    the others being ``"function, method"``. ``check`` runs on the
     parsed arguments (as the kernel gets them, plus ``out=``) before dispatch: the
     checks PyTorch's meta functions make before any work.
     """
@@ -364,8 +382,9 @@ def native_function(
     function.overloads = overloads.operators
     function.parser = function_parser
 
-    if "method" in variants:
-        method = _tensor_method(parser(name, True, overloads.functional), check)
+    method_ops = [ops for ops in overloads.functional if "method" in _variants_of(ops, variants)]
+    if method_ops:
+        method = _tensor_method(parser(name, True, method_ops), check)
         method.__doc__ = function.__doc__
         bind_method(name, method)
     if overloads.inplace:  # in-place overloads are always methods (``Tensor.add_``)
