@@ -189,3 +189,19 @@ def test_variants_may_be_given_per_overload():
     assert _variants_of((counts, None), per_overload) == "function"
     assert _variants_of((counts, None), "function, method") == "function, method"
     assert _variants_of((OPERATORS["aten::add.Tensor"], None), per_overload) == "function, method"
+
+
+def test_a_resize_bumps_the_version_only_when_the_size_changes():
+    from vizgrad.dispatcher import RESIZE, Operator
+
+    def kernel(self, size):
+        self._set_metadata(size, (1,), self._offset)
+        return self
+
+    op = Operator("vizgrad_test_resize_(Tensor(a!) self, SymInt[] size) -> Tensor(a!)", RESIZE,
+                  kernel)  # fmt: skip
+    x = vg.zeros(4)
+    op(x, (4,))
+    assert x._version == 0
+    op(x, (2,))
+    assert x._version == 1
