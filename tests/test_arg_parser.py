@@ -139,3 +139,18 @@ def test_an_empty_list_default_is_none_to_python():
     x = vg.ones(2)
     assert signature.bind_call((x, 1, None), {}, True) == ((x, (1,), ()), {})
     assert signature.bind_call((x, 1), {"dims": None}, True) == ((x, (1,), ()), {})
+
+
+def test_plain_calls_go_to_the_signature_the_parser_would_choose():
+    from vizgrad.arg_parser import PythonArgParser
+
+    tensor_start = _python_signature("narrow.Tensor(Tensor self, int dim, Tensor start) -> Tensor")
+    int_start = _python_signature("narrow(Tensor self, int dim, SymInt start) -> Tensor")
+    # An int start is refused by ``narrow.Tensor``: a call of plain types reaches either.
+    parser = PythonArgParser("narrow", [tensor_start, int_start])
+    assert parser.plain_signatures == [tensor_start, int_start]
+    # A float parameter takes ints too: the int overload after it is never reached by them.
+    as_float = _python_signature("f.float(Tensor self, float a) -> Tensor")
+    as_int = _python_signature("f.int(Tensor self, int a) -> Tensor")
+    assert PythonArgParser("f", [as_float, as_int]).plain_signatures == [as_float]
+    assert PythonArgParser("f", [as_int, as_float]).plain_signatures == [as_int, as_float]

@@ -106,6 +106,7 @@ _SIMPLE_TYPES = {
     "Generator": ("vizgrad.Generator", _anything),
     "MemoryFormat": ("vizgrad.memory_format", _anything),
 }
+_PLAIN_TYPES = {"Tensor": Tensor, "int": int, "SymInt": int, "float": float, "bool": bool}
 _LIST_TYPE_NAMES = {
     "Tensor": "tuple of Tensors",
     "int": "tuple of ints",
@@ -127,7 +128,7 @@ class PythonParameter:
 
     __slots__ = ("name", "schema_name", "schema_type", "type_name", "check", "is_int_list", "list_size",
                  "is_tensor_list", "none_items", "optional", "allow_none", "none_value", "kwarg_only",
-                 "default", "default_text", "numpy_names")  # fmt: skip
+                 "default", "default_text", "numpy_names", "plain_type")  # fmt: skip
 
     def __init__(self, argument: Argument, name: str, *, numbers_as_tensors: bool = False):
         self.name = name
@@ -147,6 +148,9 @@ class PythonParameter:
                 # ``torch.add(x, 2)``: the functions of Python's arithmetic take numbers
                 # where the schema says Tensor (``should_allow_numbers_as_tensors``).
                 self.check = _is_tensor_or_number
+        # The type whose values pass ``check`` without asking it (an ``int`` for an
+        # ``int``): the short path of ``bind_call`` saves the call.
+        self.plain_type = None if argument.is_list else _PLAIN_TYPES.get(base)
         # An out= argument that the functional overload lacks is optional in Python.
         self.default = argument.default if argument.has_default else NO_DEFAULT
         self.default_text = argument.default_text
@@ -189,7 +193,9 @@ class PythonSignature:
     """One way to call a function: an overload's arguments as Python sees them."""
 
     __slots__ = ("function_name", "params", "by_name", "max_pos_args", "min_args",
-                 "max_args", "varargs_int_list", "overload", "_simple", "_keyword_defaults")  # fmt: skip
+                 "max_args", "varargs_int_list", "overload",
+                 "positional_defaults", "_lists", "_refuses_alike", "plain_types", "positional_range",
+                 "tensor_lists", "keyword_defaults")  # fmt: skip
 
     def __init__(self, function_name: str, params: list[PythonParameter], overload=None):
         self.function_name = function_name
@@ -202,14 +208,30 @@ class PythonSignature:
         # given as separate ints.
         self.varargs_int_list = self.max_pos_args == 1 and params[0].is_int_list
         self.overload = overload  # what the caller maps this signature to
-        # No int lists and no required parameters after the positional ones: calls
-        # without keywords can take the short path of ``bind``.
-        self._simple = not any(
-            p.is_int_list or p.is_tensor_list or (p.kwarg_only and not p.optional) for p in params
+        # A call without keywords takes the short path of ``bind_call`` when it gives
+        # every required positional argument, no more than there are, and no keyword-only
+        # argument is required (then ``most`` is -1).
+        positional = params[: self.max_pos_args]
+        fewest = max((i + 1 for i, p in enumerate(positional) if not p.optional), default=0)
+        needs_keyword = any(p.kwarg_only and not p.optional for p in params)
+        self.positional_range = (fewest, -1 if needs_keyword else self.max_pos_args)
+        self.positional_defaults = tuple(p.default for p in positional)
+        self._lists = tuple(
+            i for i, p in enumerate(positional) if p.is_int_list or p.is_tensor_list
         )
+        # Whether a call the short path turns down is one ``bind`` refuses too (not so when
+        # ints may stand for a list, or a list's elements would be checked first).
+        self._refuses_alike = not (self.varargs_int_list or self._lists)
+        # The exact types of positional arguments that pass without any check (an ``int``
+        # for an ``int``; a ``list`` of tensors for a ``Tensor[]``): a call giving just
+        # those is accepted as it is (see ``native_function``'s bindings).
+        self.plain_types = tuple(
+            list if p.is_tensor_list and not p.none_items else p.plain_type for p in positional
+        )
+        self.tensor_lists = tuple(i for i, t in enumerate(self.plain_types) if t is list)
         # The keyword-only defaults the common call passes on (``out`` is routed apart).
-        self._keyword_defaults = {p.schema_name: p.default for p in params
-                                  if p.kwarg_only and p.name != "out"}  # fmt: skip
+        self.keyword_defaults = {p.schema_name: p.default for p in params
+                                 if p.kwarg_only and p.name != "out"}  # fmt: skip
 
     def __str__(self) -> str:
         parts, keyword_marked = [], False
@@ -285,15 +307,40 @@ class PythonSignature:
         stays under its Python name, for the caller to route). None if the signature
         does not accept the call (or its error, with ``raise_errors``).
         """
-        if self._simple and not kwargs and len(args) == self.max_pos_args:
-            # The common call: every positional argument given, no keywords.
-            params = self.params
-            for i, value in enumerate(args):
-                param = params[i]
-                if not (param.check(value) or (value is None and param.allow_none)):
-                    break
-            else:
-                return args, self._keyword_defaults
+        if not kwargs:
+            # The common call: positional arguments only, the rest left to their defaults.
+            # What it accepts, and how, is exactly what ``bind`` would do.
+            nargs = len(args)
+            fewest, most = self.positional_range
+            if (
+                self.varargs_int_list
+                and nargs
+                and most > 0
+                and (nargs > 1 or (type(args[0]) is int and self.params[0].list_size is None))
+            ):
+                # ``x.view(2, 3)``: the ints themselves are the list.
+                if _is_int(args[0]):
+                    return (_unpack_int_list(self, self.params[0], args),), self.keyword_defaults
+                if not raise_errors:
+                    return None
+            elif fewest <= nargs <= most:
+                params = self.params
+                for i, value in enumerate(args):
+                    param = params[i]
+                    if type(value) is param.plain_type:
+                        continue  # passes ``check`` without asking it
+                    if not (param.check(value) or (value is None and param.allow_none)):
+                        if not raise_errors and self._refuses_alike:
+                            return None  # ``bind`` would refuse it for the same reason
+                        break
+                else:
+                    if self._lists:
+                        args = self._unpack_lists(args)
+                    if nargs < self.max_pos_args:
+                        args += self.positional_defaults[nargs:]
+                    return args, self.keyword_defaults
+            elif not raise_errors and self._refuses_alike:
+                return None  # too few or too many: ``bind`` would refuse them too
         bound = self.bind(args, kwargs, raise_errors)
         if bound is None:
             return None
@@ -302,6 +349,21 @@ class PythonSignature:
         keywords = {p.schema_name: v for p, v in zip(self.params[positional:], values[positional:],
                                                      strict=True)}  # fmt: skip
         return tuple(values[:positional]), keywords
+
+    def _unpack_lists(self, args: tuple) -> tuple:
+        """``bind``'s treatment of the lists among positional ``args``: int lists become
+        tuples of ints, tensor lists have their elements checked."""
+        args = list(args)
+        for i in self._lists:
+            if i < len(args):
+                param, value = self.params[i], args[i]
+                if value is None:
+                    args[i] = param.none_value
+                elif param.is_int_list:
+                    args[i] = _unpack_int_list(self, param, value)
+                else:
+                    _check_tensor_list(param, value, i)
+        return tuple(args)
 
 
 def _numpy_keyword(param: PythonParameter, kwargs: dict):
@@ -351,11 +413,19 @@ def _unpack_int_list(signature: PythonSignature, param: PythonParameter, value) 
 class PythonArgParser:
     """Chooses among a function's signatures, as ``PythonArgParser::parse``."""
 
-    __slots__ = ("function_name", "signatures")
+    __slots__ = ("function_name", "signatures", "plain_signatures")
 
     def __init__(self, function_name: str, signatures: list[PythonSignature]):
         self.function_name = function_name
         self.signatures = signatures
+        # The signatures a call giving exactly their plain types reaches (every signature
+        # tried before refuses such a call whatever its values): a binding may send such
+        # a call straight to it. ``narrow``'s int ``start`` is one: ``narrow.Tensor``,
+        # tried first, refuses any int there.
+        self.plain_signatures = [
+            signature for index, signature in enumerate(signatures)
+            if all(_refuses_plain_calls(before, signature) for before in signatures[:index])
+        ]  # fmt: skip
 
     def parse(self, args: tuple, kwargs: dict):
         """``(signature, arguments, keywords)`` of the first signature that fits the call."""
@@ -376,6 +446,33 @@ class PythonArgParser:
             plausible[0].bind(args, kwargs, True)  # raises its specific error
         return TypeError(format_invalid_arguments(self.function_name, args, kwargs,
                                                   self.signatures))  # fmt: skip
+
+
+# Values standing for every value of a builtin type: the checks of builtin values
+# depend on their type only, so what these get, every value of the type gets.
+_SAMPLES = {int: (0, 1), float: (0.5,), bool: (False, True), list: ([],)}
+
+
+def _refuses_plain_calls(signature: PythonSignature, other: PythonSignature) -> bool:
+    """Whether ``signature`` refuses every call giving exactly ``other``'s plain types."""
+    fewest, most = other.positional_range
+    for count in range(fewest, most + 1):
+        types = other.plain_types[:count]
+        low, high = signature.positional_range
+        if signature.varargs_int_list and count and all(t is int for t in types):
+            return False  # the ints would stand for its list
+        if low <= count <= high and not any(
+            _refuses_all(param, value_type)
+            for param, value_type in zip(signature.params, types, strict=False)
+        ):
+            return False
+    return True
+
+
+def _refuses_all(param: PythonParameter, value_type) -> bool:
+    """Whether ``param`` refuses every value of exactly ``value_type``."""
+    samples = _SAMPLES.get(value_type)
+    return samples is not None and not any(param.check(value) for value in samples)
 
 
 # --- PyTorch's error messages (``python_arg_parser.cpp``, ``invalid_arguments.cpp``) ------

@@ -30,6 +30,8 @@ From the schemas come:
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..arg_parser import PythonArgParser, PythonParameter, PythonSignature
 from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE
 from ..dispatcher import (
@@ -44,6 +46,7 @@ from ..dispatcher import (
     dispatch,
 )
 from ..schema import Argument, FunctionSchema
+from ..tensor import Tensor
 from .registry import OPERATORS, bind_method, write_to_out
 
 __all__ = ["native_function", "out_wrapper", "StructuredKernel"]
@@ -258,24 +261,33 @@ def _signature(name, op, out_op, *, method, numbers_as_tensors):
         params.append(
             PythonParameter(Argument("out", f"{type_}?", None, True, None, "None"), "out")
         )
-    if _has_tensor_options(schema):
+    factory = _has_tensor_options(schema)
+    if factory:
         # The Python bindings of a factory add ``requires_grad`` (python_torch_functions).
         params.append(PythonParameter(_REQUIRES_GRAD, "requires_grad"))
-    return PythonSignature(name, params, (op, out_op))
+    return PythonSignature(name, params, _invoker(op, out_op, factory))
 
 
 _REQUIRES_GRAD = Argument("requires_grad", "bool", False, True, None, "False")
 
 
-def _call_overload(signature: PythonSignature, args: tuple, kwargs: dict):
-    """Dispatch the overload a signature stands for: the ``out=`` one if ``out`` was given.
+def _invoker(op, out_op, factory: bool):
+    """What a signature stands for: ``invoke(args, kwargs)`` dispatches its overload.
 
-    A factory's ``requires_grad=True`` is applied to what it made (or wrote), as
-    PyTorch's Python bindings do after the call.
+    Most calls are a plain dispatch. With an ``out=`` twin, ``out`` picks the overload
+    (``_dispatch_call``); a factory applies ``requires_grad`` to what it made
+    (``_factory_call``).
     """
-    op, out_op = signature.overload
-    if "requires_grad" not in signature.by_name:
-        return _dispatch_call(op, out_op, args, kwargs)
+    if factory:
+        return partial(_factory_call, op, out_op)
+    if out_op is None or op is None:
+        return partial(dispatch, op or out_op)
+    return partial(_dispatch_call, op, out_op)
+
+
+def _factory_call(op, out_op, args: tuple, kwargs: dict):
+    """A factory's ``requires_grad=True`` is applied to what it made (or wrote), as
+    PyTorch's Python bindings do after the call."""
     kwargs = dict(kwargs)  # the parser may have handed over its shared defaults
     requires_grad = kwargs.pop("requires_grad")
     result = _dispatch_call(op, out_op, args, kwargs)
@@ -317,17 +329,97 @@ def _variants_of(ops, variants) -> str:
     return variants.get(op.qualname.removeprefix("aten::"), "function, method")
 
 
-def _tensor_method(method_parser: PythonArgParser, check):
-    """``Tensor.<name>``: the parsed call with the tensor itself as ``self``."""
+def _binding(parser: PythonArgParser, check, *, method: bool):
+    """``vizgrad.<name>`` or ``Tensor.<name>``: parse the call, check it, dispatch it.
 
-    def tensor_method(self, *args, **kwargs):
-        signature, args, kwargs = method_parser.parse(args, kwargs)
-        args = (self, *args)
+    A method takes the tensor itself as ``self`` (its first argument), which the
+    method's signatures leave out. The common call is kept short: when it gives,
+    without keywords, only arguments of exactly the plain types of a signature the
+    parser would reach with them (``x.transpose(0, 1)``: a tensor, then two ints;
+    ``cat([a, b])``: a list of tensors), or only ints for the first signature's lone
+    int list (``x.view(2, 8)``), the parser would pass them on as they are: the call
+    goes straight to that overload. Its loops are written out, without helpers: this
+    runs on every call.
+    """
+    parse = parser.parse
+    if not parser.signatures:  # an operator with in-place overloads only: no function
+        return lambda *args, **kwargs: parse(args, kwargs)
+    skip = 1 if method else 0  # ``self`` comes before the signature's arguments
+    shortcuts = tuple(_shortcut(signature, skip) for signature in parser.plain_signatures)
+    first = parser.signatures[0]
+    # ``x.view(2, 8)``: separate ints for the list (not for ``int[2]``, where one int
+    # stands for the list repeated).
+    ints_for_list = (first.varargs_int_list and first.params[0].list_size is None
+                     and first.positional_range[1] > 0)  # fmt: skip
+    first_invoke, keyword_defaults = _without_out(first.overload), first.keyword_defaults
+
+    def binding(*args, **kwargs):
+        if not kwargs:
+            given = len(args)
+            if ints_for_list:
+                for value in args[skip:]:
+                    if type(value) is not int:
+                        break
+                else:
+                    if given > skip and (not skip or type(args[0]) is Tensor):
+                        args = (*args[:skip], args[skip:])
+                        if check is not None:
+                            check(*args, **keyword_defaults)
+                        return first_invoke(args, keyword_defaults)
+            for plain_types, fewest, most, tensor_lists, defaults, keywords, invoke in shortcuts:
+                if fewest <= given <= most:
+                    i = 0
+                    for value in args:
+                        if type(value) is not plain_types[i]:
+                            break
+                        i += 1  # noqa: SIM113 - cheaper than enumerate() on this path
+                    else:
+                        if not tensor_lists or _all_tensors(args, tensor_lists):
+                            if given < most:
+                                args += defaults[given:]
+                            if check is not None:
+                                check(*args, **keywords)
+                            return invoke(args, keywords)
+        signature, rest, kwargs = parse(args[skip:], kwargs)
+        args = (*args[:skip], *rest)
         if check is not None:
             check(*args, **kwargs)
-        return _call_overload(signature, args, kwargs)
+        return signature.overload(args, kwargs)
 
-    return tensor_method
+    return binding
+
+
+def _shortcut(signature: PythonSignature, skip: int) -> tuple:
+    """What ``_binding``'s short path needs of a signature, ``self`` (``skip``) included:
+    the plain types, how many positional arguments, which are tensor lists, the
+    defaults, and how to dispatch."""
+    fewest, most = (bound + skip if bound >= 0 else bound for bound in signature.positional_range)
+    return (
+        (Tensor,) * skip + signature.plain_types,
+        fewest,
+        most,
+        tuple(i + skip for i in signature.tensor_lists),
+        (None,) * skip + signature.positional_defaults,
+        signature.keyword_defaults,
+        _without_out(signature.overload),
+    )
+
+
+def _all_tensors(args: tuple, positions: tuple) -> bool:
+    """The lists at ``positions`` (those given) hold tensors only."""
+    for i in positions:
+        if i < len(args):
+            for item in args[i]:
+                if type(item) is not Tensor:
+                    return False
+    return True
+
+
+def _without_out(invoke):
+    """The invoker of a call known to give no ``out=``: its functional overload, directly."""
+    if isinstance(invoke, partial) and invoke.func is _dispatch_call:
+        return partial(dispatch, invoke.args[0])
+    return invoke
 
 
 def native_function(
@@ -370,13 +462,7 @@ def native_function(
         return PythonArgParser(python_name, sort_overloads(signatures))
 
     function_parser = parser(name, False, overloads.functional)
-
-    def function(*args, **kwargs):
-        signature, args, kwargs = function_parser.parse(args, kwargs)
-        if check is not None:
-            check(*args, **kwargs)
-        return _call_overload(signature, args, kwargs)
-
+    function = _binding(function_parser, check, method=False)
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc or f"``torch.{name}``: ``{first.text}``"
     function.overloads = overloads.operators
@@ -384,12 +470,12 @@ def native_function(
 
     method_ops = [ops for ops in overloads.functional if "method" in _variants_of(ops, variants)]
     if method_ops:
-        method = _tensor_method(parser(name, True, method_ops), check)
+        method = _binding(parser(name, True, method_ops), check, method=True)
         method.__doc__ = function.__doc__
         bind_method(name, method)
     if overloads.inplace:  # in-place overloads are always methods (``Tensor.add_``)
         inplace_ops = [(op, None) for op in overloads.inplace]
-        method = _tensor_method(parser(name + "_", True, inplace_ops), check)
+        method = _binding(parser(name + "_", True, inplace_ops), check, method=True)
         method.__doc__ = f"In-place ``{name}``: ``{overloads.inplace[0].schema}``"
         bind_method(name + "_", method)
         function.inplace = method
