@@ -429,3 +429,25 @@ def test_the_short_paths_bind_as_the_full_one_does():
     fill_tensor = next(s for s in vg.fill.parser.signatures if s.params[1].type_name == "Tensor")
     assert fill_tensor.bind_call((vg.ones(2), 1.5), {}, False) is None
     assert fill_tensor.bind((vg.ones(2), 1.5), {}, False) is None
+
+
+def test_numpy_names_are_accepted_as_keywords():
+    # PyTorch's numpy_compatibility_arg_names: ``axis`` for ``dim``, ``x`` for ``input``...
+    signature = _python_signature("cat(Tensor[] tensors, int dim=0) -> Tensor")
+    tensors = [vg.ones(2)]
+    assert signature.bind_call((tensors,), {"axis": 1}, True) == ((tensors, 1), {})
+    assert signature.bind_call((tensors,), {"dim": 1}, True) == ((tensors, 1), {})
+    flatten = _python_signature("flatten(Tensor self, int start_dim=0) -> Tensor")
+    assert flatten.bind_call((), {"x": tensors[0]}, True) == ((tensors[0], 0), {})
+    # With another keyword unknown, the error names the NumPy name first, as PyTorch's.
+    with pytest.raises(TypeError, match="cat\\(\\) got an unexpected keyword argument 'axis'"):
+        signature.bind_call((tensors,), {"axis": 1, "foo": 2}, True)
+
+
+def test_an_empty_list_default_given_as_none_is_that_default():
+    # torchgen writes ``int[1] dims=[]`` as ``dims=None``; None means the default.
+    signature = _python_signature("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor")
+    assert str(signature) == "(Tensor input, tuple of ints shifts, tuple of ints dims = None)"
+    x = vg.ones(2)
+    assert signature.bind_call((x, 1, None), {}, True) == ((x, (1,), ()), {})
+    assert signature.bind_call((x, 1), {"dims": None}, True) == ((x, (1,), ()), {})

@@ -7,8 +7,10 @@ import torch
 from oracle import assert_same_error
 
 import vizgrad as vg
+from vizgrad.derivatives import COMPOSITE
 from vizgrad.ops import einsum as einsum_module
 from vizgrad.ops import linalg, sampling
+from vizgrad.ops.registry import OPERATORS
 
 DECLARED = {
     vg.dot: ["dot", "dot.out"],
@@ -157,7 +159,6 @@ def test_an_out_overload_shares_its_twins_kind():
     from vizgrad.derivatives import NON_DIFFERENTIABLE
     from vizgrad.dispatcher import EXPLICIT, NONDIFFERENTIABLE
     from vizgrad.ops.declaration import native_function
-    from vizgrad.ops.registry import OPERATORS
 
     probe = native_function(
         "_out_kind_probe(Tensor self) -> Tensor",
@@ -189,3 +190,51 @@ def test_an_operator_of_inplace_overloads_only_is_called_by_its_inplace_name():
     assert uniform_(x, 2, 3) is x and all(2 <= v < 3 for v in x.tolist())
     with pytest.raises(TypeError, match=r"uniform_\(\): argument 'input' \(position 1\) must be"):
         uniform_([1.0])
+
+
+def test_a_structured_kernel_named_for_an_overload_makes_its_inplace_twin():
+    from vizgrad.dispatcher import INPLACE
+    from vizgrad.ops.declaration import StructuredKernel, _kernel_for
+    from vizgrad.schema import FunctionSchema
+
+    class Made(StructuredKernel):
+        def for_overload(self, schema, variant):
+            return (schema.name, variant)
+
+    plain = FunctionSchema.parse("f.dim(Tensor(a) self, int dim) -> Tensor(a)")
+    inplace = FunctionSchema.parse("f_.dim(Tensor(a!) self, int dim) -> Tensor(a!)")
+    kernels = {"f.dim": Made()}
+    assert _kernel_for(inplace, INPLACE, None, kernels, [plain]) == ("f_", INPLACE)
+
+
+def test_an_out_overload_is_composite_only_when_declared_so():
+    from vizgrad.dispatcher import COMPOSITE_IMPLICIT, EXPLICIT
+    from vizgrad.ops.declaration import _Overloads
+
+    schemas = ("vizgrad_test_join(Tensor[] tensors) -> Tensor",
+               "vizgrad_test_join.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)")  # fmt: skip
+    named = _Overloads(schemas, lambda tensors, out=None: out, {}, None,
+                       {"vizgrad_test_join": COMPOSITE,
+                        "vizgrad_test_join.out": COMPOSITE}, {}).operators  # fmt: skip
+    assert named["vizgrad_test_join.out"].kind is COMPOSITE_IMPLICIT
+    # By default an out= overload records no node, so autograd refuses it.
+    schemas = tuple(s.replace("join", "join2") for s in schemas)
+    default = _Overloads(schemas, lambda tensors, out=None: out, {}, COMPOSITE, {}, {}).operators
+    assert default["vizgrad_test_join2"].kind is COMPOSITE_IMPLICIT
+    assert default["vizgrad_test_join2.out"].kind is EXPLICIT
+
+
+def test_a_resize_bumps_the_version_only_when_the_size_changes():
+    from vizgrad.dispatcher import RESIZE, Operator
+
+    def kernel(self, size):
+        self._set_metadata(size, (1,), self._offset)
+        return self
+
+    op = Operator("vizgrad_test_resize_(Tensor(a!) self, SymInt[] size) -> Tensor(a!)", RESIZE,
+                  kernel)  # fmt: skip
+    x = vg.zeros(4)
+    op(x, (4,))
+    assert x._version == 0
+    op(x, (2,))
+    assert x._version == 1

@@ -128,6 +128,10 @@ _SIMPLE_TYPES = {
     "MemoryFormat": ("vizgrad.memory_format", _is_memory_format),
     "PyObject*": ("object", _anything),  # a hand-written binding's "any Python object"
 }
+# NumPy's names for some parameters, accepted as keywords too (``torch.sum(x, axis=0)``,
+# ``torch.concatenate(ts, axis=1)``): ``numpy_compatibility_arg_names``.
+_NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
+                "other": ("x2",)}  # fmt: skip
 _LIST_TYPE_NAMES = {
     "Tensor": "tuple of Tensors",
     "int": "tuple of ints",
@@ -143,7 +147,7 @@ class PythonParameter:
 
     __slots__ = ("name", "schema_name", "schema_type", "type_name", "check", "is_int_list", "list_size",
                  "is_tensor_list", "optional", "allow_none", "none_value", "kwarg_only",
-                 "default", "default_text")  # fmt: skip
+                 "default", "default_text", "numpy_names")  # fmt: skip
 
     def __init__(self, argument: Argument, name: str, *, numbers_as_tensors: bool = False):
         self.name = name
@@ -178,6 +182,7 @@ class PythonParameter:
             # (``int[1] dim=[]`` is ``dim=None`` to Python): None means that default.
             self.allow_none, self.none_value, self.default_text = True, self.default, "None"
         self.kwarg_only = argument.kwarg_only
+        self.numpy_names = _NUMPY_NAMES.get(name, ())
 
     def _check_list(self, value) -> bool:
         if _is_sequence(value):
@@ -266,6 +271,8 @@ class PythonSignature:
                 value = args[position]
             else:
                 value = kwargs.get(param.name, NO_DEFAULT)
+                if value is NO_DEFAULT and param.numpy_names:
+                    value = _numpy_keyword(param, kwargs)
                 if value is NO_DEFAULT:
                     if not param.optional:
                         return _fail(raise_errors, _missing_arguments, self, index)
@@ -350,6 +357,14 @@ class PythonSignature:
                     param.none_value if value is None else _unpack_int_list(self, param, value)
                 )
         return tuple(args)
+
+
+def _numpy_keyword(param: PythonParameter, kwargs: dict):
+    """The value given under one of the parameter's NumPy names (``axis=`` for ``dim``)."""
+    for name in param.numpy_names:
+        if name in kwargs:
+            return kwargs[name]
+    return NO_DEFAULT
 
 
 def _fail(raise_errors: bool, error, *details):

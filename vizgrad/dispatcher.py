@@ -37,6 +37,7 @@ __all__ = [
     "OUT",
     "VIEW",
     "NON_DIFFERENTIABLE_VIEW",
+    "RESIZE",
     "Operator",
     "current_call",
     "current_op",
@@ -52,6 +53,9 @@ VIEW = "view"  # returns a tensor sharing its first argument's storage
 # ``detach``: shares storage and version counter, but autograd does not see a view
 # (``_base`` stays None), as ``make_variable_non_differentiable_view``.
 NON_DIFFERENTIABLE_VIEW = "non_differentiable_view"
+# ``resize_``: writes its first argument's size (and may grow its storage), but the
+# version goes up only if the size changed (PyTorch's ADInplaceOrView::resize_).
+RESIZE = "resize"
 
 # What the autograd key does for an operator: its *kind*, a fact about the operator
 # (PyTorch's dispatch table entry for the Autograd key), not about one call.
@@ -203,8 +207,11 @@ def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict, action="r
     """The keys under autograd: ADInplaceOrView (unless it falls through), then CPU."""
     if op.variant is FUNCTIONAL:
         return _backend(op, args, kwargs, action)
-    if op.variant is INPLACE or op.variant is OUT:
-        _check_inference_write(args[0] if op.variant is INPLACE else _outputs(op, kwargs))
+    if op.variant is OUT:
+        _check_inference_write(_outputs(op, kwargs))
+    elif op.variant is INPLACE or op.variant is RESIZE:
+        _check_inference_write(args[0])
+    size_before = args[0]._size if op.variant is RESIZE else None
     if events.bus.active:
         _emit_step(op, INPLACE_OR_VIEW_KEY, action, args, _INPLACE_OR_VIEW_NOTES[op.variant])
     _state.depth += 1
@@ -218,6 +225,9 @@ def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict, action="r
         result._version_counter = args[0]._version_counter
     elif op.variant is INPLACE:
         _record_write(op, args[0])
+    elif op.variant is RESIZE:
+        if args[0]._size != size_before:
+            _record_write(op, args[0])
     else:  # OUT
         for t in _outputs(op, kwargs):
             _record_write(op, t)
@@ -315,6 +325,7 @@ def _record_write(op: Operator, tensor) -> None:
 _INPLACE_OR_VIEW_NOTES = {
     VIEW: "view: the result shares its input's storage, base and version counter",
     NON_DIFFERENTIABLE_VIEW: "shares storage and version counter; autograd sees no view",
+    RESIZE: "resize: bumps the version counter of self if its size changed",
     INPLACE: "in-place: bumps the version counter of self after the kernel writes it",
     OUT: "out=: bumps the version counter of out after the kernel writes it",
 }

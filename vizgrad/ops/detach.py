@@ -8,10 +8,9 @@ noticed); ``.data`` does not (PyTorch's ``variable_data()``).
 from __future__ import annotations
 
 from ..derivatives import NON_DIFFERENTIABLE
-from ..dispatcher import FUNCTIONAL, NON_DIFFERENTIABLE_VIEW
-from ..tensor import Tensor
-from .registry import bind_method, check_tensor, declare
-from .view_common import _bind_property
+from ..dispatcher import NON_DIFFERENTIABLE_VIEW
+from ..tensor import Tensor, define_method
+from .declaration import native_function
 
 __all__ = [
     "detach",
@@ -20,23 +19,6 @@ __all__ = [
 
 
 # --- detach and .data: aliases that autograd does not follow -----------------------------
-
-
-_detach_op = declare(
-    "detach(Tensor(a) self) -> Tensor(a)",
-    NON_DIFFERENTIABLE_VIEW,
-    lambda self: self._alias(self._size, self._stride, self._offset),
-)
-
-
-def detach(input: Tensor) -> Tensor:
-    """``torch.detach``: the same memory, cut from the autograd graph.
-
-    It shares the storage *and the version counter* (so an in-place change of either is
-    still noticed), but it is not a view: ``_base`` is None and ``_is_view()`` is False.
-    """
-    check_tensor("detach", input, "input", 1)
-    return _detach_op(input)
 
 
 def _detach_inplace_kernel(self: Tensor) -> Tensor:
@@ -54,17 +36,29 @@ def _detach_inplace_kernel(self: Tensor) -> Tensor:
     return self
 
 
-# Only autograd metadata changes, not data: PyTorch does not bump the version, so this
-# overload is declared FUNCTIONAL (no ADInplaceOrView work) although it returns ``self``.
-# Autograd records nothing for it: its whole point is to leave the graph.
-_detach_inplace_op = declare("detach_(Tensor(a!) self) -> Tensor(a!)", FUNCTIONAL,
-                             _detach_inplace_kernel, NON_DIFFERENTIABLE)  # fmt: skip
+# Neither overload is a view autograd follows, and neither writes data: ``detach``
+# shares the storage and the version counter but leaves ``_base`` None, and
+# ``detach_`` changes only autograd metadata, so PyTorch does not bump the version.
+# Autograd records nothing for them: their whole point is to leave the graph.
+detach = native_function(
+    "detach(Tensor(a) self) -> Tensor(a)",
+    "detach_(Tensor(a!) self) -> Tensor(a!)",
+    kernels={
+        "detach": lambda self: self._alias(self._size, self._stride, self._offset),
+        "detach_": _detach_inplace_kernel,
+    },
+    derivative=NON_DIFFERENTIABLE,
+    variant_of={"detach": NON_DIFFERENTIABLE_VIEW, "detach_": NON_DIFFERENTIABLE_VIEW},
+    inplace_variants="function, method",
+    doc="""``torch.detach``: the same memory, cut from the autograd graph.
 
-
-def detach_(input: Tensor) -> Tensor:
-    """``Tensor.detach_``: make this tensor a leaf that does not require grad."""
-    check_tensor("detach_", input, "input", 1)
-    return _detach_inplace_op(input)
+    It shares the storage *and the version counter* (so an in-place change of either is
+    still noticed), but it is not a view: ``_base`` is None and ``_is_view()`` is False.
+    ``Tensor.detach_`` makes the tensor itself a leaf that does not require grad.
+    """,
+)
+# ``torch.detach_(x)`` is ``x.detach_()`` (the in-place overload's function variant).
+detach_ = detach.inplace
 
 
 def _get_data(self: Tensor) -> Tensor:
@@ -86,6 +80,4 @@ def _set_data(self: Tensor, new_data) -> None:
     self._set_metadata(new_data._size, new_data._stride, new_data._offset)
 
 
-bind_method("detach", detach)
-bind_method("detach_", detach_)
-_bind_property("data", _get_data, _set_data)
+define_method("data", property(_get_data, _set_data))

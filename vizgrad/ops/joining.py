@@ -12,22 +12,20 @@ least 1-, 2- or 3-dimensional.
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 
-from ..derivatives import Derivative
-from ..dispatcher import COMPOSITE, FUNCTIONAL, OUT
+from ..derivatives import COMPOSITE, Derivative
 from ..promotion import can_cast, result_type
 from ..shape import contiguous_strides, is_non_overlapping_and_dense, wrap_dim, wrap_dims
 from ..tensor import Tensor
 from .copy import clone, contiguous_format
+from .declaration import native_function
 from .index_ops import index_select
 from .indexing_common import _fresh
 from .iterator import check_no_overlap
-from .registry import bind_method, check_tensor, declare, write_to_out
-from .shape_views import flatten, reshape
-from .size_one_dims import unsqueeze
+from .registry import write_to_out
+from .shape_views import _reshape_op, flatten
+from .size_one_dims import _unsqueeze_op
 
 __all__ = [
     "cat",
@@ -46,36 +44,6 @@ __all__ = [
     "flipud",
     "roll",
 ]
-
-
-def _tensor_list(fn_name: str, tensors) -> list[Tensor]:
-    """``Tensor[] tensors`` from Python: a list or tuple of tensors, nothing else."""
-    if not isinstance(tensors, list | tuple):
-        raise TypeError(
-            f"{fn_name}(): argument 'tensors' (position 1) must be tuple of Tensors, "
-            f"not {type(tensors).__name__}"
-        )
-    for i, t in enumerate(tensors):
-        if not isinstance(t, Tensor):
-            raise TypeError(
-                f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}"
-            )
-    return list(tensors)
-
-
-def _int_tuple(fn_name: str, arg_name: str, position: int, values) -> tuple[int, ...]:
-    """An ``int[]`` argument: a tuple or list of ints (PyTorch's parser rejects a float)."""
-    if isinstance(values, int):
-        return (values,)
-    try:
-        if not isinstance(values, tuple | list):
-            raise TypeError
-        return tuple(operator.index(v) for v in values)
-    except TypeError:
-        raise TypeError(
-            f"{fn_name}(): argument '{arg_name}' (position {position}) must be tuple of ints, "
-            f"not {type(values).__name__}"
-        ) from None
 
 
 # --- cat ---------------------------------------------------------------------------------
@@ -156,39 +124,39 @@ def _cat_backward(grad: Tensor, saved) -> list:
     return grads
 
 
-_cat_op = declare(
+cat = native_function(
     "cat(Tensor[] tensors, int dim=0) -> Tensor",
-    FUNCTIONAL,
-    _cat_kernel,
-    Derivative(
+    "cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels={"cat": _cat_kernel, "cat.out": _cat_out_kernel},
+    derivative=Derivative(
         "CatBackward0", save=("dim", "tensors_args_sizes"), grads={"tensors": _cat_backward}
     ),
-)
-_cat_out_op = declare(
-    "cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", OUT, _cat_out_kernel
-)
-
-
-def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
-    """``torch.cat``: join tensors along an existing dim; dtypes promote together.
+    variants="function",
+    doc="""``torch.cat``: join tensors along an existing dim; dtypes promote together.
 
     All sizes must match except along ``dim``. The result is a new row-major tensor.
-    """
-    tensors = _tensor_list("cat", tensors)
-    if out is None:
-        return _cat_op(tensors, dim)
-    check_tensor("cat", out, "out", 3)
-    return _cat_out_op(tensors, dim, out=out)
+    """,
+)
+_cat_op, _cat_out_op = cat.overloads["cat"], cat.overloads["cat.out"]
 
-
-def concat(tensors, dim: int = 0, *, out=None) -> Tensor:
-    """``torch.concat``: another name for ``cat``."""
-    return cat(tensors, dim, out=out)
-
-
-def concatenate(tensors, axis: int = 0, *, out=None) -> Tensor:
-    """``torch.concatenate``: ``cat`` with NumPy's argument name ``axis``."""
-    return cat(tensors, axis, out=out)
+# Other names for ``cat``, each its own native function in PyTorch, made of ``cat``
+# (whose node they record and whose out= overload refuses autograd).
+concat = native_function(
+    "concat(Tensor[] tensors, int dim=0) -> Tensor",
+    "concat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels={"concat": _cat_op, "concat.out": _cat_out_op},
+    derivatives={"concat": COMPOSITE, "concat.out": COMPOSITE},
+    variants="function",
+    doc="``torch.concat``: another name for ``cat``.",
+)
+concatenate = native_function(
+    "concatenate(Tensor[] tensors, int dim=0) -> Tensor",
+    "concatenate.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels={"concatenate": _cat_op, "concatenate.out": _cat_out_op},
+    derivatives={"concatenate": COMPOSITE, "concatenate.out": COMPOSITE},
+    variants="function",
+    doc="``torch.concatenate``: ``cat`` by NumPy's name (which also takes ``axis=``).",
+)
 
 
 # --- stack and its relatives ----------------------------------------------------------------
@@ -226,27 +194,15 @@ def _stack_out_kernel(tensors, dim: int = 0, *, out: Tensor) -> Tensor:
 
 
 # Stacking added one dim: taking it apart again (``unbind``) gives each input its gradient.
-_stack_op = declare(
+stack = native_function(
     "stack(Tensor[] tensors, int dim=0) -> Tensor",
-    FUNCTIONAL,
-    _stack_kernel,
-    Derivative("StackBackward0", save=("dim",),
-               grads={"tensors": lambda grad, saved: list(grad.unbind(saved.dim))}),
-)  # fmt: skip
-_stack_out_op = declare(
     "stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
-    OUT,
-    _stack_out_kernel,
-)
-
-
-def stack(tensors, dim: int = 0, *, out=None) -> Tensor:
-    """``torch.stack``: join equal-shaped tensors along a *new* dim ``dim``."""
-    tensors = _tensor_list("stack", tensors)
-    if out is None:
-        return _stack_op(tensors, dim)
-    check_tensor("stack", out, "out", 3)
-    return _stack_out_op(tensors, dim, out=out)
+    kernels={"stack": _stack_kernel, "stack.out": _stack_out_kernel},
+    derivative=Derivative("StackBackward0", save=("dim",),
+                          grads={"tensors": lambda grad, saved: list(grad.unbind(saved.dim))}),
+    variants="function",
+    doc="``torch.stack``: join equal-shaped tensors along a *new* dim ``dim``.",
+)  # fmt: skip
 
 
 # The ``atleast_*d`` helpers use the ops PyTorch's do (``reshape`` for 0-d tensors,
@@ -255,89 +211,95 @@ def stack(tensors, dim: int = 0, *, out=None) -> Tensor:
 
 def _atleast_1d(t: Tensor) -> Tensor:
     """``atleast_1d``: a 0-d tensor becomes ``(1,)``."""
-    return reshape(t, (1,)) if not t._size else t
+    return _reshape_op(t, (1,)) if not t._size else t
 
 
 def _atleast_2d(t: Tensor) -> Tensor:
     """``atleast_2d``: 0-d becomes ``(1, 1)``, 1-D ``(n,)`` becomes ``(1, n)``."""
     if not t._size:
-        return reshape(t, (1, 1))
-    return unsqueeze(t, 0) if len(t._size) == 1 else t
+        return _reshape_op(t, (1, 1))
+    return _unsqueeze_op(t, 0) if len(t._size) == 1 else t
 
 
 def _atleast_3d(t: Tensor) -> Tensor:
     """``atleast_3d``: a 1-D ``(n,)`` becomes ``(1, n, 1)``, a 2-D one gains a last dim."""
     if not t._size:
-        return reshape(t, (1, 1, 1))
+        return _reshape_op(t, (1, 1, 1))
     if len(t._size) == 1:
-        return unsqueeze(unsqueeze(t, 0), -1)
-    return unsqueeze(t, -1) if len(t._size) == 2 else t
+        return _unsqueeze_op(_unsqueeze_op(t, 0), -1)
+    return _unsqueeze_op(t, -1) if len(t._size) == 2 else t
 
 
 def _as_column(t: Tensor) -> Tensor:
     """``column_stack``'s reshaping: 0-d and 1-D tensors become one column."""
-    return reshape(t, (t.numel(), 1)) if len(t._size) <= 1 else t
+    return _reshape_op(t, (t.numel(), 1)) if len(t._size) <= 1 else t
 
 
-def _stacker(name: str, doc: str, prepare, dim_for):
-    """Declare one of the ``*stack`` composites: reshape every tensor, then ``cat``.
+def _cat_after(name: str, prepare, dim_for) -> dict:
+    """The kernels of a ``*stack`` composite and its out= overload: reshape, then ``cat``.
 
-    They are ``CompositeImplicitAutograd`` in PyTorch: no kernel of their own, just
-    other operators (views, then ``cat``), each dispatched and differentiated itself.
+    They are CompositeImplicitAutograd in PyTorch: no kernel of their own, just other
+    operators (views, then ``cat``), each dispatched and differentiated itself.
     """
 
-    def kernel(tensors):
+    def prepared(tensors):
         if not tensors:
             raise RuntimeError(f"{name} expects a non-empty TensorList")
-        prepared = [prepare(t) for t in tensors]
-        return _cat_op(prepared, dim_for(prepared))
+        return [prepare(t) for t in tensors]
+
+    def kernel(tensors):
+        tensors = prepared(tensors)
+        return _cat_op(tensors, dim_for(tensors))
 
     def out_kernel(tensors, *, out):
-        if not tensors:
-            raise RuntimeError(f"{name} expects a non-empty TensorList")
-        prepared = [prepare(t) for t in tensors]
-        return _cat_out_op(prepared, dim_for(prepared), out=out)
+        tensors = prepared(tensors)
+        return _cat_out_op(tensors, dim_for(tensors), out=out)
 
-    functional_op = declare(f"{name}(Tensor[] tensors) -> Tensor", FUNCTIONAL, kernel, COMPOSITE)
-    out_op = declare(f"{name}.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)", OUT,
-                     out_kernel, COMPOSITE)  # fmt: skip
-
-    def function(tensors, *, out=None):
-        tensors = _tensor_list(name, tensors)
-        if out is None:
-            return functional_op(tensors)
-        check_tensor(name, out, "out", 2)
-        return out_op(tensors, out=out)
-
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = doc
-    return function
+    return {name: kernel, f"{name}.out": out_kernel}
 
 
-hstack = _stacker(
-    "hstack",
-    "``torch.hstack``: join along dim 1 (dim 0 for 1-D tensors); 0-d tensors become 1-D.",
-    _atleast_1d,
-    lambda prepared: 0 if len(prepared[0]._size) == 1 else 1,
+hstack = native_function(
+    "hstack(Tensor[] tensors) -> Tensor",
+    "hstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=_cat_after(
+        "hstack", _atleast_1d, lambda prepared: 0 if len(prepared[0]._size) == 1 else 1
+    ),
+    derivatives={"hstack": COMPOSITE, "hstack.out": COMPOSITE},
+    variants="function",
+    doc="``torch.hstack``: join along dim 1 (dim 0 for 1-D tensors); 0-d tensors become 1-D.",
 )
-vstack = _stacker(
-    "vstack",
-    "``torch.vstack``: join along dim 0 after making every tensor at least 2-D.",
-    _atleast_2d,
-    lambda prepared: 0,
+vstack = native_function(
+    "vstack(Tensor[] tensors) -> Tensor",
+    "vstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=_cat_after("vstack", _atleast_2d, lambda prepared: 0),
+    derivatives={"vstack": COMPOSITE, "vstack.out": COMPOSITE},
+    variants="function",
+    doc="``torch.vstack``: join along dim 0 after making every tensor at least 2-D.",
 )
-row_stack = vstack
-dstack = _stacker(
-    "dstack",
-    "``torch.dstack``: join along dim 2 after making every tensor at least 3-D.",
-    _atleast_3d,
-    lambda prepared: 2,
+row_stack = native_function(
+    "row_stack(Tensor[] tensors) -> Tensor",
+    "row_stack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels={"row_stack": vstack.overloads["vstack"],
+             "row_stack.out": vstack.overloads["vstack.out"]},
+    derivatives={"row_stack": COMPOSITE, "row_stack.out": COMPOSITE},
+    variants="function",
+    doc="``torch.row_stack``: another name for ``vstack``.",
+)  # fmt: skip
+dstack = native_function(
+    "dstack(Tensor[] tensors) -> Tensor",
+    "dstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=_cat_after("dstack", _atleast_3d, lambda prepared: 2),
+    derivatives={"dstack": COMPOSITE, "dstack.out": COMPOSITE},
+    variants="function",
+    doc="``torch.dstack``: join along dim 2 after making every tensor at least 3-D.",
 )
-column_stack = _stacker(
-    "column_stack",
-    "``torch.column_stack``: 0-d and 1-D tensors become columns, then join along dim 1.",
-    _as_column,
-    lambda prepared: 1,
+column_stack = native_function(
+    "column_stack(Tensor[] tensors) -> Tensor",
+    "column_stack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=_cat_after("column_stack", _as_column, lambda prepared: 1),
+    derivatives={"column_stack": COMPOSITE, "column_stack.out": COMPOSITE},
+    variants="function",
+    doc="``torch.column_stack``: 0-d and 1-D tensors become columns, then join along dim 1.",
 )
 
 
@@ -380,44 +342,30 @@ def _repeat_backward(grad: Tensor, saved) -> Tensor:
     return grad.reshape(split_shape).sum(tuple(copy_dims))
 
 
-_repeat_op = declare(
+_repeat_op = native_function(
     "repeat(Tensor self, SymInt[] repeats) -> Tensor",
-    FUNCTIONAL,
-    _repeat_kernel,
-    Derivative("RepeatBackward0", save=("self_sym_sizes", "repeats"),
-               grads={"self": _repeat_backward}),
-)  # fmt: skip
-
-
-def _repeat(self: Tensor, *sizes) -> Tensor:
-    """``Tensor.repeat``: tile the whole tensor ``sizes[d]`` times along each dim d.
+    kernel=_repeat_kernel,
+    derivative=Derivative("RepeatBackward0", save=("self_sym_sizes", "repeats"),
+                          grads={"self": _repeat_backward}),
+    variants="method",
+    doc="""``Tensor.repeat``: tile the whole tensor ``repeats[d]`` times along each dim d.
 
     More sizes than dims add leading dims; fewer is an error.
-    """
-    if not sizes:
-        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
-    if len(sizes) == 1 and isinstance(sizes[0], tuple | list):
-        sizes = sizes[0]
-    return _repeat_op(self, _int_tuple("repeat", "repeats", 1, sizes))
+    """,
+).overloads["repeat"]  # fmt: skip
 
 
-bind_method("repeat", _repeat)
+def _tile_kernel(self: Tensor, dims) -> Tensor:
+    # As NumPy's tile: fewer ``dims`` than dims are padded with leading 1s.
+    return _repeat_op(self, (1,) * (len(self._size) - len(dims)) + tuple(dims))
 
 
-def tile(input: Tensor, dims) -> Tensor:
-    """``torch.tile``: ``repeat``, except that fewer ``dims`` than dims means leading 1s."""
-    check_tensor("tile", input, "input", 1)
-    dims = _int_tuple("tile", "dims", 2, dims)
-    dims = (1,) * (len(input._size) - len(dims)) + dims
-    return _repeat_op(input, dims)
-
-
-def _varargs(values: tuple):
-    """``t.flip(0, 1)`` and ``t.flip((0, 1))`` mean the same: unwrap one sequence."""
-    return values[0] if len(values) == 1 and isinstance(values[0], tuple | list) else values
-
-
-bind_method("tile", lambda self, *dims: tile(self, _varargs(dims)))
+tile = native_function(
+    "tile(Tensor self, SymInt[] dims) -> Tensor",
+    kernel=_tile_kernel,
+    derivative=COMPOSITE,
+    doc="``torch.tile``: ``repeat``, except that fewer ``dims`` than dims means leading 1s.",
+)
 
 
 def _check_repeats_tensor(repeats: Tensor) -> np.ndarray:
@@ -459,7 +407,7 @@ def _repeat_interleave_int(self: Tensor, repeats: int, dim=None, *, output_size=
     dim = wrap_dim(0 if dim is None else dim, len(self._size))
     if repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
-    spread = unsqueeze(input, dim + 1)
+    spread = _unsqueeze_op(input, dim + 1)
     sizes = list(spread._size)
     sizes[dim + 1] = repeats
     _check_output_size(output_size, input._size[dim] * repeats)
@@ -477,7 +425,7 @@ def _repeat_interleave_tensor(self: Tensor, repeats: Tensor, dim=None, *, output
         input, dim = flatten(self), 0
     length = _size_along(input, dim)
     if len(repeats._size) == 0 or repeats._size == (1,):
-        repeats = reshape(repeats, (1,)).expand(length)
+        repeats = _reshape_op(repeats, (1,)).expand(length)
     elif len(repeats._size) == 1:
         if repeats._size[0] != length:
             raise RuntimeError(
@@ -486,7 +434,9 @@ def _repeat_interleave_tensor(self: Tensor, repeats: Tensor, dim=None, *, output
             )
     else:
         raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
-    indices = _repeat_interleave_ops["Tensor"](repeats, output_size=output_size)
+    indices = repeat_interleave.overloads["repeat_interleave.Tensor"](
+        repeats, output_size=output_size
+    )
     return index_select(input, dim, indices)
 
 
@@ -497,48 +447,32 @@ def _repeat_interleave_counts(repeats: Tensor, *, output_size=None) -> Tensor:
     return _fresh(np.repeat(np.arange(counts.size), counts), repeats._dtype)
 
 
-_repeat_interleave_ops = {
-    # CompositeImplicitAutograd in PyTorch: built from other ops, which record the nodes.
-    "self_int": declare(
-        "repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, "
-        "SymInt? output_size=None) -> Tensor",
-        FUNCTIONAL,
-        _repeat_interleave_int,
-        COMPOSITE,
-    ),
-    "self_Tensor": declare(
-        "repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, "
-        "SymInt? output_size=None) -> Tensor",
-        FUNCTIONAL,
-        _repeat_interleave_tensor,
-        COMPOSITE,
-    ),
-    "Tensor": declare(
-        "repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor",
-        FUNCTIONAL,
-        _repeat_interleave_counts,
-    ),
-}
-
-
-def repeat_interleave(input: Tensor, repeats=None, dim=None, *, output_size=None) -> Tensor:
-    """``torch.repeat_interleave``: repeat each element (or slice along ``dim``) in place.
+# The function takes all three overloads; the method only those with ``self`` (the
+# counts-only ``repeat_interleave.Tensor`` is a function in PyTorch).
+repeat_interleave = native_function(
+    "repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor",
+    "repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, "
+    "SymInt? output_size=None) -> Tensor",
+    "repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, "
+    "SymInt? output_size=None) -> Tensor",
+    kernels={
+        "repeat_interleave.Tensor": _repeat_interleave_counts,
+        "repeat_interleave.self_Tensor": _repeat_interleave_tensor,
+        "repeat_interleave.self_int": _repeat_interleave_int,
+    },
+    # CompositeImplicitAutograd in PyTorch but for the counts: built from other ops,
+    # which record the nodes.
+    derivatives={
+        "repeat_interleave.self_Tensor": COMPOSITE,
+        "repeat_interleave.self_int": COMPOSITE,
+    },
+    doc="""``torch.repeat_interleave``: repeat each element (or slice along ``dim``) in place.
 
     ``[a, b]`` with ``repeats=2`` gives ``[a, a, b, b]`` (``repeat`` would give
     ``[a, b, a, b]``). ``repeats`` is an int or one count per slice. Called with only a
     tensor of counts, it returns the index ``k`` repeated ``counts[k]`` times.
-    """
-    check_tensor("repeat_interleave", input, "input", 1)
-    if repeats is None:
-        return _repeat_interleave_ops["Tensor"](input, output_size=output_size)
-    if isinstance(repeats, Tensor):
-        return _repeat_interleave_ops["self_Tensor"](input, repeats, dim, output_size=output_size)
-    repeats = operator.index(repeats)
-    return _repeat_interleave_ops["self_int"](input, repeats, dim, output_size=output_size)
-
-
-bind_method("repeat_interleave", lambda self, repeats=None, dim=None, *, output_size=None:
-            repeat_interleave(self, repeats, dim, output_size=output_size))  # fmt: skip
+    """,
+)
 
 
 # --- flip and roll: the same elements in another order --------------------------------------
@@ -560,23 +494,14 @@ def _flip_kernel(self: Tensor, dims) -> Tensor:
 
 
 # Flipping is its own inverse: the gradient is flipped back.
-_flip_op = declare(
+flip = native_function(
     "flip(Tensor self, int[] dims) -> Tensor",
-    FUNCTIONAL,
-    _flip_kernel,
-    Derivative("FlipBackward0", save=("dims",),
-               grads={"self": lambda grad, saved: grad.flip(saved.dims)}),
+    kernel=_flip_kernel,
+    derivative=Derivative("FlipBackward0", save=("dims",),
+                          grads={"self": lambda grad, saved: grad.flip(saved.dims)}),
+    doc="``torch.flip``: reverse the order along ``dims``. A copy: strides never go negative.",
 )  # fmt: skip
-
-
-def flip(input: Tensor, dims) -> Tensor:
-    """``torch.flip``: reverse the order along ``dims``. A copy: strides never go negative."""
-    check_tensor("flip", input, "input", 1)
-    if not isinstance(dims, tuple | list):
-        raise TypeError(
-            f"flip(): argument 'dims' (position 2) must be tuple of ints, not {type(dims).__name__}"
-        )
-    return _flip_op(input, _int_tuple("flip", "dims", 2, dims))
+_flip_op = flip.overloads["flip"]
 
 
 def _fliplr_kernel(self: Tensor) -> Tensor:
@@ -592,20 +517,18 @@ def _flipud_kernel(self: Tensor) -> Tensor:
 
 
 # Composites in PyTorch: a check, then ``flip`` (dispatched on its own).
-_fliplr_op = declare("fliplr(Tensor self) -> Tensor", FUNCTIONAL, _fliplr_kernel, COMPOSITE)
-_flipud_op = declare("flipud(Tensor self) -> Tensor", FUNCTIONAL, _flipud_kernel, COMPOSITE)
-
-
-def fliplr(input: Tensor) -> Tensor:
-    """``torch.fliplr``: reverse the columns (dim 1)."""
-    check_tensor("fliplr", input, "input", 1)
-    return _fliplr_op(input)
-
-
-def flipud(input: Tensor) -> Tensor:
-    """``torch.flipud``: reverse the rows (dim 0)."""
-    check_tensor("flipud", input, "input", 1)
-    return _flipud_op(input)
+fliplr = native_function(
+    "fliplr(Tensor self) -> Tensor",
+    kernel=_fliplr_kernel,
+    derivative=COMPOSITE,
+    doc="``torch.fliplr``: reverse the columns (dim 1).",
+)
+flipud = native_function(
+    "flipud(Tensor self) -> Tensor",
+    kernel=_flipud_kernel,
+    derivative=COMPOSITE,
+    doc="``torch.flipud``: reverse the rows (dim 0).",
+)
 
 
 def _roll_kernel(self: Tensor, shifts, dims=()) -> Tensor:
@@ -629,20 +552,11 @@ def _roll_backward(grad: Tensor, saved) -> Tensor:
     return _roll_op(grad, tuple(-s for s in saved.shifts), saved.dims)
 
 
-_roll_op = declare("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor", FUNCTIONAL,
-                   _roll_kernel, Derivative("RollBackward0", save=("shifts", "dims"),
-                                            grads={"self": _roll_backward}))  # fmt: skip
-
-
-def roll(input: Tensor, shifts, dims=None) -> Tensor:
-    """``torch.roll``: shift elements along ``dims``; what falls off one end comes back in."""
-    check_tensor("roll", input, "input", 1)
-    shifts = _int_tuple("roll", "shifts", 2, shifts)
-    dims = () if dims is None else _int_tuple("roll", "dims", 3, dims)
-    return _roll_op(input, shifts, dims)
-
-
-bind_method("flip", lambda self, *dims: flip(self, _varargs(dims)))
-bind_method("fliplr", fliplr)
-bind_method("flipud", flipud)
-bind_method("roll", lambda self, shifts, dims=None: roll(self, shifts, dims))
+roll = native_function(
+    "roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor",
+    kernel=_roll_kernel,
+    derivative=Derivative("RollBackward0", save=("shifts", "dims"),
+                          grads={"self": _roll_backward}),
+    doc="``torch.roll``: shift elements along ``dims``; what falls off one end comes back in.",
+)  # fmt: skip
+_roll_op = roll.overloads["roll"]

@@ -13,16 +13,13 @@ add their gradients up instead (``as_strided_backward``). ``splitting`` builds
 
 from __future__ import annotations
 
-import operator
-
-from ..derivatives import Derivative
-from ..dispatcher import VIEW
+from ..derivatives import COMPOSITE, Derivative
 from ..dtypes import INTEGRAL
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
-from .registry import bind_method, check_tensor, declare
+from .declaration import native_function
 from .shape_views import as_strided_backward
-from .view_common import composite
+from .view_common import metadata_view
 
 __all__ = [
     "narrow",
@@ -39,9 +36,11 @@ INT64_MAX = 2**63 - 1  # what PyTorch passes to ``slice`` for an open end (``x[1
 
 def _slice_geometry(self: Tensor, dim: int = 0, start=None, end=None, step: int = 1):
     """``slice.Tensor``: Python-style clamped bounds; the offset moves to ``start``."""
-    if self.dim() == 0:
+    n = len(self._size)
+    if n == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-    dim = wrap_dim(dim, self.dim())
+    if not 0 <= dim < n:  # a dim in range, the common case, needs no wrapping
+        dim = wrap_dim(dim, n)
     if step <= 0:
         raise RuntimeError("slice step must be positive")
     length = self._size[dim]
@@ -72,12 +71,12 @@ def zeros_with_grad_in_view(grad: Tensor, input_sizes, take_view) -> Tensor:
     return grad_input
 
 
-_slice_op = declare(
+# ``x[a:b:c]`` (PyTorch gives ``slice`` no Python binding: indexing and ``narrow`` call it).
+_slice_op = native_function(
     "slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, "
     "SymInt step=1) -> Tensor(a)",
-    VIEW,
-    lambda self, *args: self._alias(*_slice_geometry(self, *args)),
-    Derivative(
+    kernel=metadata_view(_slice_geometry),
+    derivative=Derivative(
         "SliceBackward0",
         save=("self_sym_sizes", "dim", "start", "end", "step"),
         grads={
@@ -86,38 +85,33 @@ _slice_op = declare(
             )
         },
     ),
-)
-
-
-def slice_tensor(input: Tensor, dim: int = 0, start=None, end=None, step: int = 1) -> Tensor:
-    """``aten::slice``: ``input[..., start:end:step]`` along ``dim`` (``torch.ops.aten.slice``)."""
-    check_tensor("slice", input, "input", 1)
-    return _slice_op(input, dim, start, end, step)
+    variants="function",
+).overloads["slice.Tensor"]
 
 
 def _select_geometry(self: Tensor, dim: int, index: int):
     """``select.int``: drop ``dim``; the offset moves to element ``index`` along it."""
-    if self.dim() == 0:
+    sizes, strides = self._size, self._stride
+    if not sizes:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    dim = wrap_dim(dim, self.dim())
-    size = self._size[dim]
+    if not 0 <= dim < len(sizes):  # a dim in range, the common case, needs no wrapping
+        dim = wrap_dim(dim, len(sizes))
+    size = sizes[dim]
     if not -size <= index < size:
         raise IndexError(
-            f"select(): index {index} out of range for tensor of size {list(self._size)} at "
+            f"select(): index {index} out of range for tensor of size {list(sizes)} at "
             f"dimension {dim}"
         )
     if index < 0:
         index += size
-    sizes, strides = list(self._size), list(self._stride)
-    del sizes[dim], strides[dim]
-    return sizes, strides, self._offset + index * self._stride[dim]
+    offset = self._offset + index * strides[dim]
+    return sizes[:dim] + sizes[dim + 1 :], strides[:dim] + strides[dim + 1 :], offset
 
 
-_select_op = declare(
+select = native_function(
     "select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)",
-    VIEW,
-    lambda self, dim, index: self._alias(*_select_geometry(self, dim, index)),
-    Derivative(
+    kernel=metadata_view(_select_geometry),
+    derivative=Derivative(
         "SelectBackward0",
         save=("self_sym_sizes", "dim", "index"),
         grads={
@@ -126,40 +120,18 @@ _select_op = declare(
             )
         },
     ),
+    doc="``torch.select``: one index along ``dim``; the result has one dim fewer.",
 )
-
-
-def select(input: Tensor, dim: int, index: int) -> Tensor:
-    """``torch.select``: one index along ``dim``; the result has one dim fewer."""
-    check_tensor("select", input, "input", 1)
-    return _select_op(input, operator.index(dim), operator.index(index))
-
-
-def _scalar_int(fn_name: str, value) -> int:
-    # ``narrow``'s start may be a 0-dim integer tensor (``narrow.Tensor``).
-    if isinstance(value, Tensor):
-        if value.dim() != 0 or value._dtype.category != INTEGRAL:
-            raise RuntimeError("start must be an 0-dim integral Tensor.")
-        return int(value.item())
-    return operator.index(value)
-
-
-def narrow(input: Tensor, dim: int, start, length: int) -> Tensor:
-    """``torch.narrow``: ``length`` elements from ``start`` along ``dim`` (a ``slice``)."""
-    check_tensor("narrow", input, "input", 1)
-    dim, length = operator.index(dim), operator.index(length)
-    if isinstance(start, Tensor):
-        return _narrow_tensor_op(input, dim, start, length)
-    return _narrow_op(input, dim, operator.index(start), length)
+_select_op = select.overloads["select.int"]
 
 
 def _narrow_kernel(input: Tensor, dim: int, start, length: int) -> Tensor:
-    if input.dim() == 0:
+    if len(input._size) == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    start = _scalar_int("narrow", start)
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
-    size = input.size(dim)
+    n = len(input._size)
+    size = input._size[dim if 0 <= dim < n else wrap_dim(dim, n)]
     if not -size <= start <= size:
         raise IndexError(
             f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
@@ -171,26 +143,27 @@ def _narrow_kernel(input: Tensor, dim: int, start, length: int) -> Tensor:
     return _slice_op(input, dim, start, start + length, 1)
 
 
-_narrow_op = composite(
-    "narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)", _narrow_kernel
-)
-_narrow_tensor_op = composite(
+def _narrow_tensor_kernel(input: Tensor, dim: int, start: Tensor, length: int) -> Tensor:
+    """``narrow.Tensor``: ``start`` given as a 0-dim integer tensor; its value is used."""
+    if start.dim() != 0 or start._dtype.category != INTEGRAL:
+        raise RuntimeError("start must be an 0-dim integral Tensor.")
+    return _narrow_op(input, dim, int(start.item()), length)
+
+
+# The parser tries ``narrow.Tensor`` first, as PyTorch's does: a 0-dim integer tensor
+# would pass for an ``int`` too.
+narrow = native_function(
+    "narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)",
     "narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)",
-    _narrow_kernel,
+    kernels={"narrow": _narrow_kernel, "narrow.Tensor": _narrow_tensor_kernel},
+    derivative=COMPOSITE,
+    doc="``torch.narrow``: ``length`` elements from ``start`` along ``dim`` (a ``slice``).",
 )
-
-
-def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
-    """``torch.diagonal``: the elements ``[i, i + offset]`` of two dims, as one new last dim.
-
-    Its stride is ``stride[dim1] + stride[dim2]``: one step down and one step right.
-    """
-    check_tensor("diagonal", input, "input", 1)
-    return _diagonal_op(input, offset, dim1, dim2)
+_narrow_op = narrow.overloads["narrow"]
 
 
 def _diagonal_geometry(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1):
-    n = self.dim()
+    n = len(self._size)
     d1, d2 = wrap_dim(dim1, n), wrap_dim(dim2, n)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
@@ -211,11 +184,10 @@ def _diagonal_geometry(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int =
     return sizes, strides, storage_offset
 
 
-_diagonal_op = declare(
+diagonal = native_function(
     "diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)",
-    VIEW,
-    lambda self, *args: self._alias(*_diagonal_geometry(self, *args)),
-    Derivative(
+    kernel=metadata_view(_diagonal_geometry),
+    derivative=Derivative(
         "DiagonalBackward0",
         save=("self_sym_sizes", "offset", "dim1", "dim2"),
         grads={
@@ -224,7 +196,12 @@ _diagonal_op = declare(
             )
         },
     ),
+    doc="""``torch.diagonal``: the elements ``[i, i + offset]`` of two dims, as one new last dim.
+
+    Its stride is ``stride[dim1] + stride[dim2]``: one step down and one step right.
+    """,
 )
+_diagonal_op = diagonal.overloads["diagonal"]
 
 
 def _unfold_geometry(self: Tensor, dimension: int, size: int, step: int):
@@ -266,24 +243,14 @@ def _unfold_grad(grad: Tensor, s) -> Tensor:
     return as_strided_backward(grad, geometry, windows)
 
 
-_unfold_op = declare(
+native_function(
     "unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)",
-    VIEW,
-    lambda self, dimension, size, step: self._alias(*_unfold_geometry(self, dimension, size, step)),
-    Derivative(
+    kernel=metadata_view(_unfold_geometry),
+    derivative=Derivative(
         "UnfoldBackward0",
         save=("self_sym_sizes", "dimension", "size", "step"),
         grads={"self": _unfold_grad},
     ),
+    variants="method",
+    doc="``Tensor.unfold``: sliding windows as a view (windows overlap when ``step < size``).",
 )
-
-
-def _unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
-    """``Tensor.unfold``: sliding windows as a view (windows overlap when ``step < size``)."""
-    return _unfold_op(self, operator.index(dimension), operator.index(size), operator.index(step))
-
-
-bind_method("narrow", narrow)
-bind_method("select", select)
-bind_method("diagonal", diagonal)
-bind_method("unfold", _unfold)

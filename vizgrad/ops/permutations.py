@@ -10,23 +10,14 @@ matrices. A permutation's backward is the inverse permutation of the gradient.
 
 from __future__ import annotations
 
-import operator
 import warnings
 
-from ..derivatives import Derivative
-from ..dispatcher import VIEW
+from ..derivatives import COMPOSITE, Derivative
 from ..shape import wrap_dim
-from ..tensor import Tensor
-from .registry import bind_method, check_tensor, declare
+from ..tensor import Tensor, define_method
+from .declaration import native_function
 from .shape_views import _alias_op
-from .view_common import (
-    _bind_property,
-    _declare_view_pair,
-    _int_tuple,
-    _is_int,
-    _sizes_from_varargs,
-    composite,
-)
+from .view_common import inplace_twin, metadata_view
 
 __all__ = [
     "t",
@@ -44,8 +35,10 @@ __all__ = [
 
 
 def _transpose_geometry(self: Tensor, dim0: int, dim1: int):
-    n = self.dim()
-    d0, d1 = wrap_dim(dim0, n), wrap_dim(dim1, n)
+    n = len(self._size)
+    # A dim in range, the common case, needs no wrapping.
+    d0 = dim0 if 0 <= dim0 < n else wrap_dim(dim0, n)
+    d1 = dim1 if 0 <= dim1 < n else wrap_dim(dim1, n)
     size, stride = list(self._size), list(self._stride)
     if n:
         size[d0], size[d1] = size[d1], size[d0]
@@ -54,19 +47,19 @@ def _transpose_geometry(self: Tensor, dim0: int, dim1: int):
 
 
 def _check_t(self: Tensor, fn_name: str) -> None:
-    if self.dim() > 2:
+    if len(self._size) > 2:
         raise RuntimeError(
-            f"{fn_name} expects a tensor with <= 2 dimensions, but self is {self.dim()}D"
+            f"{fn_name} expects a tensor with <= 2 dimensions, but self is {len(self._size)}D"
         )
 
 
 def _t_geometry(self: Tensor, fn_name: str):
     _check_t(self, fn_name)
-    return _transpose_geometry(self, 0, 0 if self.dim() < 2 else 1)
+    return _transpose_geometry(self, 0, 0 if len(self._size) < 2 else 1)
 
 
 def _permute_geometry(self: Tensor, dims):
-    n = self.dim()
+    n = len(self._size)
     if len(dims) != n:
         # PyTorch's message really says "sparse_coo", even for strided tensors.
         raise RuntimeError(
@@ -92,72 +85,74 @@ def _inverse_permutation(dims) -> list[int]:
     return inverse
 
 
-_t_op, _t_inplace_op = _declare_view_pair(
+def _t_kernel(self: Tensor) -> Tensor:
+    return self._alias(*_t_geometry(self, "t()"))
+
+
+def _t_inplace_kernel(self: Tensor) -> Tensor:
+    self._set_metadata(*_t_geometry(self, "t_()"))
+    return self
+
+
+_T_BACKWARD = Derivative("TBackward0", grads={"self": lambda grad, saved: grad.t()})
+t = native_function(
     "t(Tensor(a) self) -> Tensor(a)",
     "t_(Tensor(a!) self) -> Tensor(a!)",
-    lambda self: _t_geometry(self, "t()"),
-    lambda self: _t_geometry(self, "t_()"),
-    names=("TBackward0", "TBackward1"),
-    grad=lambda grad, saved: grad.t(),  # a transpose is its own inverse
+    kernels={"t": _t_kernel, "t_": _t_inplace_kernel},
+    # A transpose is its own inverse.
+    derivatives={"t": _T_BACKWARD, "t_": inplace_twin(_T_BACKWARD, "TBackward1")},
+    doc="``torch.t``: transpose a matrix (0-D and 1-D tensors come back as they are).",
 )
-_transpose_op, _transpose_inplace_op = _declare_view_pair(
+
+_TRANSPOSE_BACKWARD = Derivative(
+    "TransposeBackward0",
+    save=("dim0", "dim1"),
+    grads={"self": lambda grad, saved: grad.transpose(saved.dim0, saved.dim1)},
+)
+transpose = native_function(
     "transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
     "transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)",
-    _transpose_geometry,
-    names=("TransposeBackward0", "TransposeBackward1"),
-    save=("dim0", "dim1"),
-    grad=lambda grad, saved: grad.transpose(saved.dim0, saved.dim1),
+    kernel=metadata_view(_transpose_geometry),
+    derivatives={
+        "transpose.int": _TRANSPOSE_BACKWARD,
+        "transpose_": inplace_twin(_TRANSPOSE_BACKWARD, "TransposeBackward1"),
+    },
+    doc="``torch.transpose``: swap two dims by swapping their sizes and strides; no data moves.",
 )
-_permute_op = declare(
+_transpose_op = transpose.overloads["transpose.int"]
+_transpose_inplace_op = transpose.overloads["transpose_"]
+
+permute = native_function(
     "permute(Tensor(a) self, int[] dims) -> Tensor(a)",
-    VIEW,
-    lambda self, dims: self._alias(*_permute_geometry(self, dims)),
-    Derivative(
+    kernel=metadata_view(_permute_geometry),
+    derivative=Derivative(
         "PermuteBackward0",
         save=("dims",),
         grads={"self": lambda grad, saved: grad.permute(_inverse_permutation(saved.dims))},
     ),
+    doc="``torch.permute``: reorder all dims; result dim ``i`` is input dim ``dims[i]``.",
 )
+_permute_op = permute.overloads["permute"]
 
-
-def t(input: Tensor) -> Tensor:
-    """``torch.t``: transpose a matrix (0-D and 1-D tensors come back as they are)."""
-    check_tensor("t", input, "input", 1)
-    return _t_op(input)
-
-
-def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
-    """``torch.transpose``: swap two dims by swapping their sizes and strides; no data moves."""
-    check_tensor("transpose", input, "input", 1)
-    return _transpose_op(input, operator.index(dim0), operator.index(dim1))
-
-
-_swapaxes_op = composite(
+# NumPy's and another name for ``transpose``: their own native functions in PyTorch,
+# made of ``transpose`` (whose node they record).
+swapaxes = native_function(
     "swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)",
-    lambda self, axis0, axis1: _transpose_op(self, axis0, axis1),
+    "swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!)",
+    kernels={"swapaxes": _transpose_op, "swapaxes_": _transpose_inplace_op},
+    derivative=COMPOSITE,
+    doc="``torch.swapaxes``: NumPy's name for ``transpose``.",
 )
-_swapdims_op = composite(
+swapdims = native_function(
     "swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
-    lambda self, dim0, dim1: _transpose_op(self, dim0, dim1),
+    "swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)",
+    kernels={"swapdims": _transpose_op, "swapdims_": _transpose_inplace_op},
+    derivative=COMPOSITE,
+    doc="``torch.swapdims``: another name for ``transpose``.",
 )
 
 
-def swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor:
-    """``torch.swapaxes``: NumPy's name for ``transpose``."""
-    check_tensor("swapaxes", input, "input", 1)
-    return _swapaxes_op(input, operator.index(axis0), operator.index(axis1))
-
-
-def swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor:
-    """``torch.swapdims``: another name for ``transpose``."""
-    check_tensor("swapdims", input, "input", 1)
-    return _swapdims_op(input, operator.index(dim0), operator.index(dim1))
-
-
-def permute(input: Tensor, *dims) -> Tensor:
-    """``torch.permute``: reorder all dims; result dim ``i`` is input dim ``dims[i]``."""
-    check_tensor("permute", input, "input", 1)
-    return _permute_op(input, _sizes_from_varargs("permute", dims, "dims"))
+# --- the matrix attributes: T, mT, mH, H and adjoint ---------------------------------------
 
 
 _ZERO_DIM_ADVICE = {
@@ -178,10 +173,10 @@ def _zero_dim_identity(self: Tensor, attribute: str) -> Tensor:
 
 
 def _matrix_transpose_kernel(self: Tensor, attribute: str) -> Tensor:
-    if self.dim() < 2:
+    if len(self._size) < 2:
         raise RuntimeError(
             f"tensor.{attribute} is only supported on matrices or batches of matrices. "
-            f"Got {self.dim()}-D tensor."
+            f"Got {len(self._size)}-D tensor."
         )
     if attribute != "mT" and self._dtype.is_complex:
         raise NotImplementedError(
@@ -192,10 +187,10 @@ def _matrix_transpose_kernel(self: Tensor, attribute: str) -> Tensor:
 
 
 def _check_H(self: Tensor) -> None:
-    if self.dim() != 2:
+    if len(self._size) != 2:
         raise RuntimeError(
             "tensor.H is only supported on matrices (2-D tensors). Got "
-            f"{self.dim()}-D tensor. For batches of matrices, consider using tensor.mH"
+            f"{len(self._size)}-D tensor. For batches of matrices, consider using tensor.mH"
         )
 
 
@@ -204,25 +199,48 @@ def _matrix_H_kernel(self: Tensor) -> Tensor:
     return _matrix_transpose_kernel(self, "H")
 
 
-_numpy_T_op = composite(
+# The operators behind the matrix attributes (``x.T`` is ``aten::numpy_T``): PyTorch gives
+# them no Python binding, so neither function nor method is exported; the properties
+# below call them.
+_numpy_T_op = native_function(
     "numpy_T(Tensor(a) self) -> Tensor(a)",
-    lambda self: _permute_op(self, tuple(range(self.dim() - 1, -1, -1))),
+    kernel=lambda self: _permute_op(self, tuple(range(len(self._size) - 1, -1, -1))),
+    derivative=COMPOSITE,
+    variants="function",
+).overloads["numpy_T"]
+_mT_op = native_function(
+    "mT(Tensor(a) self) -> Tensor(a)",
+    kernel=lambda self: _matrix_transpose_kernel(self, "mT"),
+    derivative=COMPOSITE,
+    variants="function",
+).overloads["mT"]
+_mH_op = native_function(
+    "mH(Tensor(a) self) -> Tensor(a)",
+    kernel=lambda self: _matrix_transpose_kernel(self, "mH"),
+    derivative=COMPOSITE,
+    variants="function",
+).overloads["mH"]
+_matrix_H_op = native_function(
+    "matrix_H(Tensor(a) self) -> Tensor(a)",
+    kernel=_matrix_H_kernel,
+    derivative=COMPOSITE,
+    variants="function",
+).overloads["matrix_H"]
+adjoint = native_function(
+    "adjoint(Tensor(a) self) -> Tensor(a)",
+    kernel=lambda self: _matrix_transpose_kernel(self, "mH"),
+    derivative=COMPOSITE,
+    doc="``torch.adjoint``: ``input.mH``.",
 )
-_mT_op = composite(
-    "mT(Tensor(a) self) -> Tensor(a)", lambda self: _matrix_transpose_kernel(self, "mT")
-)
-_mH_op = composite(
-    "mH(Tensor(a) self) -> Tensor(a)", lambda self: _matrix_transpose_kernel(self, "mH")
-)
-_matrix_H_op = composite("matrix_H(Tensor(a) self) -> Tensor(a)", _matrix_H_kernel)
-_adjoint_op = composite(
-    "adjoint(Tensor(a) self) -> Tensor(a)", lambda self: _matrix_transpose_kernel(self, "mH")
-)
+
+
+# The attributes are properties of PyTorch's Tensor (``python_variable.cpp`` getters),
+# each calling its operator.
 
 
 def _T(self: Tensor) -> Tensor:
     """``Tensor.T``: all dims reversed (a ``permute``); meant for matrices."""
-    n = self.dim()
+    n = len(self._size)
     if n == 0:
         warnings.warn(
             "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
@@ -243,43 +261,20 @@ def _T(self: Tensor) -> Tensor:
 
 def _mT(self: Tensor) -> Tensor:
     """``Tensor.mT``: transpose the last two dims (a batch of matrices)."""
-    return _zero_dim_identity(self, "mT") if self.dim() == 0 else _mT_op(self)
+    return _zero_dim_identity(self, "mT") if len(self._size) == 0 else _mT_op(self)
 
 
 def _mH(self: Tensor) -> Tensor:
     """``Tensor.mH``: conjugate transpose of the last two dims (real dtypes: ``mT``)."""
-    return _zero_dim_identity(self, "mH") if self.dim() == 0 else _mH_op(self)
+    return _zero_dim_identity(self, "mH") if len(self._size) == 0 else _mH_op(self)
 
 
 def _H(self: Tensor) -> Tensor:
     """``Tensor.H``: conjugate transpose of a matrix (real dtypes: ``t()``)."""
-    return _zero_dim_identity(self, "H") if self.dim() == 0 else _matrix_H_op(self)
+    return _zero_dim_identity(self, "H") if len(self._size) == 0 else _matrix_H_op(self)
 
 
-def adjoint(input: Tensor) -> Tensor:
-    """``torch.adjoint``: ``input.mH``."""
-    check_tensor("adjoint", input, "input", 1)
-    return _adjoint_op(input)
-
-
-def _as_dims(value) -> tuple[int, ...]:
-    return (operator.index(value),) if _is_int(value) else _int_tuple("movedim", "dims", value)
-
-
-def movedim(input: Tensor, source, destination) -> Tensor:
-    """``torch.movedim``: move dims to new places; the others keep their order (a ``permute``)."""
-    check_tensor("movedim", input, "input", 1)
-    if _is_int(source) and _is_int(destination):
-        return _movedim_int_op(input, operator.index(source), operator.index(destination))
-    return _movedim_op(input, _as_dims(source), _as_dims(destination))
-
-
-def moveaxis(input: Tensor, source, destination) -> Tensor:
-    """``torch.moveaxis``: NumPy's name for ``movedim``."""
-    check_tensor("moveaxis", input, "input", 1)
-    if _is_int(source) and _is_int(destination):
-        return _moveaxis_int_op(input, operator.index(source), operator.index(destination))
-    return _moveaxis_op(input, _as_dims(source), _as_dims(destination))
+# --- movedim: some dims to new places ---------------------------------------------------------
 
 
 def _movedim_kernel(input: Tensor, src, dst) -> Tensor:
@@ -288,7 +283,7 @@ def _movedim_kernel(input: Tensor, src, dst) -> Tensor:
             f"movedim: Invalid source or destination dims: source ({list(src)} dims) should "
             f"contain the same number of dims as destination ({list(dst)} dims)"
         )
-    n = input.dim()
+    n = len(input._size)
     wrapped_src = [wrap_dim(d, n) for d in src]
     wrapped_dst = [wrap_dim(d, n) for d in dst]
     if len(set(wrapped_src)) != len(src):
@@ -307,44 +302,31 @@ def _movedim_kernel(input: Tensor, src, dst) -> Tensor:
     return _permute_op(input, tuple(order))
 
 
-_movedim_op = composite(
+# ``movedim.int`` is tried first: ``x.movedim(0, 1)`` is the common call.
+movedim = native_function(
     "movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)",
-    _movedim_kernel,
-)
-_movedim_int_op = composite(
     "movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)",
-    lambda self, source, destination: _movedim_kernel(self, (source,), (destination,)),
+    kernels={
+        "movedim.intlist": _movedim_kernel,
+        "movedim.int": lambda self, source, destination: _movedim_kernel(
+            self, (source,), (destination,)
+        ),
+    },
+    derivative=COMPOSITE,
+    doc="``torch.movedim``: move dims to new places; the others keep their order (a ``permute``).",
 )
-_moveaxis_op = composite(
+moveaxis = native_function(
     "moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)",
-    lambda self, source, destination: _movedim_op(self, source, destination),
-)
-_moveaxis_int_op = composite(
     "moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)",
-    lambda self, source, destination: _movedim_int_op(self, source, destination),
+    kernels={
+        "moveaxis.intlist": movedim.overloads["movedim.intlist"],
+        "moveaxis.int": movedim.overloads["movedim.int"],
+    },
+    derivative=COMPOSITE,
+    doc="``torch.moveaxis``: NumPy's name for ``movedim``.",
 )
 
-
-def _t_(self: Tensor) -> Tensor:
-    """``Tensor.t_``: transpose this tensor's own metadata (counts as an in-place write)."""
-    return _t_inplace_op(self)
-
-
-def _transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
-    return _transpose_inplace_op(self, operator.index(dim0), operator.index(dim1))
-
-
-bind_method("t", t)
-bind_method("t_", _t_)
-bind_method("transpose", transpose)
-bind_method("transpose_", _transpose_)
-bind_method("swapaxes", swapaxes)
-bind_method("swapdims", swapdims)
-bind_method("permute", permute)
-bind_method("movedim", movedim)
-bind_method("moveaxis", moveaxis)
-bind_method("adjoint", adjoint)
-_bind_property("T", _T)
-_bind_property("mT", _mT)
-_bind_property("mH", _mH)
-_bind_property("H", _H)
+define_method("T", property(_T))
+define_method("mT", property(_mT))
+define_method("mH", property(_mH))
+define_method("H", property(_H))

@@ -10,15 +10,13 @@ The values of newly exposed elements are undefined, as with ``empty``.
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 
-from ..dispatcher import INPLACE
+from ..dispatcher import RESIZE
 from ..shape import contiguous_strides, numel_of
 from ..storage import Storage
 from ..tensor import Tensor
-from .registry import bind_method, declare
+from .declaration import native_function
 
 __all__: list[str] = []
 
@@ -29,42 +27,45 @@ def _grow_storage(storage: Storage, numel: int) -> None:
     storage.set_data(bigger)
 
 
-def _resize_kernel(self: Tensor, size) -> Tensor:
-    stride = contiguous_strides(size)
-    needed = self._offset + numel_of(size)
-    if needed > self._storage.numel:
-        _grow_storage(self._storage, needed)
-    self._set_metadata(size, stride, self._offset)
-    return self
-
-
-_resize_op = declare(
-    "resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)",
-    INPLACE,
-    _resize_kernel,
-)
-
-
-def resize_(self: Tensor, *sizes, memory_format=None) -> Tensor:
-    """``Tensor.resize_``: new shape, contiguous strides, storage grown if too small."""
-    if len(sizes) == 1 and isinstance(sizes[0], tuple | list):
-        sizes = sizes[0]
-    size = tuple(operator.index(s) for s in sizes)
-    if self.requires_grad:
-        raise RuntimeError("cannot resize variables that require grad")
+def _resize_kernel(self: Tensor, size, *, memory_format=None) -> Tensor:
     if any(s < 0 for s in size):
         raise RuntimeError(
             f"Trying to create tensor with negative dimension {min(size)}: {list(size)}"
         )
-    if size == self._size:
-        return self  # PyTorch leaves the strides (and the version) alone
-    return _resize_op(self, size)
+    if tuple(size) == self._size:
+        return self  # PyTorch leaves the strides alone
+    needed = self._offset + numel_of(size)
+    if needed > self._storage.numel:
+        _grow_storage(self._storage, needed)
+    self._set_metadata(size, contiguous_strides(size), self._offset)
+    return self
 
 
-def resize_as_(self: Tensor, the_template: Tensor, *, memory_format=None) -> Tensor:
-    """``Tensor.resize_as_``: resize to another tensor's shape."""
-    return resize_(self, the_template._size)
+def _check_resizable(self: Tensor, *args, **kwargs) -> None:
+    # PyTorch's autograd key refuses before anything is resized.
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
 
 
-bind_method("resize_", resize_)
-bind_method("resize_as_", resize_as_)
+# In-place only: no ``Tensor.resize`` of its own (``variants=""``). The version counter
+# goes up only if the size changes (the RESIZE variant), and autograd records nothing:
+# a tensor that requires grad is refused.
+native_function(
+    "resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)",
+    kernel=_resize_kernel,
+    variant_of={"resize_": RESIZE},
+    check=_check_resizable,
+    variants="",
+    doc="``Tensor.resize_``: new shape, contiguous strides, storage grown if too small.",
+)
+native_function(
+    "resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) "
+    "-> Tensor(a!)",
+    kernel=lambda self, the_template, *, memory_format=None: _resize_kernel(
+        self, the_template._size
+    ),
+    variant_of={"resize_as_": RESIZE},
+    check=_check_resizable,
+    variants="",
+    doc="``Tensor.resize_as_``: resize to another tensor's shape.",
+)

@@ -16,17 +16,14 @@ read (``as_strided_backward``, which the autograd view history also uses).
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 
-from ..derivatives import Derivative
-from ..dispatcher import FUNCTIONAL, INPLACE, VIEW
+from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE, Derivative
 from ..shape import numel_of, storage_extent, wrap_dim
 from ..tensor import Tensor
 from .creation import from_numpy, zeros
-from .registry import bind_method, check_tensor, declare
-from .view_common import _int_tuple, _is_int, _sizes_from_varargs, composite
+from .declaration import native_function
+from .view_common import inplace_twin, metadata_view
 from .view_geometry import infer_size, view_copy_free_stride
 
 __all__ = [
@@ -59,8 +56,8 @@ def as_strided_backward(grad, input_geometry, view_geometry):
     return flat.as_strided(in_size, in_stride, in_offset)
 
 
-def _check_as_strided(self: Tensor, size, stride, storage_offset) -> int:
-    """Validate ``as_strided`` arguments; return the storage offset to use."""
+def _as_strided_geometry(self: Tensor, size, stride, storage_offset=None):
+    """Check ``as_strided``'s arguments against the storage; ``None`` keeps the offset."""
     offset = self._offset if storage_offset is None else storage_offset
     if len(size) != len(stride):
         raise RuntimeError(
@@ -87,18 +84,7 @@ def _check_as_strided(self: Tensor, size, stride, storage_offset) -> int:
             f"and itemsize {itemsize} requiring a storage size of {needed * itemsize} are out of "
             f"bounds for storage of size {available * itemsize}"
         )
-    return offset
-
-
-def _as_strided_kernel(self: Tensor, size, stride, storage_offset=None) -> Tensor:
-    offset = _check_as_strided(self, size, stride, storage_offset)
-    return self._alias(size, stride, offset)
-
-
-def _as_strided_inplace_kernel(self: Tensor, size, stride, storage_offset=None) -> Tensor:
-    offset = _check_as_strided(self, size, stride, storage_offset)
-    self._set_metadata(size, stride, offset)
-    return self
+    return size, stride, offset
 
 
 def _as_strided_grad(grad: Tensor, saved) -> Tensor:
@@ -110,57 +96,28 @@ def _as_strided_grad(grad: Tensor, saved) -> Tensor:
     return as_strided_backward(grad, saved.self_geometry, (saved.size, saved.stride, offset))
 
 
-def _as_strided_derivative(name: str, inplace_view: bool = False) -> Derivative:
-    return Derivative(
-        name,
-        save=("self_geometry", "size", "stride", "storage_offset"),
-        grads={"self": _as_strided_grad},
-        inplace_view=inplace_view,
-    )
+_AS_STRIDED_BACKWARD = Derivative(
+    "AsStridedBackward0",
+    save=("self_geometry", "size", "stride", "storage_offset"),
+    grads={"self": _as_strided_grad},
+)
 
-
-_as_strided_op = declare(
+as_strided = native_function(
     "as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) "
     "-> Tensor(a)",
-    VIEW,
-    _as_strided_kernel,
-    _as_strided_derivative("AsStridedBackward0"),
-)
-_as_strided_inplace_op = declare(
     "as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) "
     "-> Tensor(a!)",
-    INPLACE,
-    _as_strided_inplace_kernel,
-    _as_strided_derivative("AsStridedBackward1", inplace_view=True),
-)
-
-
-def _as_strided_args(fn_name, size, stride, storage_offset):
-    size = _int_tuple(fn_name, "size", size)
-    stride = _int_tuple(fn_name, "stride", stride)
-    if storage_offset is not None:
-        storage_offset = operator.index(storage_offset)
-    return size, stride, storage_offset
-
-
-def as_strided(input: Tensor, size, stride, storage_offset=None) -> Tensor:
-    """``torch.as_strided``: any size/stride/offset over the same storage, kept inside it.
+    kernel=metadata_view(_as_strided_geometry),
+    derivatives={
+        "as_strided": _AS_STRIDED_BACKWARD,
+        "as_strided_": inplace_twin(_AS_STRIDED_BACKWARD, "AsStridedBackward1"),
+    },
+    doc="""``torch.as_strided``: any size/stride/offset over the same storage, kept inside it.
 
     Elements may overlap (stride 0, or strides smaller than the sizes below them).
-    """
-    check_tensor("as_strided", input, "input", 1)
-    return _as_strided_op(input, *_as_strided_args("as_strided", size, stride, storage_offset))
-
-
-def _as_strided_(self: Tensor, size, stride, storage_offset=None) -> Tensor:
-    """``Tensor.as_strided_``: change this tensor's own metadata (an in-place write: version +1)."""
-    return _as_strided_inplace_op(
-        self, *_as_strided_args("as_strided_", size, stride, storage_offset)
-    )
-
-
-bind_method("as_strided", as_strided)
-bind_method("as_strided_", _as_strided_)
+    ``Tensor.as_strided_`` gives the tensor itself that metadata (an in-place write).
+    """,
+)
 
 
 # --- view: same elements, new shape, when strides allow it ------------------------------
@@ -180,6 +137,15 @@ def _view_kernel(self: Tensor, size) -> Tensor:
     return self._alias(size, stride, self._offset)
 
 
+def _view_dtype_kernel(self: Tensor, dtype) -> Tensor:
+    # A vizgrad storage is typed (one NumPy buffer of one dtype), so its bytes cannot
+    # be read as another dtype, as PyTorch's untyped storages can.
+    raise NotImplementedError(
+        "vizgrad's storages are typed, so view(dtype) (reading the same bytes as another "
+        "dtype) is not available; use .to(dtype) for a converted copy"
+    )
+
+
 def _unsafe_view_kernel(self: Tensor, size) -> Tensor:
     # Only ever called on a fresh contiguous copy, so the contiguous strides are right.
     size = infer_size(size, self.numel())
@@ -195,56 +161,46 @@ def _reshape_back(name: str) -> Derivative:
     )
 
 
-_view_op = declare("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", VIEW, _view_kernel,
-                   _reshape_back("ViewBackward0"))  # fmt: skip
-# ``reshape``'s copy path: the result is new memory, so autograd must not treat it as
-# a view of the copy (a FUNCTIONAL overload: no ``_base``).
-_unsafe_view_op = declare(
-    "_unsafe_view(Tensor self, SymInt[] size) -> Tensor",
-    FUNCTIONAL,
-    _unsafe_view_kernel,
-    _reshape_back("UnsafeViewBackward0"),
-)
-
-
-def _view(self: Tensor, *shape) -> Tensor:
-    """``Tensor.view``: the same elements read with a new shape; never copies.
+_view = native_function(
+    "view(Tensor(a) self, SymInt[] size) -> Tensor(a)",
+    "view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)",
+    kernels={"view": _view_kernel, "view.dtype": _view_dtype_kernel},
+    derivatives={"view": _reshape_back("ViewBackward0"), "view.dtype": NON_DIFFERENTIABLE},
+    variants="method",
+    doc="""``Tensor.view``: the same elements read with a new shape; never copies.
 
     One size may be ``-1`` (inferred). Fails when the strides cannot express the new
     shape (see ``view_copy_free_stride``).
-    """
-    if len(shape) == 1 and not isinstance(shape[0], tuple | list) and not _is_int(shape[0]):
-        raise TypeError(
-            "view() received an invalid combination of arguments - got "
-            f"({type(shape[0]).__name__}), but expected one of:\n * (vizgrad.dtype dtype)\n"
-            " * (tuple of ints size)"
-        )
-    if not shape:
-        raise TypeError(
-            "view() received an invalid combination of arguments - got (), but expected one of:"
-            "\n * (vizgrad.dtype dtype)\n * (tuple of ints size)"
-        )
-    return _view_op(self, _sizes_from_varargs("view", shape))
+    """,
+)
+_view_op = _view.overloads["view"]
 
+# ``reshape``'s copy path: the result is new memory, so autograd must not treat it as a
+# view of the copy (no ``Tensor(a)`` in its schema: no ``_base``). PyTorch gives it no
+# Python binding; linear algebra's folding uses it too.
+_unsafe_view_op = native_function(
+    "_unsafe_view(Tensor self, SymInt[] size) -> Tensor",
+    kernel=_unsafe_view_kernel,
+    derivative=_reshape_back("UnsafeViewBackward0"),
+    variants="function",
+).overloads["_unsafe_view"]
 
-_view_as_op = composite(
+native_function(
     "view_as(Tensor(a) self, Tensor other) -> Tensor(a)",
-    lambda self, other: _view_op(self, other._size),
+    kernel=lambda self, other: _view_op(self, other._size),
+    derivative=COMPOSITE,
+    variants="method",
+    doc="``Tensor.view_as``: ``self.view(other.size())``.",
 )
 
-
-def _view_as(self: Tensor, other: Tensor) -> Tensor:
-    """``Tensor.view_as``: ``self.view(other.size())``."""
-    check_tensor("view_as", other, "other", 1)
-    return _view_as_op(self, other)
-
-
-_reshape_alias_op = declare(
+# A view of a non-contiguous tensor: ``reshape`` passes the strides it has already
+# computed (its autograd node is ``ReshapeAliasBackward0``). No Python binding.
+_reshape_alias_op = native_function(
     "_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)",
-    VIEW,
-    lambda self, size, stride: self._alias(size, stride, self._offset),
-    _reshape_back("ReshapeAliasBackward0"),
-)
+    kernel=lambda self, size, stride: self._alias(size, stride, self._offset),
+    derivative=_reshape_back("ReshapeAliasBackward0"),
+    variants="function",
+).overloads["_reshape_alias"]
 
 
 def _reshape_kernel(self: Tensor, shape) -> Tensor:
@@ -253,44 +209,35 @@ def _reshape_kernel(self: Tensor, shape) -> Tensor:
     if stride is not None:
         if self._contiguous:
             return _view_op(self, shape)
-        # A view of a non-contiguous tensor: PyTorch passes the strides it has already
-        # computed to ``_reshape_alias`` (its autograd node is ``ReshapeAliasBackward0``).
         return _reshape_alias_op(self, shape, stride)
     from .copy import clone, contiguous_format
 
     return _unsafe_view_op(clone(self, memory_format=contiguous_format), shape)
 
 
-_reshape_op = composite("reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", _reshape_kernel)
-_reshape_as_op = composite(
-    "reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)",
-    lambda self, other: _reshape_op(self, other._size),
-)
-
-
-def reshape(input: Tensor, *shape) -> Tensor:
-    """``torch.reshape``: a view when the strides allow it, else a contiguous copy.
+reshape = native_function(
+    "reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)",
+    kernel=_reshape_kernel,
+    derivative=COMPOSITE,
+    doc="""``torch.reshape``: a view when the strides allow it, else a contiguous copy.
 
     Which one you get depends on the layout, not on the shapes: ``x.reshape(-1)`` is a
     view of a contiguous ``x`` and a copy of ``x.t()``. Check ``_base`` to know.
-    """
-    check_tensor("reshape", input, "input", 1)
-    return _reshape_op(input, _sizes_from_varargs("reshape", shape, "shape"))
+    """,
+)
+_reshape_op = reshape.overloads["reshape"]
 
-
-def _reshape_as(self: Tensor, other: Tensor) -> Tensor:
-    check_tensor("reshape_as", other, "other", 1)
-    return _reshape_as_op(self, other)
-
-
-def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-    """``torch.flatten``: merge dims ``start_dim..end_dim`` into one, through ``reshape``."""
-    check_tensor("flatten", input, "input", 1)
-    return _flatten_op(input, operator.index(start_dim), operator.index(end_dim))
+native_function(
+    "reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)",
+    kernel=lambda self, other: _reshape_op(self, other._size),
+    derivative=COMPOSITE,
+    variants="method",
+    doc="``Tensor.reshape_as``: ``self.reshape(other.size())``.",
+)
 
 
 def _flatten_kernel(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-    n = input.dim()
+    n = len(input._size)
     start, end = wrap_dim(start_dim, n), wrap_dim(end_dim, n)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
@@ -302,20 +249,16 @@ def _flatten_kernel(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Ten
     return _reshape_op(input, (*size[:start], numel_of(size[start : end + 1]), *size[end + 1 :]))
 
 
-_flatten_op = composite(
+flatten = native_function(
     "flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)",
-    _flatten_kernel,
+    kernel=_flatten_kernel,
+    derivative=COMPOSITE,
+    doc="``torch.flatten``: merge dims ``start_dim..end_dim`` into one, through ``reshape``.",
 )
 
 
-def unflatten(input: Tensor, dim: int, sizes) -> Tensor:
-    """``torch.unflatten``: split one dim into ``sizes`` (one may be ``-1``); a ``view``."""
-    check_tensor("unflatten", input, "input", 1)
-    return _unflatten_op(input, operator.index(dim), _int_tuple("unflatten", "sizes", sizes))
-
-
 def _unflatten_kernel(input: Tensor, dim: int, sizes) -> Tensor:
-    dim = wrap_dim(dim, input.dim())
+    dim = wrap_dim(dim, len(input._size))
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     dim_size = input._size[dim] if input._size else 1
@@ -331,38 +274,25 @@ def _unflatten_kernel(input: Tensor, dim: int, sizes) -> Tensor:
     return _view_op(input, (*input._size[:dim], *inferred, *input._size[dim + 1 :]))
 
 
-_unflatten_op = composite(
-    "unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)", _unflatten_kernel
+# PyTorch's ``Tensor.unflatten`` is a Python method (``torch/_tensor.py``) only to accept
+# named dims, which vizgrad has not: here the generated method serves.
+unflatten = native_function(
+    "unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)",
+    kernel=_unflatten_kernel,
+    derivative=COMPOSITE,
+    doc="``torch.unflatten``: split one dim into ``sizes`` (one may be ``-1``); a ``view``.",
 )
-
-
-bind_method("view", _view)
-bind_method("view_as", _view_as)
-bind_method("reshape", reshape)
-bind_method("reshape_as", _reshape_as)
-bind_method("flatten", flatten)
-bind_method("unflatten", unflatten)
 
 
 # --- alias: the same metadata, a new tensor ----------------------------------------------
 
-
-def _alias_kernel(self: Tensor) -> Tensor:
-    return self._alias(self._size, self._stride, self._offset)
-
-
-_alias_op = declare(
+# What ``x[...]`` returns. PyTorch gives ``alias`` no Python binding.
+_alias_op = native_function(
     "alias(Tensor(a) self) -> Tensor(a)",
-    VIEW,
-    _alias_kernel,
-    Derivative("AliasBackward0", grads={"self": lambda grad, saved: grad}),
-)
-
-
-def alias(input: Tensor) -> Tensor:
-    """``torch.alias``: a new tensor object with the same metadata (what ``x[...]`` returns)."""
-    check_tensor("alias", input, "input", 1)
-    return _alias_op(input)
+    kernel=lambda self: self._alias(self._size, self._stride, self._offset),
+    derivative=Derivative("AliasBackward0", grads={"self": lambda grad, saved: grad}),
+    variants="function",
+).overloads["alias"]
 
 
 # --- expand: broadcasting as a view (stride 0) ------------------------------------------
@@ -374,7 +304,7 @@ def _dtype_tensor_name(self: Tensor) -> str:
 
 def _expand_geometry(self: Tensor, sizes):
     """``inferExpandGeometry``: existing dims keep their stride unless size 1 grows (stride 0)."""
-    ndim, tensor_dim = len(sizes), self.dim()
+    ndim, tensor_dim = len(sizes), len(self._size)
     if ndim < tensor_dim:
         raise RuntimeError(
             f"expand({_dtype_tensor_name(self)}{{{list(self._size)}}}, size={list(sizes)}): the "
@@ -423,37 +353,27 @@ def sum_to(grad: Tensor, size) -> Tensor:
     return grad.sum_to_size(size) if size else grad.sum()
 
 
-_expand_op = declare(
+_expand = native_function(
     "expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)",
-    VIEW,
-    lambda self, size, implicit=False: self._alias(*_expand_geometry(self, size)),
-    Derivative(
+    kernel=lambda self, size, implicit=False: self._alias(*_expand_geometry(self, size)),
+    derivative=Derivative(
         "ExpandBackward0",
         save=("self_sym_sizes",),
         grads={"self": lambda grad, saved: sum_to(grad, saved.self_sym_sizes)},
     ),
-)
-
-
-def _expand(self: Tensor, *sizes) -> Tensor:
-    """``Tensor.expand``: broadcast to ``sizes`` without copying (``-1`` keeps a size).
+    variants="method",
+    doc="""``Tensor.expand``: broadcast to ``sizes`` without copying (``-1`` keeps a size).
 
     A grown dim gets stride 0: every index along it reads the same elements, which is
     why writing into an expanded tensor is refused.
-    """
-    return _expand_op(self, _sizes_from_varargs("expand", sizes))
-
-
-_expand_as_op = composite(
-    "expand_as(Tensor(a) self, Tensor other) -> Tensor(a)",
-    lambda self, other: _expand_op(self, other._size),
+    """,
 )
+_expand_op = _expand.overloads["expand"]
 
-
-def _expand_as(self: Tensor, other: Tensor) -> Tensor:
-    check_tensor("expand_as", other, "other", 1)
-    return _expand_as_op(self, other)
-
-
-bind_method("expand", _expand)
-bind_method("expand_as", _expand_as)
+native_function(
+    "expand_as(Tensor(a) self, Tensor other) -> Tensor(a)",
+    kernel=lambda self, other: _expand_op(self, other._size),
+    derivative=COMPOSITE,
+    variants="method",
+    doc="``Tensor.expand_as``: ``self.expand(other.size())``.",
+)

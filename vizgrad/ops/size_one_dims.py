@@ -8,12 +8,11 @@ back (``unsqueeze_to``) or loses the one inserted.
 
 from __future__ import annotations
 
-import operator
-
+from ..derivatives import Derivative
 from ..shape import wrap_dim, wrap_dims
 from ..tensor import Tensor
-from .registry import bind_method, check_tensor
-from .view_common import _declare_view_pair, _int_tuple, _is_int
+from .declaration import native_function
+from .view_common import inplace_twin, metadata_view
 
 __all__ = [
     "squeeze",
@@ -28,14 +27,15 @@ def _squeeze_geometry(self: Tensor, dims=None):
     if dims is None:
         dropped = {d for d, s in enumerate(self._size) if s == 1}
     else:
-        dropped = {d for d in wrap_dims(dims, self.dim()) if self._size and self._size[d] == 1}
-    keep = [d for d in range(self.dim()) if d not in dropped]
+        dropped = {d for d in wrap_dims(dims, len(self._size)) if self._size and self._size[d] == 1}
+    keep = [d for d in range(len(self._size)) if d not in dropped]
     return [self._size[d] for d in keep], [self._stride[d] for d in keep], self._offset
 
 
 def _unsqueeze_geometry(self: Tensor, dim: int):
-    n = self.dim()
-    dim = wrap_dim(dim, n + 1)
+    n = len(self._size)
+    if not 0 <= dim <= n:  # a dim in range, the common case, needs no wrapping
+        dim = wrap_dim(dim, n + 1)
     # The new dim's stride makes it "contiguous" with the dim it lands before.
     stride = 1 if dim >= n else self._size[dim] * self._stride[dim]
     size, strides = list(self._size), list(self._stride)
@@ -53,68 +53,57 @@ def unsqueeze_to(grad: Tensor, sizes, dims=None) -> Tensor:
     return grad
 
 
-_squeeze_ops = _declare_view_pair(
-    "squeeze(Tensor(a) self) -> Tensor(a)", "squeeze_(Tensor(a!) self) -> Tensor(a!)",
-    _squeeze_geometry,
-    names=("SqueezeBackward0", "SqueezeBackward3"),
+_SQUEEZE_BACKWARD = Derivative(
+    "SqueezeBackward0",
     save=("self_sym_sizes",),
-    grad=lambda grad, saved: unsqueeze_to(grad, saved.self_sym_sizes),
-)  # fmt: skip
-_squeeze_dim_ops = _declare_view_pair(
+    grads={"self": lambda grad, saved: unsqueeze_to(grad, saved.self_sym_sizes)},
+)
+_SQUEEZE_DIM_BACKWARD = Derivative(
+    "SqueezeBackward1",
+    save=("self_sym_sizes", "dim"),
+    grads={"self": lambda grad, saved: unsqueeze_to(grad, saved.self_sym_sizes, (saved.dim,))},
+)
+_SQUEEZE_DIMS_BACKWARD = Derivative(
+    "SqueezeBackward2",
+    save=("self_sym_sizes", "dim"),
+    grads={"self": lambda grad, saved: unsqueeze_to(grad, saved.self_sym_sizes, saved.dim)},
+)
+squeeze = native_function(
+    "squeeze(Tensor(a) self) -> Tensor(a)",
     "squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)",
-    "squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)",
-    lambda self, dim: _squeeze_geometry(self, (dim,)),
-    names=("SqueezeBackward1", "SqueezeBackward4"),
-    save=("self_sym_sizes", "dim"),
-    grad=lambda grad, saved: unsqueeze_to(grad, saved.self_sym_sizes, (saved.dim,)),
-)
-_squeeze_dims_ops = _declare_view_pair(
     "squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)",
+    "squeeze_(Tensor(a!) self) -> Tensor(a!)",
+    "squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)",
     "squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)",
-    _squeeze_geometry,
-    names=("SqueezeBackward2", "SqueezeBackward5"),
-    save=("self_sym_sizes", "dim"),
-    grad=lambda grad, saved: unsqueeze_to(grad, saved.self_sym_sizes, saved.dim),
+    kernels={
+        "squeeze": metadata_view(_squeeze_geometry),
+        "squeeze.dim": metadata_view(lambda self, dim: _squeeze_geometry(self, (dim,))),
+        "squeeze.dims": metadata_view(_squeeze_geometry),
+    },
+    derivatives={
+        "squeeze": _SQUEEZE_BACKWARD,
+        "squeeze.dim": _SQUEEZE_DIM_BACKWARD,
+        "squeeze.dims": _SQUEEZE_DIMS_BACKWARD,
+        "squeeze_": inplace_twin(_SQUEEZE_BACKWARD, "SqueezeBackward3"),
+        "squeeze_.dim": inplace_twin(_SQUEEZE_DIM_BACKWARD, "SqueezeBackward4"),
+        "squeeze_.dims": inplace_twin(_SQUEEZE_DIMS_BACKWARD, "SqueezeBackward5"),
+    },
+    doc="``torch.squeeze``: drop size-1 dims (all, or those named by ``dim``).",
 )
-_unsqueeze_op, _unsqueeze_inplace_op = _declare_view_pair(
+
+_UNSQUEEZE_BACKWARD = Derivative(
+    "UnsqueezeBackward0",
+    save=("dim",),
+    grads={"self": lambda grad, saved: grad.squeeze(saved.dim)},
+)
+unsqueeze = native_function(
     "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)",
     "unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)",
-    _unsqueeze_geometry,
-    names=("UnsqueezeBackward0", "UnsqueezeBackward1"),
-    save=("dim",),
-    grad=lambda grad, saved: grad.squeeze(saved.dim),
+    kernel=metadata_view(_unsqueeze_geometry),
+    derivatives={
+        "unsqueeze": _UNSQUEEZE_BACKWARD,
+        "unsqueeze_": inplace_twin(_UNSQUEEZE_BACKWARD, "UnsqueezeBackward1"),
+    },
+    doc="``torch.unsqueeze``: insert a size-1 dim at ``dim``.",
 )
-
-
-def _squeeze_call(input: Tensor, dim, which: int):
-    if dim is None:
-        return _squeeze_ops[which](input)
-    if _is_int(dim):
-        return _squeeze_dim_ops[which](input, operator.index(dim))
-    return _squeeze_dims_ops[which](input, _int_tuple("squeeze", "dim", dim))
-
-
-def squeeze(input: Tensor, dim=None) -> Tensor:
-    """``torch.squeeze``: drop size-1 dims (all, or those named by ``dim``)."""
-    check_tensor("squeeze", input, "input", 1)
-    return _squeeze_call(input, dim, 0)
-
-
-def _squeeze_(self: Tensor, dim=None) -> Tensor:
-    return _squeeze_call(self, dim, 1)
-
-
-def unsqueeze(input: Tensor, dim: int) -> Tensor:
-    """``torch.unsqueeze``: insert a size-1 dim at ``dim``."""
-    check_tensor("unsqueeze", input, "input", 1)
-    return _unsqueeze_op(input, operator.index(dim))
-
-
-def _unsqueeze_(self: Tensor, dim: int) -> Tensor:
-    return _unsqueeze_inplace_op(self, operator.index(dim))
-
-
-bind_method("squeeze", squeeze)
-bind_method("squeeze_", _squeeze_)
-bind_method("unsqueeze", unsqueeze)
-bind_method("unsqueeze_", _unsqueeze_)
+_unsqueeze_op = unsqueeze.overloads["unsqueeze"]

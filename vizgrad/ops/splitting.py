@@ -8,15 +8,14 @@ its part of the input.
 
 from __future__ import annotations
 
-import operator
+import contextlib
 
-from ..derivatives import Derivative
-from ..dispatcher import VIEW
+from ..derivatives import COMPOSITE, Derivative
+from ..dtypes import int64
 from ..shape import wrap_dim
-from ..tensor import Tensor
+from ..tensor import Tensor, define_method
+from .declaration import native_function
 from .parts import _select_geometry, _slice_geometry, _slice_op
-from .registry import bind_method, check_tensor, declare
-from .view_common import _int_tuple, _is_int, composite
 
 __all__ = [
     "unbind",
@@ -31,14 +30,14 @@ __all__ = [
 
 
 def _unbind_kernel(self: Tensor, dim: int = 0):
-    if self.dim() == 0:
+    if len(self._size) == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    dim = wrap_dim(dim, self.dim())
+    dim = wrap_dim(dim, len(self._size))
     return tuple(self._alias(*_select_geometry(self, dim, i)) for i in range(self._size[dim]))
 
 
 def _check_splittable(self: Tensor) -> None:
-    if self.dim() == 0:
+    if len(self._size) == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
 
 
@@ -48,7 +47,7 @@ def _split_kernel(self: Tensor, split_size: int, dim: int = 0):
         raise RuntimeError(
             f"split expects split_size be non-negative, but got split_size={split_size}"
         )
-    dim = wrap_dim(dim, self.dim())
+    dim = wrap_dim(dim, len(self._size))
     dim_size = self._size[dim]
     if split_size == 0 and dim_size != 0:
         raise RuntimeError(
@@ -65,7 +64,7 @@ def _split_kernel(self: Tensor, split_size: int, dim: int = 0):
 
 def _split_with_sizes_kernel(self: Tensor, split_sizes, dim: int = 0):
     _check_splittable(self)
-    dim = wrap_dim(dim, self.dim())
+    dim = wrap_dim(dim, len(self._size))
     if any(s < 0 for s in split_sizes):
         raise RuntimeError(
             "split_with_sizes expects split_sizes have only non-negative entries, but got "
@@ -95,74 +94,79 @@ def _join_grads(joiner):
     return lambda grads, saved: getattr(vg, joiner)(list(grads), saved.dim)
 
 
-_unbind_op = declare(
+unbind = native_function(
     "unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]",
-    VIEW,
-    _unbind_kernel,
-    Derivative(
+    kernel=_unbind_kernel,
+    derivative=Derivative(
         "UnbindBackward0", save=("dim",), grads={"self": _join_grads("stack")}, multi_output=True
-    ),  # fmt: skip
-)
-_split_op = declare(
-    "split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
-    VIEW,
-    _split_kernel,
-    Derivative(
-        "SplitBackward0",
-        save=("self_sym_sizes", "split_size", "dim"),
-        grads={"self": _join_grads("cat")},
-        multi_output=True,
     ),
+    doc="``torch.unbind``: every index along ``dim``, as a tuple of ``select`` views.",
 )
-_split_with_sizes_op = declare(
+
+split_with_sizes = native_function(
     "split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]",
-    VIEW,
-    _split_with_sizes_kernel,
-    Derivative(
+    kernel=_split_with_sizes_kernel,
+    derivative=Derivative(
         "SplitWithSizesBackward0",
         save=("self_sym_sizes", "split_sizes", "dim"),
         grads={"self": _join_grads("cat")},
         multi_output=True,
     ),
+    doc="``torch.split_with_sizes``: pieces of the listed sizes along ``dim``.",
 )
+_split_with_sizes_op = split_with_sizes.overloads["split_with_sizes"]
+
+# ``torch._VF.split``: ``Tensor.split`` and ``torch.split`` (below) call it for an int
+# size; the ``split.sizes`` overload is ``split_with_sizes`` under this name.
+_split = native_function(
+    "split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
+    "split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]",
+    kernels={"split.Tensor": _split_kernel, "split.sizes": _split_with_sizes_op},
+    derivatives={
+        "split.Tensor": Derivative(
+            "SplitBackward0",
+            save=("self_sym_sizes", "split_size", "dim"),
+            grads={"self": _join_grads("cat")},
+            multi_output=True,
+        ),
+        "split.sizes": COMPOSITE,
+    },
+    variants="function",
+)
+_split_op = _split.overloads["split.Tensor"]
 
 
-def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
-    """``torch.unbind``: every index along ``dim``, as a tuple of ``select`` views."""
-    check_tensor("unbind", input, "input", 1)
-    return _unbind_op(input, operator.index(dim))
+def _split_method(self: Tensor, split_size, dim=0) -> tuple[Tensor, ...]:
+    """``Tensor.split``: pieces of ``split_size`` (the last may be smaller), or of listed sizes.
 
-
-def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple[Tensor, ...]:
-    """``torch.split``: pieces of ``split_size`` (the last may be smaller), or of listed sizes."""
-    check_tensor("split", tensor, "tensor", 1)
-    if _is_int(split_size_or_sections):
-        return _split_op(tensor, operator.index(split_size_or_sections), operator.index(dim))
-    sizes = _int_tuple("split_with_sizes", "split_sizes", split_size_or_sections)
-    return _split_with_sizes_op(tensor, sizes, operator.index(dim))
-
-
-def split_with_sizes(input: Tensor, split_sizes, dim: int = 0) -> tuple[Tensor, ...]:
-    check_tensor("split_with_sizes", input, "input", 1)
-    sizes = _int_tuple("split_with_sizes", "split_sizes", split_sizes)
-    return _split_with_sizes_op(input, sizes, operator.index(dim))
-
-
-def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
-    """``torch.chunk``: about ``chunks`` equal pieces, all of ``ceil(size / chunks)`` but the last.
-
-    May return fewer than ``chunks`` pieces (6 elements in 4 chunks are 3 pieces of 2).
+    PyTorch writes this method in Python (``torch/_tensor.py``): an int (or a
+    one-element tensor) goes to ``split``, anything else to ``split_with_sizes``.
     """
-    check_tensor("chunk", input, "input", 1)
-    return _chunk_op(input, operator.index(chunks), operator.index(dim))
+    if isinstance(split_size, Tensor):
+        with contextlib.suppress(ValueError):
+            split_size = int(split_size)
+    if isinstance(split_size, int):
+        return _split(self, split_size, dim)
+    return split_with_sizes(self, split_size, dim)
+
+
+def split(tensor: Tensor, split_size_or_sections, dim=0) -> tuple[Tensor, ...]:
+    """``torch.split``: ``tensor.split(split_size_or_sections, dim)``.
+
+    Written in Python by PyTorch too (``torch/functional.py``).
+    """
+    return tensor.split(split_size_or_sections, dim)
+
+
+define_method("split", _split_method)
 
 
 def _chunk_kernel(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
-    if input.dim() == 0:
+    if len(input._size) == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    dim_size = input.size(dim)
+    dim_size = input._size[wrap_dim(dim, len(input._size))]
     split_size = -(-dim_size // chunks)
     if split_size == 0 and dim_size == 0:
         # ``split`` would lose the number of chunks: ask for that many empty pieces.
@@ -170,31 +174,23 @@ def _chunk_kernel(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...
     return _split_op(input, split_size, dim)
 
 
-_chunk_op = composite("chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]",
-                      _chunk_kernel)  # fmt: skip
+chunk = native_function(
+    "chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]",
+    kernel=_chunk_kernel,
+    derivative=COMPOSITE,
+    doc="""``torch.chunk``: about ``chunks`` equal pieces, all of ``ceil(size / chunks)`` but the last.
 
-
-def tensor_split(input: Tensor, indices_or_sections, dim: int = 0) -> tuple[Tensor, ...]:
-    """``torch.tensor_split``: ``n`` nearly equal sections, or cuts before the given indices."""
-    check_tensor("tensor_split", input, "input", 1)
-    if isinstance(indices_or_sections, Tensor):
-        indices_or_sections = (
-            indices_or_sections.item() if indices_or_sections.dim() == 0
-            else indices_or_sections.tolist()
-        )  # fmt: skip
-    dim = operator.index(dim)
-    if _is_int(indices_or_sections):
-        return _tensor_split_sections_op(input, operator.index(indices_or_sections), dim)
-    indices = _int_tuple("tensor_split", "indices", indices_or_sections)
-    return _tensor_split_indices_op(input, indices, dim)
+    May return fewer than ``chunks`` pieces (6 elements in 4 chunks are 3 pieces of 2).
+    """,
+)
 
 
 def _check_tensor_split(input: Tensor, dim: int) -> int:
-    if input.dim() == 0:
+    if len(input._size) == 0:
         raise RuntimeError(
             "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
         )
-    return wrap_dim(dim, input.dim())
+    return wrap_dim(dim, len(input._size))
 
 
 def _tensor_split_sections_kernel(input: Tensor, sections: int, dim: int = 0):
@@ -217,18 +213,35 @@ def _tensor_split_indices_kernel(input: Tensor, indices, dim: int = 0):
     return tuple(_slice_op(input, dim, start, end, 1) for start, end in bounds)
 
 
-_tensor_split_sections_op = composite(
+def _tensor_split_tensor_kernel(input: Tensor, tensor_indices_or_sections: Tensor, dim: int = 0):
+    """A 0-dim long tensor is a number of sections, a 1-D one the indices to cut before."""
+    _check_tensor_split(input, dim)
+    given = tensor_indices_or_sections
+    if given._dtype is not int64:
+        raise RuntimeError(
+            "tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+            f"{given._dtype.scalar_name}"
+        )
+    if given.dim() > 1:
+        raise RuntimeError(
+            "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+            f"one-dimensional tensor, but got a tensor with {given.dim()} dims"
+        )
+    if given.dim() == 0:
+        return tensor_split.overloads["tensor_split.sections"](input, int(given.item()), dim)
+    return tensor_split.overloads["tensor_split.indices"](input, tuple(given.tolist()), dim)
+
+
+tensor_split = native_function(
     "tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]",
-    _tensor_split_sections_kernel,
-)
-_tensor_split_indices_op = composite(
     "tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]",
-    _tensor_split_indices_kernel,
+    "tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, Tensor "
+    "tensor_indices_or_sections, int dim=0) -> Tensor(a)[]",
+    kernels={
+        "tensor_split.sections": _tensor_split_sections_kernel,
+        "tensor_split.indices": _tensor_split_indices_kernel,
+        "tensor_split.tensor_indices_or_sections": _tensor_split_tensor_kernel,
+    },
+    derivative=COMPOSITE,
+    doc="``torch.tensor_split``: ``n`` nearly equal sections, or cuts before the given indices.",
 )
-
-
-bind_method("unbind", unbind)
-bind_method("split", split)
-bind_method("split_with_sizes", split_with_sizes)
-bind_method("chunk", chunk)
-bind_method("tensor_split", tensor_split)
