@@ -210,8 +210,8 @@ class PythonSignature:
     """One way to call a function: an overload's arguments as Python sees them."""
 
     __slots__ = ("function_name", "params", "by_name", "max_pos_args", "min_args",
-                 "max_args", "varargs_int_list", "overload", "_short_path", "_positional_range",
-                 "_positional_defaults", "_int_lists", "_int_varargs", "_keyword_defaults")  # fmt: skip
+                 "max_args", "varargs_int_list", "overload", "_positional_range",
+                 "_positional_defaults", "_lists", "_int_varargs", "_keyword_defaults")  # fmt: skip
 
     def __init__(self, function_name: str, params: list[PythonParameter], overload=None):
         self.function_name = function_name
@@ -224,16 +224,18 @@ class PythonSignature:
         # given as separate ints.
         self.varargs_int_list = self.max_pos_args == 1 and params[0].is_int_list
         self.overload = overload  # what the caller maps this signature to
-        # A call without keywords takes the short path of ``bind_call`` (unless it has
-        # tensor lists to check): it fits when it gives every required positional
-        # argument, no more than there are, and no keyword-only one is required.
+        # A call without keywords takes the short path of ``bind_call``: it fits when it
+        # gives every required positional argument, no more than there are, and no
+        # keyword-only one is required.
         positional = params[: self.max_pos_args]
-        self._short_path = not any(p.is_tensor_list for p in positional)
         fewest = max((i + 1 for i, p in enumerate(positional) if not p.optional), default=0)
         needs_keyword = any(p.kwarg_only and not p.optional for p in params)
         self._positional_range = (fewest, -1 if needs_keyword else self.max_pos_args)
         self._positional_defaults = tuple(p.default for p in positional)
-        self._int_lists = tuple(i for i, p in enumerate(positional) if p.is_int_list)
+        # The lists among them, which ``bind`` unpacks (int lists) or checks (tensor lists).
+        self._lists = tuple(
+            i for i, p in enumerate(positional) if p.is_int_list or p.is_tensor_list
+        )
         # ``zeros(2, 3)`` with plain ints and no keywords: the short path for varargs.
         self._int_varargs = (
             self.varargs_int_list and params[0].list_size is None and not needs_keyword
@@ -318,10 +320,12 @@ class PythonSignature:
         stays under its Python name, for the caller to route). None if the signature
         does not accept the call (or its error, with ``raise_errors``).
         """
-        if not kwargs and self._short_path:
+        if not kwargs:
             # The common call: positional arguments only, the rest left to their defaults.
             nargs = len(args)
             fewest, most = self._positional_range
+            if self._int_varargs and nargs and all(type(a) is int for a in args):
+                return (args,), self._keyword_defaults  # ``x.view(2, 8)``: the ints are the size
             if fewest <= nargs <= most:
                 params = self.params
                 for i, value in enumerate(args):
@@ -329,13 +333,11 @@ class PythonSignature:
                     if not (param.check(value) or (value is None and param.allow_none)):
                         break
                 else:
-                    if self._int_lists:
-                        args = self._unpack_int_lists(args)
+                    if self._lists:
+                        args = self._unpack_lists(args)
                     if nargs < self.max_pos_args:
                         args += self._positional_defaults[nargs:]
                     return args, self._keyword_defaults
-            elif self._int_varargs and args and all(type(a) is int for a in args):
-                return (args,), self._keyword_defaults  # ``zeros(2, 3)``: the ints are the size
             if not raise_errors and not self.varargs_int_list:
                 return None  # ``bind`` would refuse the call for the same reason
         bound = self.bind(args, kwargs, raise_errors)
@@ -347,15 +349,19 @@ class PythonSignature:
                                                      strict=True)}  # fmt: skip
         return tuple(values[:positional]), keywords
 
-    def _unpack_int_lists(self, args: tuple) -> tuple:
-        """``bind``'s treatment of the int lists among positional ``args``."""
+    def _unpack_lists(self, args: tuple) -> tuple:
+        """``bind``'s treatment of the lists among positional ``args``: int lists become
+        tuples of ints, tensor lists have their elements checked."""
         args = list(args)
-        for i in self._int_lists:
+        for i in self._lists:
             if i < len(args):
                 param, value = self.params[i], args[i]
-                args[i] = (
-                    param.none_value if value is None else _unpack_int_list(self, param, value)
-                )
+                if value is None:
+                    args[i] = param.none_value
+                elif param.is_int_list:
+                    args[i] = _unpack_int_list(self, param, value)
+                else:
+                    _check_tensor_list(value, i)
         return tuple(args)
 
 
