@@ -7,7 +7,7 @@ import torch
 from oracle import assert_same_error
 
 import vizgrad as vg
-from vizgrad.derivatives import COMPOSITE
+from vizgrad.dispatcher import COMPOSITE_IMPLICIT
 from vizgrad.ops import einsum as einsum_module
 from vizgrad.ops import linalg, sampling
 from vizgrad.ops.registry import OPERATORS
@@ -156,7 +156,6 @@ def test_an_out_overload_shares_its_twins_kind():
     """The out= overload of an operator without gradients has none either (autograd lets
     it write while an input requires grad, as ``nonzero(x, out=o)``); that of a
     differentiable one records nothing, so autograd refuses it then."""
-    from vizgrad.derivatives import NON_DIFFERENTIABLE
     from vizgrad.dispatcher import EXPLICIT, NONDIFFERENTIABLE
     from vizgrad.ops.declaration import native_function
 
@@ -164,7 +163,7 @@ def test_an_out_overload_shares_its_twins_kind():
         "_out_kind_probe(Tensor self) -> Tensor",
         "_out_kind_probe.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
         kernel=lambda self: self.detach().clone(),
-        derivative=NON_DIFFERENTIABLE,
+        kind=NONDIFFERENTIABLE,
         variants="function",
     )
     try:
@@ -208,18 +207,19 @@ def test_a_structured_kernel_named_for_an_overload_makes_its_inplace_twin():
 
 
 def test_an_out_overload_is_composite_only_when_declared_so():
-    from vizgrad.dispatcher import COMPOSITE_IMPLICIT, EXPLICIT
+    from vizgrad.dispatcher import EXPLICIT
     from vizgrad.ops.declaration import _Overloads
 
     schemas = ("vizgrad_test_join(Tensor[] tensors) -> Tensor",
                "vizgrad_test_join.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)")  # fmt: skip
-    named = _Overloads(schemas, lambda tensors, out=None: out, {}, None,
-                       {"vizgrad_test_join": COMPOSITE,
-                        "vizgrad_test_join.out": COMPOSITE}, {}).operators  # fmt: skip
+    kinds = {"vizgrad_test_join": COMPOSITE_IMPLICIT, "vizgrad_test_join.out": COMPOSITE_IMPLICIT}
+    named = _Overloads(schemas, lambda tensors, out=None: out, {}, None, {}, EXPLICIT, kinds,
+                       {}).operators  # fmt: skip
     assert named["vizgrad_test_join.out"].kind is COMPOSITE_IMPLICIT
     # By default an out= overload records no node, so autograd refuses it.
     schemas = tuple(s.replace("join", "join2") for s in schemas)
-    default = _Overloads(schemas, lambda tensors, out=None: out, {}, COMPOSITE, {}, {}).operators
+    default = _Overloads(schemas, lambda tensors, out=None: out, {}, None, {}, COMPOSITE_IMPLICIT,
+                         {}, {}).operators  # fmt: skip
     assert default["vizgrad_test_join2"].kind is COMPOSITE_IMPLICIT
     assert default["vizgrad_test_join2.out"].kind is EXPLICIT
 

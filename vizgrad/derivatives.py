@@ -24,16 +24,7 @@ it below both is what lets autograd import the operators without a cycle.
 
 from __future__ import annotations
 
-from . import dispatcher
-
-__all__ = ["Derivative", "NON_DIFFERENTIABLE", "COMPOSITE"]
-
-# Instead of a formula, a declaration may give the operator's kind (a dispatch fact,
-# kept on the ``Operator``): its outputs never require grad (argmax, comparisons...);
-NON_DIFFERENTIABLE = dispatcher.NONDIFFERENTIABLE
-# or it is built from other operators that each record their own nodes
-# (CompositeImplicitAutograd: matmul, reshape, einsum...).
-COMPOSITE = dispatcher.COMPOSITE_IMPLICIT
+__all__ = ["Derivative"]
 
 
 class Derivative:

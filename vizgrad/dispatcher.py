@@ -28,7 +28,6 @@ from .schema import FunctionSchema
 from .tensor import Tensor
 
 __all__ = [
-    "COMPOSITE",
     "COMPOSITE_IMPLICIT",
     "EXPLICIT",
     "NONDIFFERENTIABLE",
@@ -66,8 +65,6 @@ EXPLICIT = "explicit"
 COMPOSITE_IMPLICIT = "CompositeImplicitAutograd"
 # Outputs never require grad (``argmax``, comparisons…): nothing is recorded.
 NONDIFFERENTIABLE = "non-differentiable"
-# The markers an old-style declaration passes in the derivative slot (see ``Operator``).
-COMPOSITE = COMPOSITE_IMPLICIT
 
 AUTOGRAD_KEY = "AutogradCPU"
 INPLACE_OR_VIEW_KEY = "ADInplaceOrView"
@@ -83,24 +80,21 @@ class Operator:
     (``derivatives.yaml``) when ``kind`` is ``EXPLICIT``. ``kind`` says what the
     autograd key does with it: record a node (``EXPLICIT``), run the kernel there and
     let its inner calls record (``COMPOSITE_IMPLICIT``), or nothing
-    (``NONDIFFERENTIABLE``). Without a ``kind``, it is read from ``derivative``,
-    which may then be the marker ``COMPOSITE`` or ``"non-differentiable"``.
+    (``NONDIFFERENTIABLE``).
     """
 
     __slots__ = ("schema", "function_schema", "name", "overload", "qualname", "variant",
                  "kernel", "derivative", "kind", "params", "params_names", "out_names")  # fmt: skip
 
-    def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=None):
+    def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=EXPLICIT):
         self.schema = schema
         self.function_schema = parsed = FunctionSchema.parse(schema)
         self.name, self.overload = parsed.name, parsed.overload_name
         self.qualname = f"aten::{parsed.qualified_name}"
         self.variant = variant
         self.kernel = kernel
-        if kind is None:
-            kind = {COMPOSITE_IMPLICIT: COMPOSITE_IMPLICIT,
-                    NONDIFFERENTIABLE: NONDIFFERENTIABLE}.get(derivative, EXPLICIT)  # fmt: skip
-            derivative = derivative if kind is EXPLICIT else None
+        if kind is not EXPLICIT and derivative is not None:
+            raise ValueError(f"{schema}: only an EXPLICIT operator has a derivative formula")
         self.kind = kind
         self.derivative = derivative
         # ``(type, name)`` of every argument, keyword-only ones included: autograd binds a

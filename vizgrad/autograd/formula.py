@@ -7,17 +7,11 @@ after it (``MulBackward0``), whose ``apply`` runs the formulas on what was saved
 
 from __future__ import annotations
 
-from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE, Derivative
+from ..derivatives import Derivative
 from ..ops.creation import zeros
 from .graph import Node, SavedTensor
 
-__all__ = [
-    "Derivative",
-    "FormulaNode",
-    "NON_DIFFERENTIABLE",
-    "COMPOSITE",
-    "NotImplementedNode",
-]
+__all__ = ["Derivative", "FormulaNode", "NotImplementedNode"]
 
 
 class Saved:

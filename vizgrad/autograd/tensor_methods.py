@@ -13,7 +13,7 @@ The autograd *state* they read and write (``grad``, ``grad_fn``…) is the tenso
 
 from __future__ import annotations
 
-from ..derivatives import COMPOSITE
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..ops.declaration import native_function
 from ..tensor import Tensor, define_method
 from .entry_points import backward
@@ -44,7 +44,7 @@ def _sum_to_size_kernel(self: Tensor, size) -> Tensor:
 sum_to_size = native_function(
     "sum_to_size(Tensor self, SymInt[] size) -> Tensor",
     kernel=_sum_to_size_kernel,
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     variants="method",
     doc="``Tensor.sum_to_size(*size)``: sum this tensor down to ``size`` (which must "
     "expand to this tensor's shape): the gradient of broadcasting.",

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..derivatives import COMPOSITE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
 from .declaration import native_function
@@ -107,7 +108,7 @@ softmax = native_function(
     "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) "
     "-> Tensor(a!)",
     kernel=_converted_then(_softmax.overloads["_softmax"]),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.softmax``: exponentials normalised to sum to 1 along ``dim``.",
 )
 log_softmax = native_function(
@@ -115,6 +116,6 @@ log_softmax = native_function(
     "log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) "
     "-> Tensor(a!)",
     kernel=_converted_then(_log_softmax.overloads["_log_softmax"]),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.log_softmax``: the logarithm of ``softmax``, computed without underflow.",
 )

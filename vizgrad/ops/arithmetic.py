@@ -25,7 +25,8 @@ import math
 
 import numpy as np
 
-from ..derivatives import COMPOSITE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import BOOL, C_TYPE_NAMES, COMPLEX, CPP_TYPE_NAMES, FLOATING, INTEGRAL
 from ..promotion import result_type
 from ..shape import contiguous_strides
@@ -198,7 +199,7 @@ subtract = native_function(
         "subtract_.Scalar": lambda self, other, alpha=1: _sub_(self, other, alpha=alpha),
     },
     check=_check_sub,
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     numbers_as_tensors=True,
     doc="``torch.subtract``: an alias of ``sub``.",
 )
@@ -234,7 +235,7 @@ multiply = native_function(
         "multiply.Scalar": mul.overloads["mul.Tensor"],
         "multiply_.Scalar": mul.overloads["mul_.Tensor"],
     },
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     numbers_as_tensors=True,
     doc="``torch.multiply``: an alias of ``mul``.",
 )
@@ -412,7 +413,7 @@ divide = native_function(
         "divide.Scalar_mode": div.overloads["div.Scalar_mode"],
         "divide_.Scalar_mode": div.overloads["div_.Scalar_mode"],
     },
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     numbers_as_tensors=True,
     doc="``torch.divide``: an alias of ``div``.",
 )
@@ -430,7 +431,7 @@ true_divide = native_function(
         "true_divide.Scalar": _div,
         "true_divide_.Scalar": _div_,
     },
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     numbers_as_tensors=True,
     doc="``torch.true_divide``: ``div`` without a rounding mode.",
 )
@@ -712,7 +713,7 @@ arctan2 = native_function(
         "arctan2_": atan2.overloads["atan2_"],
         "arctan2.out": atan2.overloads["atan2.out"],
     },
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.arctan2``: NumPy's name for ``atan2``.",
 )
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
 from ..dtypes import bool as bool_dtype
 from ..tensor import Tensor
 from .declaration import alias_kernels, native_function
@@ -66,7 +67,7 @@ eq = native_function(
     "eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
     "eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_comparison_kernel("eq", np.equal, ordered=False),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     derivatives=_recorded_in_place("EqBackward", "eq_.Tensor", "eq_.Scalar"),
     doc="``torch.eq``: ``input == other`` elementwise, as a bool tensor.",
 )
@@ -78,7 +79,7 @@ ne = native_function(
     "ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
     "ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_comparison_kernel("ne", np.not_equal, ordered=False),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     derivatives=_recorded_in_place("NeBackward", "ne_.Tensor", "ne_.Scalar"),
     doc="``torch.ne``: ``input != other`` elementwise, as a bool tensor.",
 )
@@ -90,7 +91,7 @@ lt = native_function(
     "lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
     "lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_comparison_kernel("lt", np.less, ordered=True),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     derivatives=_recorded_in_place("LtBackward", "lt_.Tensor", "lt_.Scalar"),
     doc="``torch.lt``: ``input < other`` elementwise, as a bool tensor.",
 )
@@ -102,7 +103,7 @@ le = native_function(
     "le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
     "le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_comparison_kernel("le", np.less_equal, ordered=True),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     derivatives=_recorded_in_place("LeBackward", "le_.Tensor", "le_.Scalar"),
     doc="``torch.le``: ``input <= other`` elementwise, as a bool tensor.",
 )
@@ -114,7 +115,7 @@ gt = native_function(
     "gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
     "gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_comparison_kernel("gt", np.greater, ordered=True),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     derivatives=_recorded_in_place("GtBackward", "gt_.Tensor", "gt_.Scalar"),
     doc="``torch.gt``: ``input > other`` elementwise, as a bool tensor.",
 )
@@ -126,7 +127,7 @@ ge = native_function(
     "ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
     "ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_comparison_kernel("ge", np.greater_equal, ordered=True),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     derivatives=_recorded_in_place("GeBackward", "ge_.Tensor", "ge_.Scalar"),
     doc="``torch.ge``: ``input >= other`` elementwise, as a bool tensor.",
 )
@@ -140,7 +141,7 @@ not_equal = native_function(
     "not_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
     "not_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(ne, "not_equal"),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.not_equal``: an alias of ``ne``.",
 )
 less = native_function(
@@ -151,7 +152,7 @@ less = native_function(
     "less_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
     "less.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(lt, "less"),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.less``: an alias of ``lt``.",
 )
 less_equal = native_function(
@@ -162,7 +163,7 @@ less_equal = native_function(
     "less_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
     "less_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(le, "less_equal"),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.less_equal``: an alias of ``le``.",
 )
 greater = native_function(
@@ -173,7 +174,7 @@ greater = native_function(
     "greater_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
     "greater.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(gt, "greater"),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.greater``: an alias of ``gt``.",
 )
 greater_equal = native_function(
@@ -184,7 +185,7 @@ greater_equal = native_function(
     "greater_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
     "greater_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(ge, "greater_equal"),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.greater_equal``: an alias of ``ge``.",
 )
 
@@ -222,7 +223,7 @@ isclose = native_function(
     "-> Tensor",
     kernel=elementwise(_isclose_kernel, result_dtype=bool_dtype),
     check=_check_isclose,
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.isclose``: elementwise ``|input - other| <= atol + rtol * |other|``.",
 )
 
@@ -237,7 +238,7 @@ allclose = native_function(
     "bool equal_nan=False) -> bool",
     kernel=_allclose_kernel,
     check=_check_isclose,
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.allclose``: are all elements ``isclose`` (after broadcasting)? A Python bool.",
 )
 
@@ -252,6 +253,6 @@ def _equal_kernel(self: Tensor, other: Tensor) -> bool:
 equal = native_function(
     "equal(Tensor self, Tensor other) -> bool",
     kernel=_equal_kernel,
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.equal``: same shape and same values (NaN is never equal); a Python bool.",
 )

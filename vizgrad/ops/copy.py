@@ -29,8 +29,9 @@ import warnings
 import numpy as np
 
 from ..arg_parser import PythonArgParser
-from ..derivatives import COMPOSITE, Derivative
+from ..derivatives import Derivative
 from ..device import channels_last, contiguous_format, memory_format, preserve_format
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import ALIASES, ALL_DTYPES, BOOL, from_numpy_dtype, int8, uint8
 from ..dtypes import bool as bool_
 from ..dtypes import dtype as DType
@@ -199,7 +200,7 @@ def _contiguous_kernel(self: Tensor, *, memory_format=contiguous_format) -> Tens
 _contiguous = native_function(
     "contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)",
     kernel=_contiguous_kernel,
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     python_bindings=False,
 ).overloads["contiguous"]
 
@@ -286,7 +287,7 @@ _to_overloads = native_function(
         "to.dtype": _to_dtype_kernel,
         "to.other": _to_other_kernel,
     },
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     python_bindings=False,
 ).overloads
 _to_dtype_layout = _to_overloads["to.dtype_layout"]

@@ -27,8 +27,8 @@ import warnings
 import numpy as np
 
 from ..arg_parser import PythonArgParser
-from ..derivatives import NON_DIFFERENTIABLE
 from ..device import device as Device
+from ..dispatcher import NONDIFFERENTIABLE
 from ..dtypes import (
     ALL_DTYPES,
     BOOL,
@@ -647,7 +647,7 @@ empty_like = native_function(
     "empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
     "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
     kernel=_like_kernel(None),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     variants="function",
     doc="``torch.empty_like``: uninitialised, with ``input``'s shape and (dense) layout.",
 )
@@ -655,7 +655,7 @@ zeros_like = native_function(
     "zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
     "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
     kernel=_like_kernel(0),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     variants="function",
     doc="``torch.zeros_like``: zeros with ``input``'s shape, dtype and (dense) layout.",
 )
@@ -663,7 +663,7 @@ ones_like = native_function(
     "ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
     "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
     kernel=_like_kernel(1),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     variants="function",
     doc="``torch.ones_like``: ones with ``input``'s shape, dtype and (dense) layout.",
 )
@@ -671,7 +671,7 @@ full_like = native_function(
     "full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, "
     "Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
     kernel=_full_like_kernel,
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     variants="function",
     doc="``torch.full_like``: ``fill_value`` everywhere, in ``input``'s dtype unless told.",
 )
@@ -702,27 +702,27 @@ new_zeros = native_function(
     "new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, "
     "Device? device=None, bool? pin_memory=None) -> Tensor",
     kernel=_new_factory_kernel(0),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     variants="method",
 )
 new_ones = native_function(
     "new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, "
     "Device? device=None, bool? pin_memory=None) -> Tensor",
     kernel=_new_factory_kernel(1),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     variants="method",
 )
 new_empty = native_function(
     "new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, "
     "Device? device=None, bool? pin_memory=None) -> Tensor",
     kernel=_new_factory_kernel(None),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     variants="method",
 )
 new_full = native_function(
     "new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, "
     "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
     kernel=_new_full_kernel,
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     variants="method",
 )

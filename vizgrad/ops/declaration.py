@@ -35,9 +35,7 @@ from __future__ import annotations
 
 from .. import return_types
 from ..arg_parser import PythonArgParser, PythonParameter, PythonSignature
-from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE
 from ..dispatcher import (
-    COMPOSITE_IMPLICIT,
     EXPLICIT,
     FUNCTIONAL,
     INPLACE,
@@ -49,7 +47,8 @@ from ..dispatcher import (
 )
 from ..promotion import check_can_cast
 from ..schema import Argument, FunctionSchema
-from .registry import OPERATORS, bind_method, check_out_dtype, write_to_out
+from ..tensor import define_method
+from .registry import OPERATORS, check_out_dtype, write_to_out
 
 __all__ = ["native_function", "out_wrapper", "StructuredKernel", "alias_kernels"]
 
@@ -104,14 +103,6 @@ def _variant_of(schema: FunctionSchema) -> str:
     return FUNCTIONAL
 
 
-def _kind_of(derivative) -> str:
-    if derivative is COMPOSITE:
-        return COMPOSITE_IMPLICIT
-    if derivative is NON_DIFFERENTIABLE:
-        return NONDIFFERENTIABLE
-    return EXPLICIT
-
-
 # TensorOptions: the keyword arguments a factory takes to say what to make.
 _TENSOR_OPTIONS = {"dtype": "ScalarType?", "layout": "Layout?", "device": "Device?",
                    "pin_memory": "bool?"}  # fmt: skip
@@ -141,7 +132,8 @@ def _same_arguments(schema: FunctionSchema, other: FunctionSchema) -> bool:
 class _Overloads:
     """The overloads of one declaration, sorted into what Python calls can reach."""
 
-    def __init__(self, schemas, kernel, kernels, derivative, derivatives, variant_of):
+    def __init__(self, schemas, kernel, kernels, derivative, derivatives, kind, kinds,
+                 variant_of):  # fmt: skip
         self.functional: list[tuple[Operator, Operator | None]] = []
         self.inplace: list[Operator] = []
         parsed = [FunctionSchema.parse(s) for s in schemas]
@@ -154,26 +146,25 @@ class _Overloads:
             result_type = _named_results(schema)
             if result_type is not None:
                 op_kernel = _returning(result_type, op_kernel)
-            op_derivative = derivatives.get(name, derivative)
-            if variant in (INPLACE, OUT) and name not in derivatives:
-                # An in-place overload shares its functional twin's formula and node name,
-                # an out= overload its kind.
+            declared = name in kinds or name in derivatives
+            source = name
+            if variant in (INPLACE, OUT) and not declared:
+                # An in-place overload shares its functional twin's kind, formula and node
+                # name; an out= overload its kind.
                 twin = _twin(schema, plain)
                 if twin is not None:
-                    op_derivative = derivatives.get(twin.qualified_name, derivative)
-            if (
-                variant is OUT
-                and name not in derivatives
-                and op_derivative is not NON_DIFFERENTIABLE
-            ):
+                    source = twin.qualified_name
+            op_derivative = derivatives.get(source, derivative)
+            # An overload given its own formula is explicit, whatever the default kind.
+            op_kind = kinds.get(source, EXPLICIT if source in derivatives else kind)
+            if variant is OUT and not declared and op_kind is not NONDIFFERENTIABLE:
                 # An out= call records no node, so autograd refuses it when an input
                 # requires grad, unless the operator has no gradient at all (``nonzero``)
-                # or is declared made of other operators (``nanmean.out``: COMPOSITE).
-                op_derivative = None
-            kind = _kind_of(op_derivative)
-            if kind is not EXPLICIT:
-                op_derivative = None
-            op = Operator(schema.text, variant, op_kernel, op_derivative, kind=kind)
+                # or the overload is declared made of other operators (``nanmean.out``).
+                op_kind, op_derivative = EXPLICIT, None
+            if op_kind is not EXPLICIT:
+                op_derivative = None  # a composite's inner calls record; nothing else does
+            op = Operator(schema.text, variant, op_kernel, op_derivative, op_kind)
             if op.qualname in OPERATORS:
                 raise RuntimeError(f"operator {op.qualname} declared twice")
             OPERATORS[op.qualname] = op
@@ -457,6 +448,8 @@ def native_function(
     kernels: dict | None = None,
     derivative=None,
     derivatives: dict | None = None,
+    kind: str = EXPLICIT,
+    kinds: dict | None = None,
     variants: str = "function, method",
     inplace_variants: str = "method",
     numbers_as_tensors: bool = False,
@@ -470,8 +463,15 @@ def native_function(
 
     ``kernel`` serves every overload (a ``StructuredKernel`` makes each variant);
     ``kernels`` names a kernel per overload (``{"sum.dim_IntList": ...}``). Likewise
-    ``derivative``/``derivatives``: a ``Derivative``, ``COMPOSITE`` or
-    ``NON_DIFFERENTIABLE``. ``variants`` is ``native_functions.yaml``'s field:
+    ``derivative``/``derivatives``: the ``Derivative`` (``derivatives.yaml``'s entry).
+    ``kind``/``kinds`` is what the autograd key does with the operator, a dispatch
+    fact: ``EXPLICIT`` (record the node of its derivative; the default),
+    ``COMPOSITE_IMPLICIT`` (its kernel runs at the autograd key and its inner calls
+    record: ``native_functions.yaml``'s ``CompositeImplicitAutograd``) or
+    ``NONDIFFERENTIABLE`` (its outputs never require grad); an overload named in
+    ``derivatives`` is explicit unless ``kinds`` names it. An in-place or out= overload
+    takes its functional twin's kind unless it is named; an out= overload of an
+    explicit operator records nothing, so autograd refuses it. ``variants`` is ``native_functions.yaml``'s field:
     ``function`` makes ``vizgrad.<name>``, ``method`` makes ``Tensor.<name>`` (from the
     overloads with a tensor ``self``). ``inplace_variants`` is the same field of the
     in-place overloads: always the method ``Tensor.<name>_``, and with ``function``
@@ -484,7 +484,7 @@ def native_function(
     does its vizgrad module, with ``arg_parser.PythonArgParser.from_signatures``.
     """
     overloads = _Overloads(schemas, kernel, kernels or {}, derivative, derivatives or {},
-                           variant_of or {})  # fmt: skip
+                           kind, kinds or {}, variant_of or {})  # fmt: skip
     first = FunctionSchema.parse(schemas[0])
     # An operator of in-place overloads only (``zero_``) is called by its in-place name.
     python_ops = overloads.functional or [(op, None) for op in overloads.inplace]
@@ -510,14 +510,14 @@ def native_function(
     if "method" in variants and method_ops:
         method = _tensor_method(parser(name, True, method_ops), check)
         method.__doc__ = function.__doc__
-        bind_method(name, method)
+        define_method(name, method)
     if overloads.inplace:  # in-place overloads are always methods (``Tensor.add_``)
         inplace_name = name + "_" if overloads.functional else name
         inplace_ops = [(op, None) for op in overloads.inplace]
         inplace_doc = f"In-place ``{first.base_name}``: ``{overloads.inplace[0].schema}``"
         method = _tensor_method(parser(inplace_name, True, inplace_ops), check)
         method.__doc__ = inplace_doc
-        bind_method(inplace_name, method)
+        define_method(inplace_name, method)
         if "function" in inplace_variants and overloads.functional:  # ``torch.exp_(x)``
             function.inplace = _python_function(
                 inplace_name, parser(inplace_name, False, inplace_ops), check

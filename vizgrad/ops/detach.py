@@ -7,8 +7,7 @@ noticed); ``.data`` does not (PyTorch's ``variable_data()``).
 
 from __future__ import annotations
 
-from ..derivatives import NON_DIFFERENTIABLE
-from ..dispatcher import NON_DIFFERENTIABLE_VIEW
+from ..dispatcher import NON_DIFFERENTIABLE_VIEW, NONDIFFERENTIABLE
 from ..tensor import Tensor, define_method
 from .declaration import native_function
 
@@ -47,7 +46,7 @@ detach = native_function(
         "detach": lambda self: self._alias(self._size, self._stride, self._offset),
         "detach_": _detach_inplace_kernel,
     },
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     variant_of={"detach": NON_DIFFERENTIABLE_VIEW, "detach_": NON_DIFFERENTIABLE_VIEW},
     inplace_variants="function, method",
     doc="""``torch.detach``: the same memory, cut from the autograd graph.

@@ -11,7 +11,7 @@ each step.
 
 from __future__ import annotations
 
-from ..derivatives import COMPOSITE
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..tensor import Tensor
 from .declaration import native_function
 from .linalg import _bmm_op
@@ -298,7 +298,7 @@ def _sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list[int]) -> Tensor
 _einsum = native_function(
     "einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor",
     kernel=_einsum_impl,
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     variants="function",
 )
 

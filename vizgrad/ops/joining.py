@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..derivatives import COMPOSITE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..promotion import can_cast, result_type
 from ..shape import contiguous_strides, is_non_overlapping_and_dense, wrap_dim, wrap_dims
 from ..tensor import Tensor
@@ -145,7 +146,7 @@ concat = native_function(
     "concat(Tensor[] tensors, int dim=0) -> Tensor",
     "concat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
     kernels={"concat": _cat_op, "concat.out": _cat_out_op},
-    derivatives={"concat": COMPOSITE, "concat.out": COMPOSITE},
+    kinds={"concat": COMPOSITE_IMPLICIT, "concat.out": COMPOSITE_IMPLICIT},
     variants="function",
     doc="``torch.concat``: another name for ``cat``.",
 )
@@ -153,7 +154,7 @@ concatenate = native_function(
     "concatenate(Tensor[] tensors, int dim=0) -> Tensor",
     "concatenate.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
     kernels={"concatenate": _cat_op, "concatenate.out": _cat_out_op},
-    derivatives={"concatenate": COMPOSITE, "concatenate.out": COMPOSITE},
+    kinds={"concatenate": COMPOSITE_IMPLICIT, "concatenate.out": COMPOSITE_IMPLICIT},
     variants="function",
     doc="``torch.concatenate``: ``cat`` by NumPy's name (which also takes ``axis=``).",
 )
@@ -264,7 +265,7 @@ hstack = native_function(
     kernels=_cat_after(
         "hstack", _atleast_1d, lambda prepared: 0 if len(prepared[0]._size) == 1 else 1
     ),
-    derivatives={"hstack": COMPOSITE, "hstack.out": COMPOSITE},
+    kinds={"hstack": COMPOSITE_IMPLICIT, "hstack.out": COMPOSITE_IMPLICIT},
     variants="function",
     doc="``torch.hstack``: join along dim 1 (dim 0 for 1-D tensors); 0-d tensors become 1-D.",
 )
@@ -272,7 +273,7 @@ vstack = native_function(
     "vstack(Tensor[] tensors) -> Tensor",
     "vstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=_cat_after("vstack", _atleast_2d, lambda prepared: 0),
-    derivatives={"vstack": COMPOSITE, "vstack.out": COMPOSITE},
+    kinds={"vstack": COMPOSITE_IMPLICIT, "vstack.out": COMPOSITE_IMPLICIT},
     variants="function",
     doc="``torch.vstack``: join along dim 0 after making every tensor at least 2-D.",
 )
@@ -281,7 +282,7 @@ row_stack = native_function(
     "row_stack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
     kernels={"row_stack": vstack.overloads["vstack"],
              "row_stack.out": vstack.overloads["vstack.out"]},
-    derivatives={"row_stack": COMPOSITE, "row_stack.out": COMPOSITE},
+    kinds={"row_stack": COMPOSITE_IMPLICIT, "row_stack.out": COMPOSITE_IMPLICIT},
     variants="function",
     doc="``torch.row_stack``: another name for ``vstack``.",
 )  # fmt: skip
@@ -289,7 +290,7 @@ dstack = native_function(
     "dstack(Tensor[] tensors) -> Tensor",
     "dstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=_cat_after("dstack", _atleast_3d, lambda prepared: 2),
-    derivatives={"dstack": COMPOSITE, "dstack.out": COMPOSITE},
+    kinds={"dstack": COMPOSITE_IMPLICIT, "dstack.out": COMPOSITE_IMPLICIT},
     variants="function",
     doc="``torch.dstack``: join along dim 2 after making every tensor at least 3-D.",
 )
@@ -297,7 +298,7 @@ column_stack = native_function(
     "column_stack(Tensor[] tensors) -> Tensor",
     "column_stack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=_cat_after("column_stack", _as_column, lambda prepared: 1),
-    derivatives={"column_stack": COMPOSITE, "column_stack.out": COMPOSITE},
+    kinds={"column_stack": COMPOSITE_IMPLICIT, "column_stack.out": COMPOSITE_IMPLICIT},
     variants="function",
     doc="``torch.column_stack``: 0-d and 1-D tensors become columns, then join along dim 1.",
 )
@@ -363,7 +364,7 @@ def _tile_kernel(self: Tensor, dims) -> Tensor:
 tile = native_function(
     "tile(Tensor self, SymInt[] dims) -> Tensor",
     kernel=_tile_kernel,
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.tile``: ``repeat``, except that fewer ``dims`` than dims means leading 1s.",
 )
 
@@ -462,9 +463,9 @@ repeat_interleave = native_function(
     },
     # CompositeImplicitAutograd in PyTorch but for the counts: built from other ops,
     # which record the nodes.
-    derivatives={
-        "repeat_interleave.self_Tensor": COMPOSITE,
-        "repeat_interleave.self_int": COMPOSITE,
+    kinds={
+        "repeat_interleave.self_Tensor": COMPOSITE_IMPLICIT,
+        "repeat_interleave.self_int": COMPOSITE_IMPLICIT,
     },
     doc="""``torch.repeat_interleave``: repeat each element (or slice along ``dim``) in place.
 
@@ -520,13 +521,13 @@ def _flipud_kernel(self: Tensor) -> Tensor:
 fliplr = native_function(
     "fliplr(Tensor self) -> Tensor",
     kernel=_fliplr_kernel,
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.fliplr``: reverse the columns (dim 1).",
 )
 flipud = native_function(
     "flipud(Tensor self) -> Tensor",
     kernel=_flipud_kernel,
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.flipud``: reverse the rows (dim 0).",
 )
 

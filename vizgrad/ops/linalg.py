@@ -16,7 +16,8 @@ import numbers
 
 import numpy as np
 
-from ..derivatives import COMPOSITE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import BOOL
 from ..promotion import result_type
 from ..shape import broadcast_shapes, numel_of, wrap_dim
@@ -412,7 +413,7 @@ matmul = native_function(
     "matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_matmul_impl,
     kernels={"matmul.out": _exact_out(lambda self, other: _matmul_impl(self, other, has_out=True))},
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="""``torch.matmul`` (``a @ b``): the product for every rank combination.
 
     1-D · 1-D is a dot product; a 1-D operand on the left is a row, on the right a
@@ -453,7 +454,7 @@ outer = native_function(
     "outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_outer_composite,
     kernels={"outer.out": _outer_out_kernel},
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.outer``: ``result[i, j] = input[i] * vec2[j]`` (types promote, as in ``mul``).",
 )
 
@@ -472,7 +473,7 @@ ger = native_function(
     "ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_ger_kernel,
     kernels={"ger.out": _ger_out_kernel},
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.ger``: the old name of ``outer``.",
 )
 
@@ -621,7 +622,7 @@ _tensordot = native_function(
     "Tensor(a!) out) -> Tensor(a!)",
     kernel=_tensordot_composite,
     kernels={"tensordot.out": _exact_out(_tensordot_composite)},
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     variants="function",
 )
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
 from ..dtypes import bool as bool_dtype
 from ..promotion import result_type
 from .declaration import native_function
@@ -43,7 +44,7 @@ logical_and = native_function(
     "logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
     "logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_truth(np.logical_and),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc=f"``torch.logical_and``: {_TRUTH_DOC}",
 )
 logical_or = native_function(
@@ -51,7 +52,7 @@ logical_or = native_function(
     "logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
     "logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_truth(np.logical_or),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc=f"``torch.logical_or``: {_TRUTH_DOC}",
 )
 logical_xor = native_function(
@@ -59,7 +60,7 @@ logical_xor = native_function(
     "logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
     "logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_truth(np.logical_xor),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc=f"``torch.logical_xor``: {_TRUTH_DOC}",
 )
 logical_not = native_function(
@@ -67,7 +68,7 @@ logical_not = native_function(
     "logical_not_(Tensor(a!) self) -> Tensor(a!)",
     "logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_truth(np.logical_not),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.logical_not``: true where the input is zero.",
 )
 
@@ -95,7 +96,7 @@ bitwise_and = native_function(
     "bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
     "bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_bits("bitwise_and_cpu", np.bitwise_and),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.bitwise_and``: ``&`` on the bits of integers (and bools).",
 )
 bitwise_or = native_function(
@@ -107,7 +108,7 @@ bitwise_or = native_function(
     "bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
     "bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_bits("bitwise_or_cpu", np.bitwise_or),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.bitwise_or``: ``|`` on the bits of integers (and bools).",
 )
 bitwise_xor = native_function(
@@ -119,7 +120,7 @@ bitwise_xor = native_function(
     "bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
     "bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_bits("bitwise_xor_cpu", np.bitwise_xor),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.bitwise_xor``: ``^`` on the bits of integers (and bools).",
 )
 
@@ -159,7 +160,7 @@ bitwise_left_shift = native_function(
     "bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) "
     "-> Tensor(a!)",
     kernel=elementwise(_left_shift_kernel),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.bitwise_left_shift``: ``<<`` on integers; out-of-range shifts give 0.",
 )
 bitwise_right_shift = native_function(
@@ -172,7 +173,7 @@ bitwise_right_shift = native_function(
     "bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) "
     "-> Tensor(a!)",
     kernel=elementwise(_right_shift_kernel),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.bitwise_right_shift``: ``>>`` on integers; out-of-range shifts keep the sign.",
 )
 
@@ -188,7 +189,7 @@ bitwise_not = native_function(
     "bitwise_not_(Tensor(a!) self) -> Tensor(a!)",
     "bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=elementwise(_bitwise_not_kernel, check_all_same_dtype=True),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.bitwise_not``: flip every bit (``~``); logical not for bools.",
 )
 
@@ -245,7 +246,7 @@ where = native_function(
     },
     # Each element comes from one source: the gradient goes back to that source only.
     # (The bool condition has no gradient.)
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     derivatives={
         "where.self": Derivative(
             "WhereBackward0",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as dt
-from ..derivatives import NON_DIFFERENTIABLE
+from ..dispatcher import NONDIFFERENTIABLE
 from ..tensor import Tensor
 from .declaration import native_function
 from .reduction_args import numpy_axes, reduction_dims
@@ -65,7 +65,7 @@ def _logical_reduction(fn_name: str, np_reduce, doc: str):
         f"{fn_name}.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
         kernel=kernel,
         kernels={f"{fn_name}.{name}": out_kernel for name in ("all_out", "dims_out", "out")},
-        derivative=NON_DIFFERENTIABLE,  # a bool answer
+        kind=NONDIFFERENTIABLE,  # a bool answer
         doc=doc,
     )
 
@@ -90,6 +90,6 @@ count_nonzero = native_function(
     "count_nonzero(Tensor self, int? dim=None) -> Tensor",
     "count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor",
     kernel=_count_nonzero_kernel,
-    derivative=NON_DIFFERENTIABLE,  # a count
+    kind=NONDIFFERENTIABLE,  # a count
     doc="``torch.count_nonzero``: how many elements are not zero, over ``dim``.",
 )

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as dt
-from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
 from ..shape import wrap_dim
 from ..tensor import Tensor
 from .arithmetic import maximum, minimum
@@ -149,7 +150,7 @@ argmax = native_function(
     "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_argmax_kernel,
     kernels={"argmax.out": out_wrapper(_argmax_kernel, exact_dtype=True)},
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.argmax``: where the largest element is (in the flattened input when "
     "``dim`` is None).",
 )
@@ -158,7 +159,7 @@ argmin = native_function(
     "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_argmin_kernel,
     kernels={"argmin.out": out_wrapper(_argmin_kernel, exact_dtype=True)},
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.argmin``: where the smallest element is.",
 )
 
@@ -235,10 +236,9 @@ max = native_function(  # noqa: A001 - PyTorch's name
     },
     derivatives={
         "max": evenly_distributed_derivative("MaxBackward1"),
-        "max.other": COMPOSITE,
-        "max.out": COMPOSITE,
         "max.dim": selecting_derivative("MaxBackward0"),
     },
+    kinds={"max.other": COMPOSITE_IMPLICIT, "max.out": COMPOSITE_IMPLICIT},
     doc="""``torch.max``: three operators under one name.
 
     ``max(t)`` is the largest element; ``max(t, dim)`` returns ``(values, indices)``
@@ -262,10 +262,9 @@ min = native_function(  # noqa: A001 - PyTorch's name
     },
     derivatives={
         "min": evenly_distributed_derivative("MinBackward1"),
-        "min.other": COMPOSITE,
-        "min.out": COMPOSITE,
         "min.dim": selecting_derivative("MinBackward0"),
     },
+    kinds={"min.other": COMPOSITE_IMPLICIT, "min.out": COMPOSITE_IMPLICIT},
     doc="``torch.min``: the smallest element, ``(values, indices)`` along ``dim``, or "
     "``minimum(a, b)``.",
 )

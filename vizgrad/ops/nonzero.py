@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..arg_parser import PythonArgParser
-from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE
+from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
 from ..dtypes import int64
 from ..tensor import Tensor, define_method
 from .declaration import native_function
@@ -71,7 +71,7 @@ _nonzero = native_function(
     "nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernels={"nonzero": _nonzero_kernel, "nonzero.out": _nonzero_out_kernel},
     # Coordinates are integers: no gradient flows through them.
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     variants="function",
 )
 
@@ -89,7 +89,7 @@ def _nonzero_numpy_composite(self: Tensor) -> tuple[Tensor, ...]:
 _nonzero_numpy = native_function(
     "nonzero_numpy(Tensor self) -> Tensor[]",
     kernel=_nonzero_numpy_composite,
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     variants="function",
 )
 
@@ -102,7 +102,7 @@ def _argwhere_composite(self: Tensor) -> Tensor:
 argwhere = native_function(
     "argwhere(Tensor self) -> Tensor",
     kernel=_argwhere_composite,
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.argwhere``: ``nonzero(input)``, under NumPy's name.",
 )
 

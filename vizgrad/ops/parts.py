@@ -13,7 +13,8 @@ add their gradients up instead (``as_strided_backward``). ``splitting`` builds
 
 from __future__ import annotations
 
-from ..derivatives import COMPOSITE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import INTEGRAL
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
@@ -156,7 +157,7 @@ narrow = native_function(
     "narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)",
     "narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)",
     kernels={"narrow": _narrow_kernel, "narrow.Tensor": _narrow_tensor_kernel},
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.narrow``: ``length`` elements from ``start`` along ``dim`` (a ``slice``).",
 )
 _narrow_op = narrow.overloads["narrow"]

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import warnings
 
-from ..derivatives import COMPOSITE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..shape import wrap_dim
 from ..tensor import Tensor, define_method
 from .declaration import native_function
@@ -140,14 +141,14 @@ swapaxes = native_function(
     "swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)",
     "swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!)",
     kernels={"swapaxes": _transpose_op, "swapaxes_": _transpose_inplace_op},
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.swapaxes``: NumPy's name for ``transpose``.",
 )
 swapdims = native_function(
     "swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
     "swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)",
     kernels={"swapdims": _transpose_op, "swapdims_": _transpose_inplace_op},
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.swapdims``: another name for ``transpose``.",
 )
 
@@ -205,31 +206,31 @@ def _matrix_H_kernel(self: Tensor) -> Tensor:
 _numpy_T_op = native_function(
     "numpy_T(Tensor(a) self) -> Tensor(a)",
     kernel=lambda self: _permute_op(self, tuple(range(len(self._size) - 1, -1, -1))),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     variants="function",
 ).overloads["numpy_T"]
 _mT_op = native_function(
     "mT(Tensor(a) self) -> Tensor(a)",
     kernel=lambda self: _matrix_transpose_kernel(self, "mT"),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     variants="function",
 ).overloads["mT"]
 _mH_op = native_function(
     "mH(Tensor(a) self) -> Tensor(a)",
     kernel=lambda self: _matrix_transpose_kernel(self, "mH"),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     variants="function",
 ).overloads["mH"]
 _matrix_H_op = native_function(
     "matrix_H(Tensor(a) self) -> Tensor(a)",
     kernel=_matrix_H_kernel,
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     variants="function",
 ).overloads["matrix_H"]
 adjoint = native_function(
     "adjoint(Tensor(a) self) -> Tensor(a)",
     kernel=lambda self: _matrix_transpose_kernel(self, "mH"),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.adjoint``: ``input.mH``.",
 )
 
@@ -312,7 +313,7 @@ movedim = native_function(
             self, (source,), (destination,)
         ),
     },
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.movedim``: move dims to new places; the others keep their order (a ``permute``).",
 )
 moveaxis = native_function(
@@ -322,7 +323,7 @@ moveaxis = native_function(
         "moveaxis.intlist": movedim.overloads["movedim.intlist"],
         "moveaxis.int": movedim.overloads["movedim.int"],
     },
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.moveaxis``: NumPy's name for ``movedim``.",
 )
 

@@ -16,7 +16,8 @@ import warnings
 
 import numpy as np
 
-from ..derivatives import COMPOSITE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import BOOL, COMPLEX, INTEGRAL, default_complex_dtype, float64, get_default_dtype
 from ..dtypes import int64 as INT64
 from ..shape import wrap_dim
@@ -509,7 +510,7 @@ diag = native_function(
     "diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_diag_composite,
     kernels={"diag.out": out_wrapper(_diag_values)},
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     check=_check_diag_input,
     doc="``torch.diag``: a vector becomes a square matrix with it on a diagonal; a matrix "
     "gives a copy of its ``diagonal``-th diagonal.",

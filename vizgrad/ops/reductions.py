@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as dt
-from ..derivatives import COMPOSITE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import dtype as DType
 from ..promotion import check_can_cast
 from ..shape import wrap_dim
@@ -203,7 +204,7 @@ nanmean = native_function(
     "nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
     "Tensor(a!) out) -> Tensor(a!)",
     kernels={"nanmean": _nanmean_composite, "nanmean.out": _nanmean_out_composite},
-    derivatives={"nanmean": COMPOSITE, "nanmean.out": COMPOSITE},
+    kinds={"nanmean": COMPOSITE_IMPLICIT, "nanmean.out": COMPOSITE_IMPLICIT},
     doc="``torch.nanmean``: the average of the elements that are not nan.",
 )
 

@@ -15,7 +15,8 @@ import warnings
 
 import numpy as np
 
-from ..derivatives import NON_DIFFERENTIABLE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import NONDIFFERENTIABLE
 from ..dtypes import BOOL, COMPLEX, FLOATING, INTEGRAL, get_default_dtype
 from ..dtypes import int64 as INT64
 from ..shape import broadcast_shapes, contiguous_strides, has_internal_overlap
@@ -641,7 +642,7 @@ multinomial = native_function(
     "multinomial(Tensor self, SymInt num_samples, bool replacement=False, *, "
     "Generator? generator=None) -> Tensor",
     kernel=_multinomial_kernel,
-    derivative=NON_DIFFERENTIABLE,  # indices: integers
+    kind=NONDIFFERENTIABLE,  # indices: integers
     doc="``torch.multinomial``: indices drawn with probabilities proportional to each row.",
 )  # fmt: skip
 
@@ -691,7 +692,7 @@ rand_like = native_function(
     "Layout? layout=None, Device? device=None, bool? pin_memory=None, "
     "MemoryFormat? memory_format=None) -> Tensor",
     kernel=_rand_like_kernel,
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     variants="function",
     doc="``torch.rand_like``: ``rand`` with ``input``'s shape, dtype and (dense) layout.",
 )  # fmt: skip
@@ -702,7 +703,7 @@ randn_like = native_function(
     "Layout? layout=None, Device? device=None, bool? pin_memory=None, "
     "MemoryFormat? memory_format=None) -> Tensor",
     kernel=_randn_like_kernel,
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     variants="function",
     doc="``torch.randn_like``: ``randn`` with ``input``'s shape, dtype and (dense) layout.",
 )  # fmt: skip
@@ -732,7 +733,7 @@ randint_like = native_function(
         "randint_like.generator": _randint_like_high_kernel,
         "randint_like": _randint_like_high_kernel,
     },
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     variants="function",
     doc="``torch.randint_like(input, low=0, high)``: ``randint`` with ``input``'s shape and "
     "dtype.",

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
 from ..shape import numel_of, storage_extent, wrap_dim
 from ..tensor import Tensor
 from .creation import from_numpy, zeros
@@ -165,7 +166,8 @@ _view = native_function(
     "view(Tensor(a) self, SymInt[] size) -> Tensor(a)",
     "view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)",
     kernels={"view": _view_kernel, "view.dtype": _view_dtype_kernel},
-    derivatives={"view": _reshape_back("ViewBackward0"), "view.dtype": NON_DIFFERENTIABLE},
+    derivatives={"view": _reshape_back("ViewBackward0")},
+    kinds={"view.dtype": NONDIFFERENTIABLE},
     variants="method",
     doc="""``Tensor.view``: the same elements read with a new shape; never copies.
 
@@ -188,7 +190,7 @@ _unsafe_view_op = native_function(
 native_function(
     "view_as(Tensor(a) self, Tensor other) -> Tensor(a)",
     kernel=lambda self, other: _view_op(self, other._size),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     variants="method",
     doc="``Tensor.view_as``: ``self.view(other.size())``.",
 )
@@ -218,7 +220,7 @@ def _reshape_kernel(self: Tensor, shape) -> Tensor:
 reshape = native_function(
     "reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)",
     kernel=_reshape_kernel,
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="""``torch.reshape``: a view when the strides allow it, else a contiguous copy.
 
     Which one you get depends on the layout, not on the shapes: ``x.reshape(-1)`` is a
@@ -230,7 +232,7 @@ _reshape_op = reshape.overloads["reshape"]
 native_function(
     "reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)",
     kernel=lambda self, other: _reshape_op(self, other._size),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     variants="method",
     doc="``Tensor.reshape_as``: ``self.reshape(other.size())``.",
 )
@@ -252,7 +254,7 @@ def _flatten_kernel(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Ten
 flatten = native_function(
     "flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)",
     kernel=_flatten_kernel,
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.flatten``: merge dims ``start_dim..end_dim`` into one, through ``reshape``.",
 )
 
@@ -279,7 +281,7 @@ def _unflatten_kernel(input: Tensor, dim: int, sizes) -> Tensor:
 unflatten = native_function(
     "unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)",
     kernel=_unflatten_kernel,
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.unflatten``: split one dim into ``sizes`` (one may be ``-1``); a ``view``.",
 )
 
@@ -373,7 +375,7 @@ _expand_op = _expand.overloads["expand"]
 native_function(
     "expand_as(Tensor(a) self, Tensor other) -> Tensor(a)",
     kernel=lambda self, other: _expand_op(self, other._size),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     variants="method",
     doc="``Tensor.expand_as``: ``self.expand(other.size())``.",
 )

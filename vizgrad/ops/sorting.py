@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as dt
-from ..derivatives import COMPOSITE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..shape import is_contiguous, is_non_overlapping_and_dense, wrap_dim
 from ..tensor import Tensor, define_method
 from .creation import empty
@@ -133,8 +134,8 @@ argsort = native_function(
     "argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor",
     kernel=_argsort_kernel,
     kernels={"argsort.stable_out": _argsort_out_kernel},
-    derivative=COMPOSITE,
-    derivatives={"argsort.stable_out": COMPOSITE},
+    kind=COMPOSITE_IMPLICIT,
+    kinds={"argsort.stable_out": COMPOSITE_IMPLICIT},
     doc="``torch.argsort``: only the indices of ``sort``.",
 )
 
@@ -155,8 +156,8 @@ msort = native_function(
     "msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_msort_kernel,
     kernels={"msort.out": _msort_out_kernel},
-    derivative=COMPOSITE,
-    derivatives={"msort.out": COMPOSITE},
+    kind=COMPOSITE_IMPLICIT,
+    kinds={"msort.out": COMPOSITE_IMPLICIT},
     doc="``torch.msort``: the values of ``sort`` along dim 0.",
 )
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import contextlib
 
-from ..derivatives import COMPOSITE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import int64
 from ..shape import wrap_dim
 from ..tensor import Tensor, define_method
@@ -128,9 +129,9 @@ _split = native_function(
             save=("self_sym_sizes", "split_size", "dim"),
             grads={"self": _join_grads("cat")},
             multi_output=True,
-        ),
-        "split.sizes": COMPOSITE,
+        )
     },
+    kinds={"split.sizes": COMPOSITE_IMPLICIT},
     variants="function",
 )
 _split_op = _split.overloads["split.Tensor"]
@@ -177,7 +178,7 @@ def _chunk_kernel(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...
 chunk = native_function(
     "chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]",
     kernel=_chunk_kernel,
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="""``torch.chunk``: about ``chunks`` equal pieces, all of ``ceil(size / chunks)`` but the last.
 
     May return fewer than ``chunks`` pieces (6 elements in 4 chunks are 3 pieces of 2).
@@ -242,6 +243,6 @@ tensor_split = native_function(
         "tensor_split.indices": _tensor_split_indices_kernel,
         "tensor_split.tensor_indices_or_sections": _tensor_split_tensor_kernel,
     },
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.tensor_split``: ``n`` nearly equal sections, or cuts before the given indices.",
 )

@@ -21,7 +21,8 @@ import math
 
 import numpy as np
 
-from ..derivatives import COMPOSITE, NON_DIFFERENTIABLE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
 from ..dtypes import BOOL, COMPLEX, CPP_TYPE_NAMES
 from ..dtypes import bool as bool_dtype
 from ..promotion import can_cast, result_type
@@ -366,7 +367,7 @@ arcsin = native_function(
     "arcsin_(Tensor(a!) self) -> Tensor(a!)",
     "arcsin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(asin, "arcsin"),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     inplace_variants="function, method",
     doc="``torch.arcsin``: NumPy's name for ``asin``.",
 )
@@ -376,7 +377,7 @@ arccos = native_function(
     "arccos_(Tensor(a!) self) -> Tensor(a!)",
     "arccos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(acos, "arccos"),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     inplace_variants="function, method",
     doc="``torch.arccos``: NumPy's name for ``acos``.",
 )
@@ -386,7 +387,7 @@ arctan = native_function(
     "arctan_(Tensor(a!) self) -> Tensor(a!)",
     "arctan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(atan, "arctan"),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     inplace_variants="function, method",
     doc="``torch.arctan``: NumPy's name for ``atan``.",
 )
@@ -451,7 +452,7 @@ absolute = native_function(
     "absolute_(Tensor(a!) self) -> Tensor(a!)",
     "absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(abs, "absolute"),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     doc="``torch.absolute``: an alias of ``abs``.",
 )
 
@@ -476,7 +477,7 @@ negative = native_function(
     "negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(neg, "negative"),
     check=_reject_bool(_NEGATING_BOOLS),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     inplace_variants="function, method",
     doc="``torch.negative``: an alias of ``neg``.",
 )
@@ -601,7 +602,7 @@ fix = native_function(
     "fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(trunc, "fix"),
     check=_reject_complex("trunc is not supported for complex inputs"),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     inplace_variants="function, method",
     doc="``torch.fix``: an alias of ``trunc``.",
 )
@@ -684,7 +685,7 @@ square = native_function(
         "square_": lambda self: pow.overloads["pow_.Scalar"](self, 2),
         "square.out": lambda self, *, out: pow.overloads["pow.Tensor_Scalar_out"](self, 2, out=out),
     },
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     inplace_variants="function, method",
     doc="``torch.square``: ``pow(input, 2)``.",
 )
@@ -840,7 +841,7 @@ clip = native_function(
     "clip.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) "
     "-> Tensor(a!)",
     kernels=alias_kernels(clamp, "clip"),
-    derivative=COMPOSITE,
+    kind=COMPOSITE_IMPLICIT,
     inplace_variants="function, method",
     doc="``torch.clip``: an alias of ``clamp``.",
 )
@@ -911,13 +912,13 @@ def _is_real_and(x, test):
 isnan = native_function(
     "isnan(Tensor self) -> Tensor",
     kernel=_bool_test(lambda x: _is_real_and(x, np.isnan)),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.isnan``: is it NaN, elementwise, as a bool tensor.",
 )
 isinf = native_function(
     "isinf(Tensor self) -> Tensor",
     kernel=_bool_test(lambda x: _is_real_and(x, np.isinf)),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.isinf``: is it infinite, elementwise, as a bool tensor.",
 )
 isfinite = native_function(
@@ -925,7 +926,7 @@ isfinite = native_function(
     kernel=_bool_test(
         lambda x: np.isfinite(x) if x.dtype.kind in "fc" else np.ones(x.shape, dtype=bool)
     ),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.isfinite``: is it finite, elementwise, as a bool tensor.",
 )
 isposinf = native_function(
@@ -933,7 +934,7 @@ isposinf = native_function(
     "isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_bool_test(lambda x: _is_real_and(x, np.isposinf)),
     check=_real_bool_test("isposinf", "isposinf does not support complex inputs."),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.isposinf``: is it +inf, elementwise, as a bool tensor.",
 )
 isneginf = native_function(
@@ -941,7 +942,7 @@ isneginf = native_function(
     "isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_bool_test(lambda x: _is_real_and(x, np.isneginf)),
     check=_real_bool_test("isneginf", "isneginf does not support complex inputs."),
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.isneginf``: is it -inf, elementwise, as a bool tensor.",
 )
 signbit = native_function(
@@ -951,6 +952,6 @@ signbit = native_function(
     check=_real_bool_test(
         "signbit", "signbit is not implemented for complex tensors.", NotImplementedError
     ),  # fmt: skip
-    derivative=NON_DIFFERENTIABLE,
+    kind=NONDIFFERENTIABLE,
     doc="``torch.signbit``: is its sign bit set (true for -0.0), elementwise, as a bool tensor.",
 )

@@ -16,7 +16,8 @@ import warnings
 import numpy as np
 
 from .. import dtypes as dt
-from ..derivatives import COMPOSITE, Derivative
+from ..derivatives import Derivative
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import dtype as DType
 from ..tensor import Tensor
 from .declaration import native_function
@@ -187,11 +188,9 @@ var = native_function(
                     grad, saved.self, saved.dim, saved.correction, saved.keepdim
                 )
             },
-        ),
-        "var": COMPOSITE,
-        "var.dim": COMPOSITE,
-        "var.out": COMPOSITE,
+        )
     },
+    kinds={"var": COMPOSITE_IMPLICIT, "var.dim": COMPOSITE_IMPLICIT, "var.out": COMPOSITE_IMPLICIT},
     doc="``torch.var``: the spread around the mean, divided by ``N - correction`` "
     '(``correction=1``, "unbiased", by default).',
 )
@@ -218,11 +217,9 @@ std = native_function(
                     saved.result, grad, saved.self, saved.dim, saved.correction, saved.keepdim
                 )
             },
-        ),
-        "std": COMPOSITE,
-        "std.dim": COMPOSITE,
-        "std.out": COMPOSITE,
+        )
     },
+    kinds={"std": COMPOSITE_IMPLICIT, "std.dim": COMPOSITE_IMPLICIT, "std.out": COMPOSITE_IMPLICIT},
     doc="``torch.std``: the square root of ``var``.",
 )
 var_mean = native_function(
@@ -241,10 +238,9 @@ var_mean = native_function(
             save=_VAR_SAVES,
             grads={"self": _var_mean_backward},
             multi_output=True,
-        ),
-        "var_mean": COMPOSITE,
-        "var_mean.dim": COMPOSITE,
+        )
     },
+    kinds={"var_mean": COMPOSITE_IMPLICIT, "var_mean.dim": COMPOSITE_IMPLICIT},
     variants="function",
     doc="``torch.var_mean``: ``(var, mean)`` in one call (a plain tuple).",
 )
@@ -264,10 +260,9 @@ std_mean = native_function(
             save=(*_VAR_SAVES, "result0"),
             grads={"self": _std_mean_backward},
             multi_output=True,
-        ),
-        "std_mean": COMPOSITE,
-        "std_mean.dim": COMPOSITE,
+        )
     },
+    kinds={"std_mean": COMPOSITE_IMPLICIT, "std_mean.dim": COMPOSITE_IMPLICIT},
     variants="function",
     doc="``torch.std_mean``: ``(std, mean)`` in one call (a plain tuple).",
 )
