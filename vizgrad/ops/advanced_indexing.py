@@ -28,6 +28,8 @@ from ..shape import (
     is_non_overlapping_and_dense,
 )
 from ..tensor import Tensor, define_method
+from .basic_indexing import basic_index
+from .creation import tensor
 from .declaration import native_function
 from .indexing_common import _clone_keeping_layout, _fresh, fill_value, from_inplace
 from .iterator import output_strides
@@ -297,7 +299,6 @@ def _as_index_tuple(index, stacklevel: int) -> tuple:
 
 def _to_index_tensor(item) -> Tensor:
     """A list or NumPy array used as an index becomes a tensor (an empty list: int64)."""
-    from .creation import tensor
 
     result = tensor(item)
     if result.numel() == 0 and result._dtype.category > INTEGRAL:
@@ -376,7 +377,6 @@ def split_index(tensor: Tensor, index, *, stacklevel: int = 4):
 
 
 def _basic_view(tensor: Tensor, basic: tuple) -> Tensor:
-    from .basic_indexing import basic_index
 
     if all(isinstance(b, slice) and b == slice(None) for b in basic):
         return tensor

@@ -31,6 +31,7 @@ from ..dtypes import BOOL, C_TYPE_NAMES, COMPLEX, CPP_TYPE_NAMES, FLOATING, INTE
 from ..promotion import result_type
 from ..shape import contiguous_strides
 from ..tensor import Tensor
+from .creation import zeros_like
 from .declaration import native_function
 from .elementwise import elementwise, structured
 from .iterator import (
@@ -42,6 +43,7 @@ from .iterator import (
     dispatch_dtypes,
     resize_output,
 )
+from .logical import where
 
 __all__ = [
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
@@ -131,19 +133,9 @@ def _times_alpha(grad, saved):
     return grad if saved.alpha == 1 else grad * saved.alpha
 
 
-def _where(condition, input, other):
-    """``torch.where`` for the formulas below (looked up when a backward runs, because
-    ``logical.py``, where it lives, imports this module)."""
-    from .logical import where
-
-    return where(condition, input, other)
-
-
 def _zeros_like(grad, saved):
     """The gradient of a step function (``floor``, ``div(..., rounding_mode='floor')``):
     zero almost everywhere, and PyTorch takes it to be zero everywhere."""
-    from .creation import zeros_like
-
     return zeros_like(grad)
 
 
@@ -602,8 +594,6 @@ def _pow_scalar_base(operands, out, inplace):
 def _pow_scalar_exponent_grad(grad, saved):
     exponent = saved.exponent
     if exponent == 0:  # x ** 0 is the constant 1, whatever x (even 0 ** 0)
-        from .creation import zeros_like
-
         return zeros_like(saved.self)
     exponent = complex(exponent) if isinstance(exponent, complex) else float(exponent)
     return grad * (exponent * saved.self.pow(exponent - 1))
@@ -613,7 +603,7 @@ def _pow_tensor_self_grad(grad, saved):
     exponent = saved.exponent
     # Where the exponent is 0 the result is constantly 1: no gradient, even at x = 0
     # (where exponent * x ** -1 would be 0 * inf = nan).
-    return _where(exponent == 0, 0.0, grad * (exponent * saved.self.pow(exponent - 1)))
+    return where(exponent == 0, 0.0, grad * (exponent * saved.self.pow(exponent - 1)))
 
 
 def _pow_tensor_exponent_grad(grad, saved):
@@ -623,7 +613,7 @@ def _pow_tensor_exponent_grad(grad, saved):
     # 0 ** y is 0 for every y > 0 (and 1 at y = 0): PyTorch calls the slope 0 there
     # rather than 0 * log(0) = nan.
     at_zero = (base == 0).logical_and(saved.exponent >= 0)
-    return grad * _where(at_zero, 0.0, result * base.log())
+    return grad * where(at_zero, 0.0, result * base.log())
 
 
 def _log_of_number(value) -> float:
@@ -637,7 +627,7 @@ def _pow_scalar_base_grad(grad, saved):
     base, exponent, result = saved.self, saved.exponent, saved.result
     slope = result * _log_of_number(base)
     if base == 0:  # 0 ** y: flat for y >= 0, as for a tensor base
-        slope = _where(exponent >= 0, 0.0, slope)
+        slope = where(exponent >= 0, 0.0, slope)
     return grad * slope
 
 
@@ -735,8 +725,8 @@ def _selected_grads(loses_self, loses_other):
     def grad_for(loses):
         def grad_of(grad, saved):
             a, b = saved.self, saved.other
-            shared = _where(a == b, grad / 2, grad)
-            return _where(loses(a, b), 0.0, shared)
+            shared = where(a == b, grad / 2, grad)
+            return where(loses(a, b), 0.0, shared)
 
         return grad_of
 
@@ -751,8 +741,8 @@ def _nan_avoiding_grads(self_selected):
         return self_selected(a, b).logical_or(b.isnan())
 
     return {
-        "self": lambda grad, saved: _where(picked(saved.self, saved.other), grad, 0.0),
-        "other": lambda grad, saved: _where(picked(saved.self, saved.other), 0.0, grad),
+        "self": lambda grad, saved: where(picked(saved.self, saved.other), grad, 0.0),
+        "other": lambda grad, saved: where(picked(saved.self, saved.other), 0.0, grad),
     }
 
 

@@ -15,6 +15,10 @@ import numpy as np
 
 from ..dtypes import INTEGRAL
 from ..tensor import Tensor, define_method
+
+# advanced_indexing imports this module, so this one holds the module and reads
+# ``advanced_index`` from it when called.
+from . import advanced_indexing
 from .parts import INT64_MAX, _select_op, _slice_op
 from .shape_views import _alias_op
 from .size_one_dims import _unsqueeze_op
@@ -167,9 +171,7 @@ def _getitem(self: Tensor, index) -> Tensor:
     """
     entries = index if isinstance(index, tuple) else (index,)
     if any(_is_advanced(entry) for entry in entries):
-        from .advanced_indexing import advanced_index
-
-        return advanced_index(self, index)
+        return advanced_indexing.advanced_index(self, index)
     return basic_index(self, index)
 
 

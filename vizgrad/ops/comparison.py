@@ -19,6 +19,7 @@ from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
 from ..dtypes import bool as bool_dtype
 from ..tensor import Tensor
+from .creation import zeros_like
 from .declaration import alias_kernels, native_function
 from .elementwise import elementwise
 from .iterator import ALL_TYPES, ALL_TYPES_AND_COMPLEX, dispatch_dtypes
@@ -32,7 +33,6 @@ __all__ = [
 
 def _zero_gradient(grad, saved):
     # The engine sums it to each input's shape and casts it to its dtype.
-    from .creation import zeros_like
 
     return zeros_like(grad)
 

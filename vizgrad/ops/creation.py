@@ -39,8 +39,10 @@ from ..dtypes import (
     default_complex_dtype,
     from_numpy_dtype,
     get_default_dtype,
+    int64,
     scalar_dtype,
 )
+from ..dtypes import bool as bool_dtype
 from ..dtypes import dtype as DType
 from ..promotion import promote_types
 from ..shape import contiguous_strides, is_non_overlapping_and_dense
@@ -203,12 +205,8 @@ def _infer_scalar_type(obj) -> DType:
     if isinstance(obj, float):
         return get_default_dtype()
     if isinstance(obj, bool):
-        from ..dtypes import bool as bool_dtype
-
         return bool_dtype
     if isinstance(obj, int):
-        from ..dtypes import int64
-
         return int64
     if isinstance(obj, complex):
         return default_complex_dtype()

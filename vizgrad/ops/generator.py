@@ -14,6 +14,7 @@ import os
 
 import numpy as np
 
+from ..device import device as Device
 from ..dtypes import uint8 as UINT8
 from ..tensor import Tensor
 
@@ -41,7 +42,6 @@ class Generator:
     STATE_SIZE = 45
 
     def __init__(self, device="cpu"):
-        from ..device import device as Device
 
         self.device = Device(device)
         self.manual_seed(67280421310721)  # PyTorch's default seed for a new Generator

@@ -24,6 +24,7 @@ from .indexing_common import (
     fill_value,
     from_inplace,
 )
+from .sorting import unique
 
 __all__ = [
     "index_select",
@@ -198,8 +199,6 @@ def _zero_filled_slices(grad: Tensor, saved) -> Tensor:
 
 def _index_fill_value_grad(grad: Tensor, saved) -> Tensor:
     """The filled value reached every filled slice once (repeated indices count once)."""
-    from .sorting import unique
-
     return grad.index_select(saved.dim, unique(saved.index.reshape(-1), sorted=False)).sum()
 
 

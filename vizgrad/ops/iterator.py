@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import events
 from ..dispatcher import current_call, current_op
-from ..dtypes import C_TYPE_NAMES, FLOATING, get_default_dtype, scalar_dtype
+from ..dtypes import C_TYPE_NAMES, FLOATING, from_numpy_dtype, get_default_dtype, scalar_dtype
 from ..promotion import check_can_cast, result_type
 from ..shape import (
     broadcast_shapes,
@@ -347,8 +347,6 @@ def dispatch_dtypes(kernel_name: str, supported):
         def dispatched(out, *inputs, **options):
             np_dtype = inputs[0].dtype if inputs else out.dtype
             if np_dtype.name not in supported:
-                from ..dtypes import from_numpy_dtype
-
                 name = from_numpy_dtype(np_dtype).scalar_name
                 raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{name}'")
             return kernel(out, *inputs, **options)

@@ -17,6 +17,7 @@ from ..promotion import result_type
 from .declaration import native_function
 from .elementwise import elementwise, structured
 from .iterator import INTEGRAL_TYPES, TensorIterator, dispatch_dtypes
+from .nonzero import nonzero
 
 __all__ = [
     "logical_and", "logical_or", "logical_xor", "logical_not",
@@ -220,8 +221,6 @@ def _where_self(operands, out, inplace):
 
 def _nonzero_as_tuple(condition):
     """``where(condition)`` is ``nonzero(condition, as_tuple=True)`` (``nonzero_numpy``)."""
-    from .nonzero import nonzero  # written beside this module; imported when needed
-
     return nonzero(condition, as_tuple=True)
 
 

@@ -14,6 +14,7 @@ from ..shape import broadcast_shapes, numel_of
 from ..tensor import Tensor
 from .declaration import native_function
 from .indexing_common import _check_writable, _fresh, fill_value, from_inplace
+from .joining import cat
 
 __all__ = [
     "masked_fill",
@@ -135,7 +136,6 @@ def _write_masked_scatter(self, mask, source):
 
 def _masked_scatter_source_grad(grad: Tensor, saved) -> Tensor:
     """``masked_scatter_backward``: source elements used, in order, then zeros for the rest."""
-    from .joining import cat
 
     used = masked_select(grad, saved.mask)
     unused = numel_of(saved.source_sym_sizes) - used.numel()

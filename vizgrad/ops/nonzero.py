@@ -15,6 +15,8 @@ from ..dtypes import int64
 from ..tensor import Tensor, define_method
 from .declaration import native_function
 from .iterator import resize_output
+from .size_one_dims import unsqueeze
+from .splitting import unbind
 
 __all__ = [
     "nonzero",
@@ -79,9 +81,6 @@ _nonzero = native_function(
 def _nonzero_numpy_composite(self: Tensor) -> tuple[Tensor, ...]:
     """One 1-D tensor of indices per dim (a 0-dim input counts as 1-D): the columns of
     ``nonzero``, as views of it."""
-    from .size_one_dims import unsqueeze
-    from .splitting import unbind
-
     return unbind(_nonzero(self if self._size else unsqueeze(self, 0)), 1)
 
 

@@ -15,6 +15,7 @@ import numbers
 from ..dtypes import BOOL, INTEGRAL
 from ..tensor import Tensor, define_method
 from . import arithmetic, comparison, logical, unary
+from .linalg import matmul
 
 __all__: list[str] = []
 
@@ -36,7 +37,6 @@ def _operator(name: str, call):
 
 
 def _matmul(a, b):
-    from .linalg import matmul  # written beside this module; imported when first used
 
     return matmul(a, b)
 

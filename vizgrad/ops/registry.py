@@ -14,7 +14,9 @@ import numpy as np
 from ..dispatcher import Operator
 from ..dtypes import CPP_TYPE_NAMES
 from ..dtypes import dtype as DType
+from ..promotion import check_can_cast
 from ..tensor import Tensor
+from .iterator import resize_output
 
 __all__ = ["OPERATORS", "check_out_dtype", "write_to_out"]
 
@@ -38,8 +40,6 @@ def write_to_out(result: Tensor, out: Tensor, *, check_cast: bool = True) -> Ten
     it had elements of another shape), then copy. Ops whose kernels write straight
     into the output use ``TensorIterator`` instead, which makes the same checks.
     """
-    from ..promotion import check_can_cast
-    from .iterator import resize_output
 
     if not isinstance(out, Tensor):
         raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import NONDIFFERENTIABLE
-from ..dtypes import BOOL, COMPLEX, FLOATING, INTEGRAL, get_default_dtype
+from ..dtypes import BOOL, C_TYPE_NAMES, COMPLEX, FLOATING, INTEGRAL, get_default_dtype
 from ..dtypes import int64 as INT64
 from ..shape import broadcast_shapes, contiguous_strides, has_internal_overlap
 from ..tensor import Tensor
@@ -441,8 +441,6 @@ def _randperm_values(n: int, dtype, rng) -> np.ndarray:
     if dtype.numpy == np.float16 and n > 2049:
         raise RuntimeError("n cannot be greater than 2049 for Half type.")
     if dtype.category == INTEGRAL and n > 0 and n - 1 > np.iinfo(dtype.numpy).max:
-        from ..dtypes import C_TYPE_NAMES
-
         raise RuntimeError(
             f"value cannot be converted to type {C_TYPE_NAMES[dtype.name]} without overflow"
         )

@@ -22,6 +22,7 @@ from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
 from ..shape import numel_of, storage_extent, wrap_dim
 from ..tensor import Tensor
+from .copy import clone, contiguous_format
 from .creation import from_numpy, zeros
 from .declaration import native_function
 from .view_common import inplace_twin, metadata_view
@@ -212,7 +213,6 @@ def _reshape_kernel(self: Tensor, shape) -> Tensor:
         if self._contiguous:
             return _view_op(self, shape)
         return _reshape_alias_op(self, shape, stride)
-    from .copy import clone, contiguous_format
 
     return _unsafe_view_op(clone(self, memory_format=contiguous_format), shape)
 

@@ -16,6 +16,7 @@ from ..dtypes import int64
 from ..shape import wrap_dim
 from ..tensor import Tensor, define_method
 from .declaration import native_function
+from .joining import cat, stack
 from .parts import _select_geometry, _slice_geometry, _slice_op
 
 __all__ = [
@@ -90,16 +91,14 @@ def _join_grads(joiner):
     Pieces that got no gradient arrive as zeros (``multi_output``), as in PyTorch's
     ``unbind_backward``/``split_backward``.
     """
-    import vizgrad as vg
-
-    return lambda grads, saved: getattr(vg, joiner)(list(grads), saved.dim)
+    return lambda grads, saved: joiner(list(grads), saved.dim)
 
 
 unbind = native_function(
     "unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]",
     kernel=_unbind_kernel,
     derivative=Derivative(
-        "UnbindBackward0", save=("dim",), grads={"self": _join_grads("stack")}, multi_output=True
+        "UnbindBackward0", save=("dim",), grads={"self": _join_grads(stack)}, multi_output=True
     ),
     doc="``torch.unbind``: every index along ``dim``, as a tuple of ``select`` views.",
 )
@@ -110,7 +109,7 @@ split_with_sizes = native_function(
     derivative=Derivative(
         "SplitWithSizesBackward0",
         save=("self_sym_sizes", "split_sizes", "dim"),
-        grads={"self": _join_grads("cat")},
+        grads={"self": _join_grads(cat)},
         multi_output=True,
     ),
     doc="``torch.split_with_sizes``: pieces of the listed sizes along ``dim``.",
@@ -127,7 +126,7 @@ _split = native_function(
         "split.Tensor": Derivative(
             "SplitBackward0",
             save=("self_sym_sizes", "split_size", "dim"),
-            grads={"self": _join_grads("cat")},
+            grads={"self": _join_grads(cat)},
             multi_output=True,
         )
     },
