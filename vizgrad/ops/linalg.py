@@ -18,12 +18,11 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
-from ..dtypes import BOOL
+from ..dtypes import BOOL, CPP_TYPE_NAMES
 from ..promotion import result_type
 from ..shape import broadcast_shapes, numel_of, wrap_dim
 from ..tensor import Tensor
-from .declaration import native_function
-from .ranges import _CPP_TYPE_NAME
+from .declaration import native_function, out_wrapper
 from .registry import write_to_out
 from .shape_views import _unsafe_view_op, reshape
 from .size_one_dims import unsqueeze
@@ -54,15 +53,6 @@ def _product(array_fn, *arrays, dtype) -> Tensor:
     if result.dtype != dtype.numpy:
         result = result.astype(dtype.numpy)
     return Tensor._from_array(result, dtype)
-
-
-def _check_out_dtype(result_dtype, out: Tensor) -> None:
-    """Products write only into an ``out`` of exactly their dtype."""
-    if out._dtype is not result_dtype:
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {_CPP_TYPE_NAME[result_dtype.name]}, but got "
-            f"{_CPP_TYPE_NAME[out._dtype.name]} instead"
-        )
 
 
 # --- dot and vdot -----------------------------------------------------------------------
@@ -182,7 +172,7 @@ def _check_mm(mat1: Tensor, mat2: Tensor) -> None:
     if mat1._dtype is not mat2._dtype:
         raise RuntimeError(
             "expected m1 and m2 to have the same dtype, but got: "
-            f"{_CPP_TYPE_NAME[mat1._dtype.name]} != {_CPP_TYPE_NAME[mat2._dtype.name]}"
+            f"{CPP_TYPE_NAMES[mat1._dtype.name]} != {CPP_TYPE_NAMES[mat2._dtype.name]}"
         )
     if mat1._dtype.category == BOOL:
         raise _not_implemented("addmm_impl_cpu_", mat1._dtype)
@@ -218,23 +208,12 @@ def _bmm_kernel(self, mat2):
     return _product(np.matmul, self._array, mat2._array, dtype=self._dtype)
 
 
-def _exact_out(kernel):
-    """``out=`` for products: the dtype must match exactly; then resize and copy."""
-
-    def out_kernel(*args, out):
-        result = kernel(*args)
-        _check_out_dtype(result._dtype, out)
-        return write_to_out(result, out)
-
-    return out_kernel
-
-
 # y = A v: dA = grad ⊗ v (an outer product), dv = Aᵀ grad.
 mv = native_function(
     "mv(Tensor self, Tensor vec) -> Tensor",
     "mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_mv_kernel,
-    kernels={"mv.out": _exact_out(_mv_kernel)},
+    kernels={"mv.out": out_wrapper(_mv_kernel, exact_dtype=True)},
     derivative=Derivative(
         "MvBackward0",
         save=("self", "vec"),
@@ -273,7 +252,7 @@ mm = native_function(
     "mm(Tensor self, Tensor mat2) -> Tensor",
     "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_mm_kernel,
-    kernels={"mm.out": _exact_out(_mm_kernel)},
+    kernels={"mm.out": out_wrapper(_mm_kernel, exact_dtype=True)},
     derivative=Derivative(
         "MmBackward0",
         save=(
@@ -299,7 +278,7 @@ bmm = native_function(
     "bmm(Tensor self, Tensor mat2) -> Tensor",
     "bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_bmm_kernel,
-    kernels={"bmm.out": _exact_out(_bmm_kernel)},
+    kernels={"bmm.out": out_wrapper(_bmm_kernel, exact_dtype=True)},
     derivative=Derivative(
         "BmmBackward0",
         save=("self", "mat2"),
@@ -412,7 +391,11 @@ matmul = native_function(
     "matmul(Tensor self, Tensor other) -> Tensor",
     "matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_matmul_impl,
-    kernels={"matmul.out": _exact_out(lambda self, other: _matmul_impl(self, other, has_out=True))},
+    kernels={
+        "matmul.out": out_wrapper(
+            lambda self, other: _matmul_impl(self, other, has_out=True), exact_dtype=True
+        )
+    },
     kind=COMPOSITE_IMPLICIT,
     doc="""``torch.matmul`` (``a @ b``): the product for every rank combination.
 
@@ -509,18 +492,12 @@ def _check_expandable(size, target) -> None:
             )
 
 
-def _addmm_out_kernel(self, mat1, mat2, *, beta=1, alpha=1, out):
-    result = _addmm_kernel(self, mat1, mat2, beta=beta, alpha=alpha)
-    _check_out_dtype(result._dtype, out)
-    return write_to_out(result, out)
-
-
 addmm = native_function(
     "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
     "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, "
     "Tensor(a!) out) -> Tensor(a!)",
     kernel=_addmm_kernel,
-    kernels={"addmm.out": _addmm_out_kernel},
+    kernels={"addmm.out": out_wrapper(_addmm_kernel, exact_dtype=True)},
     # beta * self + alpha * mat1 @ mat2: mm's rules scaled by alpha; self's by beta
     # (the engine sums a broadcast ``self``'s gradient back to its shape).
     derivative=Derivative(
@@ -621,7 +598,7 @@ _tensordot = native_function(
     "tensordot.out(Tensor self, Tensor other, int[] dims_self, int[] dims_other, *, "
     "Tensor(a!) out) -> Tensor(a!)",
     kernel=_tensordot_composite,
-    kernels={"tensordot.out": _exact_out(_tensordot_composite)},
+    kernels={"tensordot.out": out_wrapper(_tensordot_composite, exact_dtype=True)},
     kind=COMPOSITE_IMPLICIT,
     variants="function",
 )

@@ -25,18 +25,10 @@ from ..tensor import Tensor
 from .creation import check_device, python_scalar
 from .declaration import native_function, out_wrapper
 from .iterator import resize_output
-from .registry import write_to_out
+from .registry import check_out_dtype, write_to_out
 
 __all__ = ["arange", "linspace", "logspace", "eye", "tril", "triu", "diag", "diag_embed",
            "diagonal_copy"]  # fmt: skip
-
-# Demangled C++ type names, as PyTorch's "Expected out tensor to have dtype …" prints them.
-_CPP_TYPE_NAME = {
-    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
-    "int32": "int", "int64": "long int", "float16": "c10::Half", "float32": "float",
-    "float64": "double", "complex64": "c10::complex<float>",
-    "complex128": "c10::complex<double>",
-}  # fmt: skip
 
 
 def _not_implemented(kernel_name: str, dtype) -> NotImplementedError:
@@ -386,11 +378,7 @@ def _triangle_kernels(fn_name: str, lower: bool) -> dict:
         return self
 
     def out_kernel(self, diagonal=0, *, out):
-        if out._dtype is not self._dtype:
-            raise RuntimeError(
-                f"Expected out tensor to have dtype {_CPP_TYPE_NAME[self._dtype.name]}, but got "
-                f"{_CPP_TYPE_NAME[out._dtype.name]} instead"
-            )
+        check_out_dtype(out, self._dtype)
         return write_to_out(functional_kernel(self, diagonal), out)
 
     return {fn_name: functional_kernel, f"{fn_name}_": inplace_kernel,

@@ -17,7 +17,15 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import NONDIFFERENTIABLE
-from ..dtypes import BOOL, C_TYPE_NAMES, COMPLEX, FLOATING, INTEGRAL, get_default_dtype
+from ..dtypes import (
+    BOOL,
+    C_TYPE_NAMES,
+    COMPLEX,
+    CPP_TYPE_NAMES,
+    FLOATING,
+    INTEGRAL,
+    get_default_dtype,
+)
 from ..dtypes import int64 as INT64
 from ..shape import broadcast_shapes, contiguous_strides, has_internal_overlap
 from ..tensor import Tensor
@@ -30,7 +38,6 @@ from .creation import (
 from .declaration import native_function
 from .generator import _numpy_generator
 from .iterator import resize_output
-from .ranges import _CPP_TYPE_NAME
 
 __all__ = [
     "rand",
@@ -176,7 +183,7 @@ def _random_bounds(dtype, from_, to):
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}"
         )
-    cpp = _CPP_TYPE_NAME[dtype.name]
+    cpp = CPP_TYPE_NAMES[dtype.name]
     if dtype.category <= INTEGRAL:
         if not low <= from_ <= high:
             raise RuntimeError(f"from is out of bounds for {cpp}")
