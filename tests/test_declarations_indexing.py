@@ -38,10 +38,8 @@ DECLARED = {
 
 
 @pytest.mark.parametrize("function", list(DECLARED), ids=lambda f: f.__name__)
-def test_overloads_list_their_schemas(function):
+def test_one_declaration_holds_every_overload(function):
     assert sorted(function.overloads) == sorted(DECLARED[function])
-    for name, op in function.overloads.items():
-        assert op.schema.startswith(name + "(")
 
 
 def _eval(expr: str, lib):

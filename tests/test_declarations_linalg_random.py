@@ -48,10 +48,8 @@ DECLARED = {
 
 
 @pytest.mark.parametrize("function", list(DECLARED), ids=lambda f: f.__name__)
-def test_overloads_list_their_schemas(function):
+def test_one_declaration_holds_every_overload(function):
     assert sorted(function.overloads) == sorted(DECLARED[function])
-    for name, op in function.overloads.items():
-        assert op.schema.startswith(name + "(")
 
 
 BAD_CALLS = [
@@ -206,9 +204,12 @@ def test_a_structured_kernel_named_for_an_overload_makes_its_inplace_twin():
     assert _kernel_for(inplace, INPLACE, None, kernels, [plain]) == ("f_", INPLACE)
 
 
-def test_an_out_overload_is_composite_only_when_declared_so():
+def test_an_out_overload_is_composite_only_when_declared_so(monkeypatch):
     from vizgrad.dispatcher import EXPLICIT
+    from vizgrad.ops import declaration
     from vizgrad.ops.declaration import _Overloads
+
+    monkeypatch.setattr(declaration, "OPERATORS", {})  # these probes stay out of the registry
 
     schemas = ("vizgrad_test_join(Tensor[] tensors) -> Tensor",
                "vizgrad_test_join.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)")  # fmt: skip

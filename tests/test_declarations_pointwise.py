@@ -12,6 +12,7 @@ from oracle import assert_same, assert_same_error
 
 import vizgrad as vg
 from vizgrad.ops import activation
+from vizgrad.ops.registry import OPERATORS
 
 # Every Python name of the family, with the overloads its one declaration holds.
 DECLARED = {
@@ -117,6 +118,14 @@ def test_every_schema_is_written_as_native_functions_yaml_writes_it():
     for function in functions:
         for op in function.overloads.values():
             assert op.schema in known, op.schema
+
+
+def test_every_declared_overload_of_every_family_is_pytorchs():
+    """The registry holds each overload under PyTorch's whole schema, character for
+    character (so ``grep "sum.dim_IntList("`` finds its declaration)."""
+    known = _native_functions()
+    assert len(OPERATORS) > 700
+    assert [op.schema for op in OPERATORS.values() if op.schema not in known] == []
 
 
 UNARY = [name for name in FAMILY[FAMILY.index("exp") : FAMILY.index("isnan")]]

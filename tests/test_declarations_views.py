@@ -65,10 +65,8 @@ UNBOUND = ["_unsafe_view", "_reshape_alias", "alias", "slice.Tensor", "numpy_T",
 
 
 @pytest.mark.parametrize("function", list(DECLARED), ids=lambda f: f.__name__)
-def test_overloads_list_their_schemas(function):
+def test_one_declaration_holds_every_overload(function):
     assert sorted(function.overloads) == sorted(DECLARED[function])
-    for name, op in function.overloads.items():
-        assert op.schema.startswith(name + "(")
 
 
 @pytest.mark.parametrize("name", UNBOUND)
