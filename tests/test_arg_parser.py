@@ -118,9 +118,10 @@ def test_overloads_are_tried_in_torchgens_order():
     scalar = _python_signature("eq.Scalar(Tensor self, Scalar other) -> Tensor")
     tensor = _python_signature("eq.Tensor(Tensor self, Tensor other) -> Tensor")
     unrelated = _python_signature("eq.int(Tensor self, int a, int b) -> Tensor")
-    # A Scalar overload goes after its Tensor twin, whatever order they are declared in.
+    # Sorted by their C++-typed text ("Scalar" < "Tensor" < "int64_t"), then a Scalar
+    # overload goes after its Tensor twin, whatever order they are declared in.
     assert [s.overload for s in sort_overloads([scalar, unrelated, tensor])] == [
-        unrelated.overload, tensor.overload, scalar.overload]  # fmt: skip
+        tensor.overload, unrelated.overload, scalar.overload]  # fmt: skip
     assert sort_overloads([tensor, scalar]) == [tensor, scalar]
 
 
@@ -451,3 +452,43 @@ def test_an_empty_list_default_given_as_none_is_that_default():
     x = vg.ones(2)
     assert signature.bind_call((x, 1, None), {}, True) == ((x, (1,), ()), {})
     assert signature.bind_call((x, 1), {"dims": None}, True) == ((x, (1,), ()), {})
+
+
+class _Unknown:
+    """A keyword no signature takes: the parser lists every signature it tried."""
+
+
+def _listed_signatures(function) -> list[str]:
+    with pytest.raises(TypeError) as error:
+        function(_unknown_keyword=_Unknown())
+    return [line.strip()[2:].replace("torch.", "").replace("vizgrad.", "")
+            for line in str(error.value).splitlines() if line.strip().startswith("* ")]  # fmt: skip
+
+
+def _overloaded_names():
+    functions = [name for name in sorted(set(dir(vg)) & set(dir(torch)))
+                 if len(getattr(getattr(vg, name), "parser", None).signatures
+                        if hasattr(getattr(vg, name), "parser") else ()) > 1]  # fmt: skip
+    return functions
+
+
+@pytest.mark.parametrize("name", _overloaded_names())
+def test_a_function_tries_its_signatures_in_torchgens_order(name):
+    """torchgen sorts a function's signatures by their C++-typed text, then puts the
+    "smaller" ones later: the "expected one of" list shows that order."""
+    assert _listed_signatures(getattr(vg, name)) == _listed_signatures(getattr(torch, name))
+
+
+@pytest.mark.parametrize("name", ["view", "sum", "max", "min", "std", "var", "transpose",
+                                  "index_add", "scatter", "pow", "div", "clamp", "where"])  # fmt: skip
+def test_a_method_tries_its_signatures_in_torchgens_order(name):
+    v, t = vg.ones(2), torch.ones(2)
+    assert _listed_signatures(getattr(v, name)) == _listed_signatures(getattr(t, name))
+
+
+@pytest.mark.parametrize(
+    "call", ["lib.rand(2, generator=5)", "lib.ones(2).uniform_(generator=5)",
+             "lib.normal(lib.ones(2), 1.0, generator='a')", "lib.randperm(3, generator=1.5)"],
+)  # fmt: skip
+def test_a_generator_argument_must_be_a_generator(call):
+    assert_same_error(lambda: eval(call, {"lib": vg}), lambda: eval(call, {"lib": torch}))  # noqa: S307

@@ -26,6 +26,7 @@ from .dtypes import (
     set_default_dtype,
     uint8,
 )
+from .generator import *  # noqa: F403
 from .grad_mode import (
     enable_grad,
     inference_mode,
@@ -46,7 +47,6 @@ from .ops.detach import *  # noqa: F403
 from .ops.einsum import *  # noqa: F403
 from .ops.fill import *  # noqa: F403
 from .ops.flat_indexing import *  # noqa: F403
-from .ops.generator import *  # noqa: F403
 from .ops.index_ops import *  # noqa: F403
 from .ops.indexing_common import *  # noqa: F403
 from .ops.joining import *  # noqa: F403

@@ -29,6 +29,7 @@ from .device import layout as Layout
 from .device import memory_format as MemoryFormat
 from .dtypes import INTEGRAL
 from .dtypes import dtype as DType
+from .generator import Generator
 from .schema import NO_DEFAULT, Argument, split_top_level
 from .tensor import Tensor
 
@@ -108,6 +109,10 @@ def _is_sequence(value) -> bool:
     return isinstance(value, (tuple, list))
 
 
+def _is_generator(value) -> bool:
+    return isinstance(value, Generator)
+
+
 def _anything(value) -> bool:
     return True
 
@@ -124,7 +129,7 @@ _SIMPLE_TYPES = {
     "ScalarType": ("vizgrad.dtype", _is_dtype),
     "Layout": ("vizgrad.layout", _is_layout),
     "Device": ("vizgrad.device", _is_device),
-    "Generator": ("vizgrad.Generator", _anything),
+    "Generator": ("vizgrad.Generator", _is_generator),
     "MemoryFormat": ("vizgrad.memory_format", _is_memory_format),
     "PyObject*": ("object", _anything),  # a hand-written binding's "any Python object"
 }
@@ -488,7 +493,7 @@ def _python_type_name(value) -> str:
     return type(value).__name__
 
 
-_VIZGRAD_TYPES = (DType, Device, Layout, MemoryFormat)
+_VIZGRAD_TYPES = (DType, Device, Layout, MemoryFormat, Generator)
 
 
 def _too_many_positional(signature: PythonSignature, nargs: int) -> TypeError:

@@ -9,7 +9,8 @@ knows about a tensor (``grad``, ``grad_fn``, a view's base…) is one ``Autograd
 object (``vizgrad.autograd_meta``), absent until autograd needs it.
 
 Operators (``add``, ``sum``, ``view``…) are not written here: each is declared once
-in ``vizgrad.ops`` and bound onto this class as a method by the operator registry.
+in ``vizgrad.ops`` with ``native_function``, which defines its methods on this class
+through ``define_method`` (as torchgen fills ``TensorBase``'s method table).
 """
 
 from __future__ import annotations

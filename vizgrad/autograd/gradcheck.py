@@ -13,8 +13,8 @@ import warnings
 
 import numpy as np
 
+from ..generator import Generator
 from ..ops.creation import from_numpy, zeros
-from ..ops.generator import Generator
 from ..ops.sampling import randn
 from ..tensor import Tensor
 from .entry_points import grad as autograd_grad

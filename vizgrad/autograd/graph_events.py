@@ -135,8 +135,8 @@ def _edge_metadata(node) -> tuple:
 
     The one read of an engine field that is not public API: PyTorch exposes this
     metadata from the other end (``Node._input_metadata``: a node's own outputs), which
-    vizgrad's nodes do not have yet; formula nodes keep it per edge, as ``_input_meta``.
-    Nodes without it (custom Functions) describe no output shapes.
+    vizgrad's nodes do not have yet; formula nodes and custom Functions' nodes keep it
+    per edge, as ``_input_meta``. Nodes without it describe no output shapes.
     """
     return getattr(node, "_input_meta", None) or ()
 

@@ -64,7 +64,7 @@ class StructuredKernel:
         raise NotImplementedError
 
 
-def out_wrapper(kernel, *out_names: str, exact_dtype: bool = False, check_cast: bool = True):
+def out_wrapper(kernel, *out_names: str, exact_dtype: bool = False):
     """The ``out=`` overload of a kernel that returns a fresh result.
 
     Compute as the functional overload does, then check the cast (with ``exact_dtype``:
@@ -83,7 +83,7 @@ def out_wrapper(kernel, *out_names: str, exact_dtype: bool = False, check_cast: 
         for value, out in zip(results, outs, strict=True):
             if exact_dtype:
                 check_out_dtype(out, value._dtype)
-            elif check_cast:
+            else:
                 check_can_cast(value._dtype, out._dtype)
         written = [write_to_out(value, out, check_cast=False)
                    for value, out in zip(results, outs, strict=True)]  # fmt: skip
@@ -267,23 +267,59 @@ def _is_signature_smaller(first: PythonSignature, second: PythonSignature) -> bo
 def sort_overloads(signatures: list[PythonSignature]) -> list[PythonSignature]:
     """The order the parser tries signatures in (torchgen's ``sort_overloads``).
 
-    Declaration order, except that a signature goes after every signature it is
-    "smaller" than (``eq.Scalar`` after ``eq.Tensor``), so a call that fits both takes
-    the more general one, as PyTorch's bindings do.
+    First by the text of the C++-typed signature (``_signature_key``), then a signature
+    goes after every signature it is "smaller" than (``eq.Scalar`` after ``eq.Tensor``),
+    so a call that fits both takes the more general one, as PyTorch's bindings do. The
+    same order lists the signatures in the "expected one of" error.
     """
-    remaining = list(signatures)
-    ordered = []
-    while remaining:
-        for candidate in remaining:
-            if not any(_is_signature_smaller(candidate, other) for other in remaining
-                       if other is not candidate):  # fmt: skip
-                ordered.append(candidate)
-                remaining.remove(candidate)
-                break
-        else:  # a cycle cannot happen in a partial order; keep declaration order
-            ordered.extend(remaining)
-            break
-    return ordered
+    ordered = sorted(signatures, key=_signature_key)
+    larger_than = {i: {j for j, other in enumerate(ordered) if _is_signature_smaller(s, other)}
+                   for i, s in enumerate(ordered)}  # fmt: skip
+    larger_than = {i: larger for i, larger in larger_than.items() if larger}
+    # torchgen's topological pass: the signatures smaller than none first, in order;
+    # then each one as soon as everything it is smaller than has been placed.
+    placed = [i for i in range(len(ordered)) if i not in larger_than]
+    for i in placed:  # (grows while it is walked)
+        for j in sorted(larger_than):
+            larger_than[j].discard(i)
+            if not larger_than[j]:
+                del larger_than[j]
+                placed.append(j)
+    return [ordered[i] for i in placed]
+
+
+def _signature_key(signature: PythonSignature) -> str:
+    """``PythonSignature.signature_str`` of torchgen: the arguments with their C++ types
+    (``int64_t dim``, ``IntArrayRef[1]? dim=None``), which is what it sorts overloads by."""
+    formals, keyword_marked = [], False
+    for p in signature.params:
+        if p.kwarg_only and not keyword_marked:
+            formals.append("*")
+            keyword_marked = True
+        type_text = "Tensor" if p.name == "out" else _cpp_type_text(p.schema_type)
+        default = f"={p.default_text}" if p.optional else ""
+        formals.append(f"{type_text} {p.name}{default}")
+    return f"{signature.function_name}({', '.join(formals)})"
+
+
+_CPP_BASE_TYPES = {"int": "int64_t", "float": "double", "str": "c10::string_view"}
+_CPP_LIST_TYPES = {"int": "IntArrayRef", "SymInt": "SymIntArrayRef", "Tensor": "TensorList",
+                   "Scalar": "ScalarList"}  # fmt: skip
+
+
+def _cpp_type_text(schema_type: str) -> str:
+    """torchgen's ``argument_type_str``: the C++ type a schema type is bound as."""
+    if schema_type.endswith("?"):
+        return _cpp_type_text(schema_type[:-1]) + "?"
+    if schema_type.endswith("]"):
+        element, size = schema_type[:-1].split("[")
+        if element == "Tensor?":
+            return "c10::List<::std::optional<Tensor>>"
+        if element == "bool":
+            return f"::std::array<bool,{size}>"
+        name = _CPP_LIST_TYPES.get(element, f"ArrayRef<{_cpp_type_text(element)}>")
+        return f"{name}[{size}]" if size else name
+    return _CPP_BASE_TYPES.get(schema_type, schema_type)
 
 
 def _signature(name, op, out_op, *, method, numbers_as_tensors):
@@ -293,7 +329,7 @@ def _signature(name, op, out_op, *, method, numbers_as_tensors):
     factory's TensorOptions (``dtype``, ``layout``, ``device``, ``pin_memory=False``) and
     the ``requires_grad`` its Python binding adds (``python_torch_functions.cpp``).
     """
-    schema = FunctionSchema.parse((op or out_op).schema)
+    schema = (op or out_op).function_schema
     arguments = schema.without_out() if op is not None else schema.arguments
     is_factory = _has_tensor_options(schema)
     params, options = [], []
@@ -455,7 +491,6 @@ def native_function(
     numbers_as_tensors: bool = False,
     check=None,
     variant_of: dict | None = None,
-    python_name: str | None = None,
     python_bindings: bool = True,
     doc: str = "",
 ):
@@ -469,11 +504,14 @@ def native_function(
     ``COMPOSITE_IMPLICIT`` (its kernel runs at the autograd key and its inner calls
     record: ``native_functions.yaml``'s ``CompositeImplicitAutograd``) or
     ``NONDIFFERENTIABLE`` (its outputs never require grad); an overload named in
-    ``derivatives`` is explicit unless ``kinds`` names it. An in-place or out= overload
-    takes its functional twin's kind unless it is named; an out= overload of an
-    explicit operator records nothing, so autograd refuses it. ``variants`` is ``native_functions.yaml``'s field:
-    ``function`` makes ``vizgrad.<name>``, ``method`` makes ``Tensor.<name>`` (from the
-    overloads with a tensor ``self``). ``inplace_variants`` is the same field of the
+    ``derivatives`` is explicit unless ``kinds`` names it. An in-place overload takes
+    its functional twin's kind unless it is named; so does an out= overload of a
+    non-differentiable operator, while any other out= overload not named records
+    nothing (it is EXPLICIT without a formula), so autograd refuses it, as PyTorch's
+    ``*_out`` functions do. ``variants`` is ``native_functions.yaml``'s field: the Python
+    function is always returned (its module exports it, in ``__all__``, when the YAML
+    says ``function``), and ``method`` also makes ``Tensor.<name>`` from the overloads
+    with a tensor ``self``. ``inplace_variants`` is the same field of the
     in-place overloads: always the method ``Tensor.<name>_``, and with ``function``
     also the function ``vizgrad.<name>_``, returned as ``.inplace``; a declaration of
     in-place overloads only is called by its in-place name (``torch.zero_``). ``check``
@@ -488,7 +526,7 @@ def native_function(
     first = FunctionSchema.parse(schemas[0])
     # An operator of in-place overloads only (``zero_``) is called by its in-place name.
     python_ops = overloads.functional or [(op, None) for op in overloads.inplace]
-    name = python_name or (first.base_name if overloads.functional else first.name)
+    name = first.base_name if overloads.functional else first.name
 
     def parser(python_name: str, method: bool, ops) -> PythonArgParser:
         signatures = [

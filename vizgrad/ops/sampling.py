@@ -5,7 +5,7 @@ Each distribution is one in-place *sampler* (``uniform_``, ``normal_``, ``random
 factories (``rand``, ``randn``, ``randint``…) allocate a tensor and call it.
 Values are drawn in the tensor's logical (row-major) order, so a transposed tensor
 gets the same numbers at the same indices as a contiguous one. The numbers come from
-the ``generator=`` argument, or else the default generator (``vizgrad.ops.generator``).
+the ``generator=`` argument, or else the default generator (``vizgrad.generator``).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ..dtypes import (
     get_default_dtype,
 )
 from ..dtypes import int64 as INT64
+from ..generator import _numpy_generator
 from ..shape import broadcast_shapes, contiguous_strides, has_internal_overlap
 from ..tensor import Tensor
 from .creation import (
@@ -36,7 +37,6 @@ from .creation import (
     wants_contiguous,
 )
 from .declaration import native_function
-from .generator import _numpy_generator
 from .iterator import resize_output
 
 __all__ = [

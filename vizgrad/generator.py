@@ -14,9 +14,9 @@ import os
 
 import numpy as np
 
-from ..device import device as Device
-from ..dtypes import uint8 as UINT8
-from ..tensor import Tensor
+from .device import device as Device
+from .dtypes import uint8 as UINT8
+from .tensor import Tensor
 
 __all__ = [
     "Generator",
