@@ -73,7 +73,7 @@ def test_a_view_meta_records_base_creation_meta_and_version():
     meta = row._autograd_meta
     assert isinstance(meta, DifferentiableViewMeta)
     assert meta.base is base and row._base is base and row._is_view()
-    assert meta.creation_meta is CreationMeta.DEFAULT and meta.attr_version is None
+    assert meta.creation_meta is CreationMeta.DEFAULT and meta.attr_version == row._version
     with vg.no_grad():
         quiet = base[1]
     assert quiet._autograd_meta.creation_meta is CreationMeta.NO_GRAD_MODE

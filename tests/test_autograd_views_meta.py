@@ -266,3 +266,38 @@ def test_creation_meta_is_recorded_where_views_are_made():
         assert creation_meta_of(base.unbind(0)[0]) is CreationMeta.NO_GRAD_MODE
     with vg.inference_mode():
         assert creation_meta_of(base[0]) is CreationMeta.INFERENCE_MODE
+
+
+@pytest.mark.parametrize(
+    ("shape", "make_view"),
+    [((3,), lambda b: b[:2]), ((3, 3), lambda b: b.view(9)[1:]), ((3, 3), lambda b: b.t())],
+)
+def test_a_view_follows_its_base_into_a_history_made_after_it(shape, make_view):
+    """A view made while its base required no grad still sees the base's history when an
+    in-place write gives it one (``VariableHooks::grad_fn`` regenerates it): its
+    gradient reaches the write's inputs, as in PyTorch."""
+    results = []
+    for lib in (torch, vg):
+        base = lib.ones(shape)
+        view = make_view(base)
+        weight = lib.full(shape, 2.0, requires_grad=True)
+        base.mul_(weight)
+        factor = lib.ones(tuple(view.shape), requires_grad=True)
+        (view * factor).sum().backward()
+        results.append((type(view.grad_fn).__name__, weight.grad.tolist(), factor.grad.tolist()))
+    assert results[0] == results[1]
+
+
+def test_a_no_grad_view_of_a_base_that_requires_grad_requires_grad_without_a_history():
+    """PyTorch's ``DifferentiableViewMeta::requires_grad``: the base's flag counts, but
+    such a view has neither a node nor an accumulator, so its gradient goes nowhere."""
+    seen = []
+    for lib in (torch, vg):
+        leaf = lib.ones(3, requires_grad=True)
+        with lib.no_grad():
+            view = leaf[:2]
+        result = view * 2
+        result.sum().backward()
+        seen.append((view.requires_grad, view.is_leaf, view.grad_fn, result.requires_grad,
+                     type(result.grad_fn).__name__, view.grad, leaf.grad))  # fmt: skip
+    assert seen[0] == seen[1]

@@ -63,6 +63,14 @@ class AutogradMeta:
         """``grad_fn`` as ``Tensor.grad_fn`` reports it (a view's may need regenerating first)."""
         return self.grad_fn
 
+    def told_to_require_grad(self) -> bool:
+        """The stored flag alone (PyTorch's ``requires_grad_`` field), not a view's rule:
+        only such a leaf gets an ``AccumulateGrad`` (``impl::grad_accumulator``)."""
+        return _STORED_REQUIRES_GRAD.__get__(self)
+
+
+_STORED_REQUIRES_GRAD = AutogradMeta.requires_grad  # the slot, under a view's property
+
 
 class CreationMeta(enum.Enum):
     """How a differentiable view was made (PyTorch's ``CreationMeta``, ``variable.h``).
@@ -86,10 +94,11 @@ class DifferentiableViewMeta(AutogradMeta):
     * ``base`` — the tensor that owns the memory (``Tensor._base``; a view of a view
       points at the root base), PyTorch's ``backward_info_.base_``;
     * ``creation_meta`` — how the view was made (``CreationMeta``);
-    * ``attr_version`` — the version counter's value when the view's history was last set,
-      or None while nothing needs watching. When the base (or another view of it) is
-      written in place, the shared counter moves on: the view's ``grad_fn`` is stale and
-      is regenerated from the base's new history the next time it is asked for.
+    * ``attr_version`` — the version counter's value when the view's history was last set.
+      When the base (or another view of it) is written in place, the shared counter moves
+      on: the view's ``grad_fn`` is stale and is regenerated from the base's new history
+      the next time it is asked for (``VariableHooks::grad_fn``), even for a view made
+      while its base required no grad, if the write gave the base a history.
     """
 
     __slots__ = ("base", "creation_meta", "attr_version")
@@ -98,12 +107,24 @@ class DifferentiableViewMeta(AutogradMeta):
         super().__init__()
         self.base = base
         self.creation_meta = creation_meta
-        # A restricted view watches the version from the start, so that a later write to
-        # its base is noticed (the indirect case of ``check_view_rebase_allowed``).
-        self.attr_version = None if creation_meta is CreationMeta.DEFAULT else version
+        self.attr_version = version
+
+    @property
+    def requires_grad(self) -> bool:
+        """A view requires grad when it was told to, has a history, or its base requires
+        grad (PyTorch's ``DifferentiableViewMeta::requires_grad``): so a view made before
+        its base had a history follows the base into the history an in-place write gives
+        it."""
+        return self.told_to_require_grad() or self.grad_fn is not None or self.base.requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        _STORED_REQUIRES_GRAD.__set__(self, value)
 
     def current_grad_fn(self, view):
-        if self.attr_version is not None and self.attr_version != view._version_counter.value:
+        if self.attr_version != view._version_counter.value:
+            if self.grad_fn is None and not self.base.requires_grad:
+                return None  # nothing to regenerate from: the base has no history either
             _regenerate_view_grad_fn(view, self)
         return self.grad_fn
 

@@ -172,6 +172,10 @@ def gradient_edge(tensor) -> tuple:
     grad_fn = meta.current_grad_fn(tensor)
     if grad_fn is not None:
         return (grad_fn, meta.output_nr)
+    if not meta.told_to_require_grad():
+        # A view made under no_grad of a base that requires grad requires grad too, but
+        # has no node and no accumulator: its gradient goes nowhere, as in PyTorch.
+        return (None, 0)
     if meta.grad_accumulator is None:
         meta.grad_accumulator = AccumulateGrad(tensor)
         announce_node(meta.grad_accumulator, variable=tensor)
