@@ -492,3 +492,30 @@ def test_a_method_tries_its_signatures_in_torchgens_order(name):
 )  # fmt: skip
 def test_a_generator_argument_must_be_a_generator(call):
     assert_same_error(lambda: eval(call, {"lib": vg}), lambda: eval(call, {"lib": torch}))  # noqa: S307
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["x.view((2, 3), 1)", "x.reshape([2, 3], 1)", "x.repeat([2], 1)", "x.permute([0], 1)",
+     "x.flip([0], 0)", "x.tile([2], 1)", "x.view(lib.tensor(6)).shape",
+     "x.view(6, lib.tensor(1)).shape", "x.narrow(0, 0, lib.tensor(1)).shape",
+     "[t.shape for t in x.chunk(lib.tensor(2))]", "x.view(2, 3).tril(lib.tensor(1)).shape",
+     "x.view(2, 3).unfold(1, lib.tensor(2), 1).shape", "x.sum(lib.tensor(0))",
+     "x.view(2, 3).transpose(lib.tensor(0), 1).stride()", "x.view(2, 3).select(0, lib.tensor(1.0))"],
+)  # fmt: skip
+def test_an_int_argument_takes_what_torch_takes_and_nothing_after_a_whole_list(call):
+    """A 0-dim integer tensor given for an ``int`` reaches the kernel as its value; a list
+    given whole for a lone int list takes no further positional argument."""
+
+    def outcome(lib):
+        try:
+            result = eval(call, {"lib": lib, "x": lib.zeros(6)})  # noqa: S307
+        except TypeError:
+            return "TypeError"
+        return str(result.tolist() if isinstance(result, lib.Tensor) else result)
+
+    if outcome(torch) == "TypeError":
+        assert_same_error(lambda: eval(call, {"lib": vg, "x": vg.zeros(6)}),  # noqa: S307
+                          lambda: eval(call, {"lib": torch, "x": torch.zeros(6)}))  # noqa: S307  # fmt: skip
+    else:
+        assert outcome(vg).replace("vizgrad", "torch") == outcome(torch)

@@ -43,10 +43,6 @@ def _is_tensor(value) -> bool:
     return isinstance(value, Tensor)
 
 
-def _is_number(value) -> bool:
-    return isinstance(value, numbers.Number)
-
-
 def _is_int(value) -> bool:
     """An ``int`` argument: a Python int (not a bool) or a 0-dim integer tensor."""
     if type(value) is int:  # the common case, without the abstract-class check
@@ -150,7 +146,7 @@ _LIST_TYPE_NAMES = {
 class PythonParameter:
     """One parameter as Python sees it (``FunctionParameter``)."""
 
-    __slots__ = ("name", "schema_name", "schema_type", "type_name", "check", "is_int_list", "list_size",
+    __slots__ = ("name", "schema_name", "schema_type", "type_name", "check", "is_int_list", "is_int", "list_size",
                  "is_tensor_list", "optional", "allow_none", "none_value", "kwarg_only",
                  "default", "default_text", "numpy_names")  # fmt: skip
 
@@ -161,6 +157,9 @@ class PythonParameter:
         base = argument.base_type
         self.list_size = argument.list_size
         self.is_int_list = argument.is_list and base in ("int", "SymInt")
+        # An ``int`` that may arrive as a 0-dim integer tensor, which the kernel gets as
+        # a Python int (``THPUtils_unpackLong`` calls ``__index__``).
+        self.is_int = not argument.is_list and base in ("int", "SymInt")
         self.is_tensor_list = argument.is_list and base == "Tensor"
         if argument.is_list:
             self.type_name = _LIST_TYPE_NAMES.get(base, f"tuple of {base}s")
@@ -216,7 +215,7 @@ class PythonSignature:
 
     __slots__ = ("function_name", "params", "by_name", "max_pos_args", "min_args",
                  "max_args", "varargs_int_list", "overload", "_positional_range",
-                 "_positional_defaults", "_lists", "_int_varargs", "_keyword_defaults")  # fmt: skip
+                 "_positional_defaults", "_lists", "_ints", "_int_varargs", "_keyword_defaults")  # fmt: skip
 
     def __init__(self, function_name: str, params: list[PythonParameter], overload=None):
         self.function_name = function_name
@@ -241,6 +240,7 @@ class PythonSignature:
         self._lists = tuple(
             i for i, p in enumerate(positional) if p.is_int_list or p.is_tensor_list
         )
+        self._ints = tuple(i for i, p in enumerate(positional) if p.is_int)
         # ``zeros(2, 3)`` with plain ints and no keywords: the short path for varargs.
         self._int_varargs = (
             self.varargs_int_list and params[0].list_size is None and not needs_keyword
@@ -265,7 +265,9 @@ class PythonSignature:
         With ``raise_errors``, the reason is raised as PyTorch words it instead.
         """
         nargs = len(args)
-        if nargs > self.max_pos_args and not self.varargs_int_list:
+        # Separate ints may stand for a lone int list (``x.view(2, 3)``), but nothing may
+        # follow a list given whole (``x.view((2, 3), 1)`` is refused).
+        if nargs > self.max_pos_args and not (self.varargs_int_list and not _is_sequence(args[0])):
             return _fail(raise_errors, _too_many_positional, self, nargs)
         bound = {}
         position = 0
@@ -306,6 +308,8 @@ class PythonSignature:
             elif param.check(value):
                 if param.is_int_list:
                     value = _unpack_int_list(self, param, value)
+                elif param.is_int and type(value) is not int:
+                    value = operator.index(value)
                 elif param.is_tensor_list:
                     _check_tensor_list(value, index)
                 bound[param.name] = value
@@ -340,6 +344,10 @@ class PythonSignature:
                 else:
                     if self._lists:
                         args = self._unpack_lists(args)
+                    for i in self._ints:
+                        if i < nargs and type(args[i]) is not int and args[i] is not None:
+                            args = self._unpack_ints(args)
+                            break
                     if nargs < self.max_pos_args:
                         args += self._positional_defaults[nargs:]
                     return args, self._keyword_defaults
@@ -353,6 +361,15 @@ class PythonSignature:
         keywords = {p.schema_name: v for p, v in zip(self.params[positional:], values[positional:],
                                                      strict=True)}  # fmt: skip
         return tuple(values[:positional]), keywords
+
+    def _unpack_ints(self, args: tuple) -> tuple:
+        """``bind``'s treatment of the ints among positional ``args``: a 0-dim integer
+        tensor given for an ``int`` becomes its value."""
+        args = list(args)
+        for i in self._ints:
+            if i < len(args) and args[i] is not None:
+                args[i] = operator.index(args[i])
+        return tuple(args)
 
     def _unpack_lists(self, args: tuple) -> tuple:
         """``bind``'s treatment of the lists among positional ``args``: int lists become
