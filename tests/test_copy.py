@@ -233,3 +233,13 @@ def test_to_errors(expr):
         return eval(expr, {"x": lib.zeros(2), "lib": lib})  # noqa: S307
 
     assert_same_error(lambda: call(vg), lambda: call(torch), match_message=False)
+
+
+def test_copy_s_node_is_named_as_torchs_hand_written_one():
+    """``CopyBackwards`` is written by hand in C++: its class is ``CopyBackwards``, its
+    ``name()`` the qualified ``torch::autograd::CopyBackwards``."""
+    names = []
+    for lib in (torch, vg):
+        result = lib.zeros(2).copy_(lib.ones(2, requires_grad=True))
+        names.append((type(result.grad_fn).__name__, result.grad_fn.name().split("::", 1)[1]))
+    assert names[0] == names[1]

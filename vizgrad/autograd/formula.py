@@ -53,7 +53,10 @@ class FormulaNode(Node):
     def create(cls, derivative: Derivative, input_names, next_edges, input_meta, saved):
         node_class = cls._classes.get(derivative.name)
         if node_class is None:
-            node_class = type(derivative.name, (cls,), {"__module__": "vizgrad.autograd.nodes"})
+            # A hand-written C++ node (``torch::autograd::CopyBackwards``) is qualified in
+            # its ``name()`` only; its Python class is ``CopyBackwards``.
+            class_name = derivative.name.rpartition("::")[2]
+            node_class = type(class_name, (cls,), {"__module__": "vizgrad.autograd.nodes"})
             cls._classes[derivative.name] = node_class
         return node_class(derivative, input_names, next_edges, input_meta, saved)
 
