@@ -136,10 +136,19 @@ def _rsqrt(x):
 def _floating(kernel_name: str, numpy_function, supported=_FLOATING_AND_COMPLEX) -> elementwise:
     """A floating function's loop: integer inputs compute in the default float dtype."""
 
-    @dispatch_dtypes(kernel_name, supported)
-    def compute(out, x):
-        with np.errstate(all="ignore"):  # log(0) = -inf and sqrt(-1) = nan are answers
-            np.copyto(out, numpy_function(x), casting="unsafe")
+    if isinstance(numpy_function, np.ufunc):
+        # A ufunc writes straight into the output (casting as the copy would), without
+        # a temporary result to copy from.
+        @dispatch_dtypes(kernel_name, supported)
+        def compute(out, x):
+            with np.errstate(all="ignore"):  # log(0) = -inf and sqrt(-1) = nan are answers
+                numpy_function(x, out=out, casting="unsafe")
+    else:
+
+        @dispatch_dtypes(kernel_name, supported)
+        def compute(out, x):
+            with np.errstate(all="ignore"):
+                np.copyto(out, numpy_function(x), casting="unsafe")
 
     return elementwise(compute, promote_integer_inputs_to_float=True)
 
