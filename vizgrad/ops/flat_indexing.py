@@ -10,9 +10,10 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import int64
+from ..memory_overlap import assert_no_internal_overlap
 from ..tensor import Tensor
 from .declaration import native_function
-from .indexing_common import _check_writable, _clone_keeping_layout, _fresh, from_inplace
+from .indexing_common import _clone_keeping_layout, _fresh, from_inplace
 
 __all__ = [
     "take",
@@ -65,7 +66,7 @@ take = native_function(
 
 
 def _write_put(self, index, source, accumulate=False):
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     if self._dtype is not source._dtype:
         raise RuntimeError(
             f"put_(): self and source expected to have the same dtype, but got self.dtype = "

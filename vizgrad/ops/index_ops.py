@@ -11,12 +11,12 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import int32, int64
+from ..memory_overlap import assert_no_internal_overlap
 from ..shape import wrap_dim
 from ..tensor import Tensor
 from .declaration import native_function
 from .indexing_common import (
     _check_index_in_range,
-    _check_writable,
     _clone_keeping_layout,
     _clone_row_major,
     _fresh,
@@ -81,7 +81,7 @@ def _slices_along(t: Tensor, dim: int) -> np.ndarray:
 
 
 def _write_index_add(self, dim, index, source, *, alpha=1):
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     dim = wrap_dim(dim, len(self._size))
     if len(index._size) > 1:
         raise IndexError(
@@ -121,7 +121,7 @@ def _write_index_add(self, dim, index, source, *, alpha=1):
 
 
 def _write_index_copy(self, dim, index, source):
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     dim = wrap_dim(dim, len(self._size))
     if len(index._size) > 1:
         raise IndexError("index_copy_(): Index should have dimension 1 or 0 (got 2)")
@@ -160,7 +160,7 @@ def _write_index_copy(self, dim, index, source):
 
 
 def _write_index_fill(self, dim, index, value):
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     dim = wrap_dim(dim, len(self._size))
     if index._dtype is not int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")

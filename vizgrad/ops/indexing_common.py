@@ -15,7 +15,7 @@ import numpy as np
 
 from ..dispatcher import INPLACE, OUT
 from ..dtypes import C_TYPE_NAMES, COMPLEX, INTEGRAL, uint8
-from ..shape import contiguous_strides, has_internal_overlap, is_non_overlapping_and_dense
+from ..shape import contiguous_strides, is_non_overlapping_and_dense
 from ..tensor import Tensor
 from .declaration import StructuredKernel, out_wrapper
 
@@ -104,14 +104,6 @@ def _check_index_in_range(index: Tensor, size: int, dim: int) -> None:
         value = values[np.unravel_index(int(np.argmax(bad)), values.shape)]
         raise RuntimeError(
             f"index {int(value)} is out of bounds for dimension {dim} with size {size}"
-        )
-
-
-def _check_writable(self: Tensor) -> None:
-    if has_internal_overlap(self._size, self._stride):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation."
         )
 
 

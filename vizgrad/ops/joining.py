@@ -16,6 +16,7 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
+from ..memory_overlap import assert_no_partial_overlap
 from ..promotion import can_cast, result_type
 from ..shape import contiguous_strides, is_non_overlapping_and_dense, wrap_dim, wrap_dims
 from ..tensor import Tensor
@@ -23,7 +24,6 @@ from .copy import clone, contiguous_format
 from .declaration import native_function
 from .index_ops import index_select
 from .indexing_common import _fresh
-from .iterator import check_no_overlap
 from .registry import write_to_out
 from .shape_views import _reshape_op, flatten
 from .size_one_dims import _unsqueeze_op
@@ -105,7 +105,8 @@ def _cat_out_kernel(tensors, dim: int = 0, *, out: Tensor) -> Tensor:
             f"{out._dtype.scalar_name}"
         )
     result = _cat_kernel(tensors, dim)
-    check_no_overlap(out, tensors)
+    for t in tensors:
+        assert_no_partial_overlap(out, t)
     return write_to_out(result, out, check_cast=False)
 
 

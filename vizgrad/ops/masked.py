@@ -10,10 +10,11 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import BOOL, TYPEMETA_NAMES
+from ..memory_overlap import assert_no_internal_overlap
 from ..shape import broadcast_shapes, numel_of
 from ..tensor import Tensor
 from .declaration import native_function
-from .indexing_common import _check_writable, _fresh, fill_value, from_inplace
+from .indexing_common import _fresh, fill_value, from_inplace
 from .joining import cat
 
 __all__ = [
@@ -42,7 +43,7 @@ def _write_masked_fill(self, mask, value):
         raise RuntimeError(
             f"output with shape {list(self._size)} doesn't match the broadcast shape {list(shape)}"
         )
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     where = np.broadcast_to(mask._array, self._size)
     np.copyto(self._array, fill_value(value, self._dtype), where=where)
 
@@ -125,7 +126,7 @@ def _write_masked_scatter(self, mask, source):
         raise RuntimeError(
             f"output with shape {list(self._size)} doesn't match the broadcast shape {list(shape)}"
         )
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     where = np.broadcast_to(mask._array, self._size)
     count = int(np.count_nonzero(where))
     if count > source.numel():

@@ -27,7 +27,8 @@ from ..dtypes import (
     get_default_dtype,
 )
 from ..dtypes import int64 as INT64
-from ..shape import broadcast_shapes, contiguous_strides, has_internal_overlap
+from ..memory_overlap import assert_no_internal_overlap
+from ..shape import broadcast_shapes, contiguous_strides
 from ..tensor import Tensor
 from .creation import (
     check_device,
@@ -77,14 +78,6 @@ def _c_double(value) -> str:
 
 def _not_implemented(kernel_name: str, dtype) -> NotImplementedError:
     return NotImplementedError(f"\"{kernel_name}\" not implemented for '{dtype.scalar_name}'")
-
-
-def _check_writable(self: Tensor) -> None:
-    if has_internal_overlap(self._size, self._stride):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation."
-        )
 
 
 def _check_floating(kernel_name: str, dtype) -> None:
@@ -139,7 +132,7 @@ def _uniform_kernel(self, from_=0.0, to=1.0, *, generator=None):
             f"uniform_ expects to return a [from, to) range, but found from={_c_double(from_)} > "
             f"to={_c_double(to)}"
         )
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     return _write(self, _uniform_array(rng, self._size, self._dtype, from_, to))
 
@@ -153,7 +146,7 @@ def _normal_kernel(self, mean=0.0, std=1.0, *, generator=None):
     mean, std = float(mean), float(std)
     _check_floating("normal_kernel_cpu", self._dtype)
     _check_std(std)
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     return _write(self, _normal_array(rng, self._size, self._dtype, mean, std))
 
@@ -209,7 +202,7 @@ def _random_bounds(dtype, from_, to):
 
 def _random_kernel(self, from_=None, to=None, *, generator=None):
     low, high = _random_bounds(self._dtype, from_, to)
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     # NumPy's integers() wants high <= 2**63; the one range beyond is int64's full range.
     values = rng.integers(low, min(high, 2**63), size=self._size, dtype=np.int64)
@@ -238,14 +231,14 @@ def _check_probability_tensor(p: Tensor) -> None:
 def _bernoulli_float_kernel(self, p=0.5, *, generator=None):
     p = float(p)
     _check_probability(p)
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     return _write(self, _bernoulli_values(rng, self._size, p))
 
 
 def _bernoulli_tensor_kernel(self, p, *, generator=None):
     _check_probability_tensor(p)
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     broadcast_shapes(self._size, p._size)  # p must broadcast to self
     probabilities = np.broadcast_to(p._array, self._size)
     rng = _numpy_generator(generator)
@@ -263,7 +256,7 @@ def _exponential_kernel(self, lambd=1.0, *, generator=None):
         raise RuntimeError(
             f"exponential_ expects lambda > 0.0, but found lambda={_c_double(lambd)}"
         )
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     return _write(self, rng.exponential(1.0 / lambd, size=self._size))
 

@@ -13,12 +13,12 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import int32, int64
+from ..memory_overlap import assert_no_internal_overlap
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
 from .declaration import native_function
 from .indexing_common import (
     _check_index_in_range,
-    _check_writable,
     _clone_row_major,
     _nonempty_size,
     fill_value,
@@ -170,7 +170,7 @@ def _check_reduce(self, dim, index, source, *, reduce=None, out=None) -> None:
 
 
 def _write_scatter(self, dim, index, src, reduce=None):
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     dim = _scatter_checks("scatter", self, dim, index, src)
     if not isinstance(src, Tensor):
         src = fill_value(src, self._dtype)
@@ -178,7 +178,7 @@ def _write_scatter(self, dim, index, src, reduce=None):
 
 
 def _write_scatter_add(self, dim, index, src):
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     dim = _scatter_checks("scatter", self, dim, index, src)
     _scatter_into(self, dim, index, src, "add")
 
