@@ -59,6 +59,13 @@ def _clone_row_major(t: Tensor, *_call) -> Tensor:
     return result
 
 
+def _like_self(self: Tensor, *_args, **_options) -> tuple:
+    """What the meta function of a structured kernel that starts from ``self``
+    (``scatter``, ``index_add``, ``index_copy``) sets its output to: ``self``'s shape and
+    dtype (``out_wrapper``'s ``meta``)."""
+    return self._size, self._dtype
+
+
 def fill_value(value, dtype) -> np.ndarray:
     """A Python number as a 0-dim array of ``dtype``: c10's ``checked_convert``.
 
@@ -117,12 +124,15 @@ class from_inplace(StructuredKernel):  # noqa: N801 - reads as a wrapper in decl
     (``index_add``, ``scatter``) does the same: its output starts as a copy of ``self``.
 
     ``write(self, *args, **options)`` checks its arguments and writes into ``self``;
-    ``start(self, *args)`` makes the copy the functional overload writes into.
+    ``start(self, *args)`` makes the copy the functional overload writes into;
+    ``out_options`` are the ``out_wrapper`` options of the ``out=`` overload (the checks
+    of its ATen kernel).
     """
 
-    def __init__(self, write, *, start):
+    def __init__(self, write, *, start, **out_options):
         self.write = write
         self.start = start
+        self.out_options = out_options
 
     def for_overload(self, schema, variant):
         write, start = self.write, self.start
@@ -139,4 +149,6 @@ class from_inplace(StructuredKernel):  # noqa: N801 - reads as a wrapper in decl
             write(result, *args, **options)
             return result
 
-        return out_wrapper(functional_kernel) if variant is OUT else functional_kernel
+        if variant is OUT:
+            return out_wrapper(functional_kernel, **self.out_options).for_overload(schema, variant)
+        return functional_kernel

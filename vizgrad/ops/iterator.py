@@ -267,15 +267,17 @@ def check_inplace_target(op_name: str, out: Tensor, shape, inputs) -> None:
         assert_no_partial_overlap(out, t)
 
 
-def resize_output(out: Tensor, shape) -> None:
+def resize_output(out: Tensor, shape, *, warn: bool = True) -> None:
     """``at::native::resize_output``: an ``out=`` tensor of the wrong shape is resized.
 
-    Resizing a tensor that has elements is deprecated in PyTorch and warns.
+    Resizing a tensor that has elements is deprecated in PyTorch and warns; the few
+    kernels that call ``out.resize_`` themselves (``bernoulli``, ``multinomial``) pass
+    ``warn=False``.
     """
     shape = tuple(shape)
     if out._size == shape:
         return
-    if out.numel() != 0:
+    if warn and out.numel() != 0:
         warnings.warn(
             f"An output with one or more elements was resized since it had shape "
             f"{list(out._size)}, which does not match the required output shape {list(shape)}. "

@@ -36,7 +36,7 @@ from .creation import (
     preserve_format_strides,
     wants_contiguous,
 )
-from .declaration import native_function
+from .declaration import Overlap, native_function, out_wrapper
 from .generator import _numpy_generator
 from .iterator import resize_output
 
@@ -570,11 +570,20 @@ def _bernoulli_p_kernel(self, p, *, generator=None):
     return _bernoulli_float_kernel(result, p, generator=generator)
 
 
-def _bernoulli_out_kernel(self, *, generator=None, out):
-    _check_probability_tensor(self)
-    resize_output(out, self._size)
-    rng = _numpy_generator(generator)
-    return _write(out, _bernoulli_values(rng, self._size, self._array))
+def _like_self_any_dtype(self, **_options) -> tuple:
+    return self._size, None
+
+
+# ``bernoulli_out_impl``: ``out.resize_(self.sizes())`` (no warning; any dtype), then the
+# in-place sampler's checks: no element of ``out`` shared, and ``out`` is ``self`` or apart
+# from it, before the probabilities are read.
+_bernoulli_out = out_wrapper(
+    _bernoulli_kernel,
+    check_cast=False,
+    meta=_like_self_any_dtype,
+    warn_resize=False,
+    resized_checks=Overlap(internal=True, partial=("self",)),
+)
 
 
 def _no_bernoulli_p_derivative(grad, saved):
@@ -591,7 +600,7 @@ bernoulli = native_function(
     "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor",
     kernels={
         "bernoulli": _bernoulli_kernel,
-        "bernoulli.out": _bernoulli_out_kernel,
+        "bernoulli.out": _bernoulli_out,
         "bernoulli_.Tensor": _bernoulli_tensor_kernel,
         "bernoulli_.float": _bernoulli_float_kernel,
         "bernoulli.p": _bernoulli_p_kernel,
