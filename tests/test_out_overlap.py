@@ -551,6 +551,54 @@ def test_cat_and_stack_out(expr):
     check(expr)
 
 
+# --- multinomial.out: declared as PyTorch declares it ---------------------------------------
+
+PROBS = "lib.tensor([0., 1.])"  # draws are certain: the values compare too
+MULTINOMIAL = [
+    f"lib.multinomial({PROBS}, 3, True, out=lib.zeros(0, dtype=lib.int64))",
+    f"lib.multinomial({PROBS}, 3, True, out=lib.zeros(2, dtype=lib.int64))",
+    f"lib.multinomial({PROBS}, 1, out=lib.tensor(0))",
+    f"lib.multinomial({PROBS}, num_samples=1, replacement=False, out=lib.zeros(1, dtype=lib.int64))",
+    f"lib.multinomial({PROBS}, 3, True, out=lib.zeros(3))",
+    f"lib.multinomial({PROBS}, 3, True, out=lib.zeros(3, dtype=lib.int32))",
+    f"lib.multinomial({PROBS}, 0, True, out=lib.zeros(3))",
+    f"lib.multinomial({PROBS}, 3, out=lib.zeros(3, dtype=lib.int64))",
+    f"lib.multinomial({PROBS}, 3, True, None, lib.zeros(3, dtype=lib.int64))",
+    f"lib.multinomial({PROBS}, 3, True, generator=lib.Generator().manual_seed(0), "
+    "out=lib.zeros(3, dtype=lib.int64))",
+    "lib.multinomial(lib.tensor([[0., 1.], [1., 0.], [0., 3.]]), 1, "
+    "out=lib.zeros(1, 3, dtype=lib.int64).t())",
+    "lib.multinomial(lib.tensor([[0., 1.], [1., 0.]]), 4, True, out=lib.zeros(0, dtype=lib.int64))",
+    "lib.multinomial(lib.ones(2, dtype=lib.int64), 1, out=lib.zeros(3))",
+    "lib.multinomial(lib.ones(1, 1, 2), 1, out=lib.zeros(3))",
+    "lib.multinomial(lib.ones(1, 1, 2, dtype=lib.int64), 1)",
+    "lib.multinomial(lib.tensor(1.), 1, out=lib.tensor(0))",
+    "lib.multinomial(lib.ones(0, 2), 1, out=lib.zeros(3, dtype=lib.int64))",
+    "lib.multinomial(-lib.ones(0, 2), 1, out=lib.zeros(3, dtype=lib.int64))",
+    "lib.multinomial(lib.tensor([-1., 2.]), 1, out=lib.zeros(3, dtype=lib.int64))",
+    "lib.multinomial(lib.tensor([0., 0.]), 1, out=lib.zeros(3, dtype=lib.int64))",
+    "lib.multinomial(lib.tensor([0., 1.], requires_grad=True), 1, "
+    "out=lib.zeros(3, dtype=lib.int64))",
+    f"{PROBS}.multinomial(1, out=lib.zeros(3, dtype=lib.int64))",
+]
+
+
+@pytest.mark.parametrize("expr", MULTINOMIAL)
+def test_multinomial_out(expr):
+    check(expr)
+
+
+def test_multinomial_out_is_declared_as_pytorch_declares_it():
+    schema = vg.multinomial.overloads["multinomial.out"].schema
+    assert schema == (
+        "multinomial.out(Tensor self, SymInt num_samples, bool replacement=False, *, "
+        "Generator? generator=None, Tensor(a!) out) -> Tensor(a!)"
+    )
+    out = vg.zeros(5, dtype=vg.int64)
+    assert vg.multinomial(vg.ones(4), 5, True, out=out) is out
+    assert out._version == 1
+
+
 def _warnings_of(expr: str, lib) -> list[str]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -560,6 +608,7 @@ def _warnings_of(expr: str, lib) -> list[str]:
 
 @pytest.mark.parametrize("expr", [
     "lib.bernoulli(lib.ones(3), out=lib.zeros(2))",
+    f"lib.multinomial({PROBS}, 3, True, out=lib.zeros(2, dtype=lib.int64))",
     "lib.gather(lib.ones(3), 0, lib.tensor([0, 1]), out=lib.zeros(3))",
     "lib.cat([lib.ones(2)], out=lib.zeros(3))",
     "lib.take(lib.ones(3), lib.tensor([0, 1]), out=lib.zeros(3))",

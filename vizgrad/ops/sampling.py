@@ -616,15 +616,19 @@ bernoulli = native_function(
 )
 
 
-def _multinomial_kernel(self, num_samples, replacement=False, *, generator=None):
+def _multinomial_out_kernel(self, num_samples, replacement=False, *, generator=None, out):
+    """``multinomial_out``: the checks (``out`` must be int64), ``out.resize_`` (no
+    warning), and nothing more to check or draw if there is nothing to sample."""
     num_samples = _int64(num_samples)
+    if self.dim() not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
     if self._dtype.category != FLOATING:
         raise RuntimeError(
             f"multinomial only supports floating-point dtypes for input, got: "
             f"{self._dtype.scalar_name}"
         )
-    if self.dim() not in (1, 2):
-        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if out._dtype is not INT64:
+        raise RuntimeError(f"multinomial expects Long tensor out, got: {out._dtype.scalar_name}")
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
     categories = self._size[-1]
@@ -632,6 +636,21 @@ def _multinomial_kernel(self, num_samples, replacement=False, *, generator=None)
         raise RuntimeError(
             "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
         )
+    resize_output(out, (*self._size[:-1], num_samples), warn=False)
+    if out.numel() == 0:
+        return out
+    return _write(out, _multinomial_samples(self, num_samples, replacement, generator))
+
+
+def _multinomial_kernel(self, num_samples, replacement=False, *, generator=None):
+    """``multinomial``: ``multinomial_out`` into a new int64 tensor, as PyTorch writes it."""
+    out = Tensor._from_array(np.empty(0, dtype=np.int64), INT64)
+    return _multinomial_out_kernel(self, num_samples, replacement, generator=generator, out=out)
+
+
+def _multinomial_samples(self, num_samples, replacement, generator) -> np.ndarray:
+    """Indices drawn from each row of ``self`` with probabilities its weights."""
+    categories = self._size[-1]
     weights = np.atleast_2d(self._array).astype(np.float64)
     if not np.all(np.isfinite(weights)) or np.any(weights < 0):
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
@@ -641,14 +660,15 @@ def _multinomial_kernel(self, num_samples, replacement=False, *, generator=None)
     rng = _numpy_generator(generator)
     rows = [rng.choice(categories, size=num_samples, replace=replacement, p=row / total)
             for row, total in zip(weights, totals, strict=True)]  # fmt: skip
-    samples = np.array(rows, dtype=np.int64).reshape(*self._size[:-1], num_samples)
-    return Tensor._from_array(samples, INT64)
+    return np.array(rows, dtype=np.int64).reshape(*self._size[:-1], num_samples)
 
 
 multinomial = native_function(
     "multinomial(Tensor self, SymInt num_samples, bool replacement=False, *, "
     "Generator? generator=None) -> Tensor",
-    kernel=_multinomial_kernel,
+    "multinomial.out(Tensor self, SymInt num_samples, bool replacement=False, *, "
+    "Generator? generator=None, Tensor(a!) out) -> Tensor(a!)",
+    kernels={"multinomial": _multinomial_kernel, "multinomial.out": _multinomial_out_kernel},
     kind=NONDIFFERENTIABLE,  # indices: integers
     doc="``torch.multinomial``: indices drawn with probabilities proportional to each row.",
 )  # fmt: skip
