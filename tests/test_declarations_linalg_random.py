@@ -38,7 +38,7 @@ DECLARED = {
                 "normal.float_Tensor_out", "normal.float_float_out", "normal_"],
     vg.bernoulli: ["bernoulli", "bernoulli.out", "bernoulli_.Tensor", "bernoulli_.float",
                    "bernoulli.p"],
-    vg.multinomial: ["multinomial"],
+    vg.multinomial: ["multinomial", "multinomial.out"],
     vg.rand_like: ["rand_like", "rand_like.generator"],
     vg.randn_like: ["randn_like", "randn_like.generator"],
     vg.randint_like: ["randint_like.low_dtype", "randint_like.low_generator_dtype",

@@ -16,7 +16,6 @@ __all__ = [
     "contiguous_strides",
     "is_contiguous",
     "is_non_overlapping_and_dense",
-    "has_internal_overlap",
     "storage_extent",
     "numel_of",
 ]
@@ -143,11 +142,3 @@ def storage_extent(shape, stride, offset: int = 0) -> int:
     if 0 in shape:
         return 0
     return offset + 1 + sum((size - 1) * st for size, st in zip(shape, stride, strict=True))
-
-
-def has_internal_overlap(shape, stride) -> bool:
-    """True when two indices surely reach one storage element (a stride-0 dim of size > 1).
-
-    PyTorch gives up ("too hard") on other overlaps and lets them through; so do we.
-    """
-    return any(st == 0 and size > 1 for size, st in zip(shape, stride, strict=True))

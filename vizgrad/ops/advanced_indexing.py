@@ -21,12 +21,8 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import BOOL, INTEGRAL, int32, int64, uint8
-from ..shape import (
-    broadcast_shapes,
-    contiguous_strides,
-    has_internal_overlap,
-    is_non_overlapping_and_dense,
-)
+from ..memory_overlap import MemOverlap, has_internal_overlap
+from ..shape import broadcast_shapes, contiguous_strides, is_non_overlapping_and_dense
 from ..tensor import Tensor, define_method
 from .basic_indexing import basic_index
 from .creation import tensor
@@ -422,7 +418,7 @@ def _index_put_into(self: Tensor, indices, values: Tensor, accumulate: bool) -> 
             f"{self._dtype.scalar_name} for the destination and {values._dtype.scalar_name} "
             f"for the source."
         )
-    if has_internal_overlap(self._size, self._stride):
+    if has_internal_overlap(self) is MemOverlap.YES:
         warnings.warn(
             "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor "
             "before performing this operation. This also applies to advanced indexing e.g. "

@@ -10,9 +10,10 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import int64
+from ..memory_overlap import assert_no_internal_overlap
 from ..tensor import Tensor
-from .declaration import native_function
-from .indexing_common import _check_writable, _clone_keeping_layout, _fresh, from_inplace
+from .declaration import Overlap, native_function, out_wrapper
+from .indexing_common import _clone_keeping_layout, _fresh, from_inplace
 
 __all__ = [
     "take",
@@ -40,10 +41,24 @@ def _flat_positions(fn_name: str, t: Tensor, index: Tensor) -> np.ndarray:
     return np.where(positions < 0, positions + numel, positions)
 
 
-def _take_kernel(self: Tensor, index: Tensor) -> Tensor:
-    positions = _flat_positions("take", self, index)
-    if self.numel() == 0 and positions.size:
+def _check_take(self: Tensor, index: Tensor, *, out: Tensor | None = None) -> None:
+    """``take_out``'s checks before it reads anything (with ``out``, its dtype too)."""
+    if index._dtype is not int64:
+        raise RuntimeError(
+            f"take(): Expected a long tensor for index, but got {index._dtype.scalar_name}"
+        )
+    if out is not None and out._dtype is not self._dtype:
+        raise RuntimeError(
+            f"take(): self and out expected to have the same dtype, but got self.dtype = "
+            f"{self._dtype.scalar_name} and out.dtype = {out._dtype.scalar_name}"
+        )
+    if self.numel() == 0 and index.numel() != 0:
         raise IndexError("take(): tried to take from an empty tensor")
+
+
+def _take_kernel(self: Tensor, index: Tensor) -> Tensor:
+    _check_take(self, index)
+    positions = _flat_positions("take", self, index)
     if not positions.size:
         return _fresh(np.empty(index._size, self._dtype.numpy), self._dtype)
     return _fresh(self._array.reshape(-1)[positions].reshape(index._size), self._dtype)
@@ -59,13 +74,22 @@ take = native_function(
     "take(Tensor self, Tensor index) -> Tensor",
     "take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_take_kernel,
+    # ``out`` is written in index order from anywhere in ``self``: it may share memory
+    # with neither ``index`` nor ``self``.
+    kernels={
+        "take.out": out_wrapper(
+            _take_kernel,
+            check_cast=False,
+            checks=(_check_take, Overlap(internal=True, full=("index", "self"))),
+        )
+    },
     derivative=Derivative("TakeBackward0", save=("self", "index"), grads={"self": _take_backward}),
     doc="``torch.take``: ``input`` read as 1-D (row-major), at the positions in ``index``.",
 )
 
 
 def _write_put(self, index, source, accumulate=False):
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     if self._dtype is not source._dtype:
         raise RuntimeError(
             f"put_(): self and source expected to have the same dtype, but got self.dtype = "

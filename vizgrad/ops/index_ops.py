@@ -11,15 +11,16 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import int32, int64
+from ..memory_overlap import assert_no_internal_overlap
 from ..shape import wrap_dim
 from ..tensor import Tensor
-from .declaration import native_function
+from .declaration import Overlap, native_function, out_wrapper
 from .indexing_common import (
     _check_index_in_range,
-    _check_writable,
     _clone_keeping_layout,
     _clone_row_major,
     _fresh,
+    _like_self,
     _nonempty_size,
     fill_value,
     from_inplace,
@@ -37,12 +38,28 @@ __all__ = [
 # --- index_select --------------------------------------------------------------------
 
 
-def _index_select_kernel(self: Tensor, dim: int, index: Tensor) -> Tensor:
+def _check_index_select(self: Tensor, dim: int, index: Tensor) -> int:
+    """``index_select_out_cpu_``'s argument checks, in its order; returns the wrapped dim."""
+    dim = wrap_dim(dim, len(self._size))
     if len(index._size) > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    if not self._size and index.numel() != 1:
+        raise RuntimeError(
+            f"index_select(): Index to scalar can have only 1 value, got {index.numel()} value(s)"
+        )
     if index._dtype not in (int32, int64):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    dim = wrap_dim(dim, len(self._size))
+    return dim
+
+
+def _check_index_select_out(self: Tensor, dim: int, index: Tensor, *, out: Tensor) -> None:
+    _check_index_select(self, dim, index)
+    if out._dtype is not self._dtype:
+        raise RuntimeError("index_select(): self and result must have the same scalar type")
+
+
+def _index_select_kernel(self: Tensor, dim: int, index: Tensor) -> Tensor:
+    dim = _check_index_select(self, dim, index)
     positions = index._array.reshape(-1)
     size = self._size[dim] if self._size else 1
     if positions.size and (positions.min() < 0 or positions.max() >= size):
@@ -64,6 +81,12 @@ index_select = native_function(
     "index_select(Tensor self, int dim, Tensor index) -> Tensor",
     "index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_index_select_kernel,
+    # It reads ``self`` and ``index`` in another order than it writes: ``out`` may
+    # share no memory with either.
+    kernels={"index_select.out": out_wrapper(
+        _index_select_kernel, check_cast=False,
+        checks=(_check_index_select_out, Overlap(internal=True, full=("self", "index"))),
+    )},
     derivative=Derivative("IndexSelectBackward0", save=("self_sym_sizes", "dim", "index"),
                           grads={"self": _index_select_backward}),
     doc="``torch.index_select``: the slices ``index`` names along ``dim``, in that order.",
@@ -80,8 +103,8 @@ def _slices_along(t: Tensor, dim: int) -> np.ndarray:
     return np.moveaxis(t._array, dim, 0)
 
 
-def _write_index_add(self, dim, index, source, *, alpha=1):
-    _check_writable(self)
+def _check_index_add(self, dim, index, source, *, alpha=1, out=None) -> int:
+    """``index_add``'s meta function's argument checks; returns the wrapped dim."""
     dim = wrap_dim(dim, len(self._size))
     if len(index._size) > 1:
         raise IndexError(
@@ -112,19 +135,53 @@ def _write_index_add(self, dim, index, source, *, alpha=1):
             f"source tensor shape must match self tensor shape, excluding the specified "
             f"dimension. Got self.shape = {list(self._size)} source.shape = {list(source._size)}"
         )
+    return dim
+
+
+def _write_index_add(self, dim, index, source, *, alpha=1):
+    assert_no_internal_overlap(self)
+    dim = _check_index_add(self, dim, index, source, alpha=alpha)
     positions = index._array.reshape(-1)
-    _check_index_in_range(_fresh(positions, int64), _nonempty_size(self, dim), dim)
+    if len(self._size) > 1:
+        if not positions.size or not self.numel():
+            return  # nothing to add, and no index is checked
+        _check_index_in_range(_fresh(positions, int64), self._size[dim], dim)
+    elif positions.size and (positions.min() < 0 or positions.max() >= self.numel()):
+        # The kernel's loop for a vector (or a scalar) checks each index itself.
+        raise IndexError("index out of range in self")
     values = _slices_along(source, dim)
     if alpha != 1:
         values = values * fill_value(alpha, self._dtype)
     np.add.at(_slices_along(self, dim), positions, values)
 
 
-def _write_index_copy(self, dim, index, source):
-    _check_writable(self)
+def _sliced_sizes(t: Tensor, dim: int) -> str:
+    """``t``'s sizes without ``dim``, as C++ streams a ``std::vector`` (``3 4``)."""
+    sizes = list(t._size)
+    if sizes:
+        del sizes[dim]
+    return " ".join(str(size) for size in sizes)
+
+
+def _check_index_copy(self, dim, index, source, *, out=None) -> int:
+    """``index_copy``'s meta function's argument checks, in its order; returns the
+    wrapped dim."""
     dim = wrap_dim(dim, len(self._size))
     if len(index._size) > 1:
-        raise IndexError("index_copy_(): Index should have dimension 1 or 0 (got 2)")
+        raise IndexError(
+            f"index_copy_(): Index should have dimension 1 or 0 (got {len(index._size)})"
+        )
+    count = index.numel()
+    if not source._size and count != 1:
+        raise IndexError(
+            f"index_copy_(): When source is scalar, index should have one element (got {count})"
+        )
+    if len(source._size) != len(self._size) and source._size and self._size:
+        raise IndexError(
+            f"index_copy_(): When source and destination are not scalars, their dimensionality "
+            f"must match. Source dimensionality ({len(source._size)}), destination "
+            f"dimensionality ({len(self._size)})"
+        )
     if index._dtype is not int64:
         raise RuntimeError(
             f"index_copy_(): Expected a long tensor for index, but got {index._dtype.scalar_name}"
@@ -134,20 +191,23 @@ def _write_index_copy(self, dim, index, source):
             f"index_copy_(): self and source expected to have the same dtype, but got (self) "
             f"{self._dtype.scalar_name} and (source) {source._dtype.scalar_name}"
         )
-    count = index.numel()
-    if count != _nonempty_size(source, dim):
+    if _sliced_sizes(self, dim) != _sliced_sizes(source, dim):
+        raise RuntimeError(
+            f"index_copy_(): Source/destination tensor must have same slice shapes. "
+            f"Destination slice shape: {_sliced_sizes(self, dim)} at dimension {dim} and "
+            f"source slice shape: {_sliced_sizes(source, dim)} at dimension 0."
+        )
+    if source._size and count != source._size[dim]:
         raise IndexError(
             f"index_copy_(): Number of indices ({count}) should be equal to source.size(dim) "
-            f"({_nonempty_size(source, dim)})"
+            f"({source._size[dim]})"
         )
-    for d in range(len(self._size)):
-        if d != dim and (d >= len(source._size) or source._size[d] != self._size[d]):
-            got = source._size[d] if d < len(source._size) else 1
-            raise RuntimeError(
-                f"index_copy_(): Source/destination tensor must have same slice shapes. "
-                f"Destination slice shape: {self._size[d]} at dimension {d} and source slice "
-                f"shape: {got} at dimension {d}."
-            )
+    return dim
+
+
+def _write_index_copy(self, dim, index, source):
+    assert_no_internal_overlap(self)
+    dim = _check_index_copy(self, dim, index, source)
     positions = index._array.reshape(-1)
     size = _nonempty_size(self, dim)
     bad = (positions < 0) | (positions >= size)
@@ -160,7 +220,7 @@ def _write_index_copy(self, dim, index, source):
 
 
 def _write_index_fill(self, dim, index, value):
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     dim = wrap_dim(dim, len(self._size))
     if index._dtype is not int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
@@ -202,6 +262,11 @@ def _index_fill_value_grad(grad: Tensor, saved) -> Tensor:
     return grad.index_select(saved.dim, unique(saved.index.reshape(-1), sorted=False)).sum()
 
 
+def _index_copy_meta(self: Tensor, dim: int, *_args) -> tuple:
+    wrap_dim(dim, len(self._size))
+    return _like_self(self)
+
+
 # PyTorch's index_add and index_copy are structured kernels writing into a row-major
 # output; index_fill is ``self.clone().index_fill_(...)``, keeping a dense layout.
 index_add = native_function(
@@ -210,7 +275,16 @@ index_add = native_function(
     "-> Tensor(a!)",
     "index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, "
     "Tensor(a!) out) -> Tensor(a!)",
-    kernel=from_inplace(_write_index_add, start=_clone_row_major),
+    # ``index_func_meta_impl``: the argument checks, ``set_output``, then ``out`` may share
+    # no memory with ``index`` or ``source``; the kernel starts with ``out.copy_(self)``.
+    kernel=from_inplace(
+        _write_index_add,
+        start=_clone_row_major,
+        checks=_check_index_add,
+        exact_dtype=True,
+        meta=_like_self,
+        resized_checks=Overlap(internal=True, full=("index", "source"), partial=("self",)),
+    ),
     derivative=Derivative(
         "IndexAddBackward0",
         save=("dim", "index", "source_sym_sizes", "alpha"),
@@ -225,7 +299,18 @@ index_copy = native_function(
     "index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)",
     "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) "
     "-> Tensor(a!)",
-    kernel=from_inplace(_write_index_copy, start=_clone_row_major),
+    # Its meta function sets ``out`` and checks its memory before the arguments.
+    kernel=from_inplace(
+        _write_index_copy,
+        start=_clone_row_major,
+        exact_dtype=True,
+        meta=_index_copy_meta,
+        resized_checks=(
+            Overlap(internal=True, full=("index", "source")),
+            _check_index_copy,
+            Overlap(partial=("self",)),
+        ),
+    ),
     derivative=Derivative(
         "IndexCopyBackward0",
         save=("dim", "index", "source_sym_sizes"),

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..dispatcher import INPLACE, OUT
 from ..dtypes import C_TYPE_NAMES, COMPLEX, INTEGRAL, uint8
-from ..shape import contiguous_strides, has_internal_overlap, is_non_overlapping_and_dense
+from ..shape import contiguous_strides, is_non_overlapping_and_dense
 from ..tensor import Tensor
 from .declaration import StructuredKernel, out_wrapper
 
@@ -57,6 +57,13 @@ def _clone_row_major(t: Tensor, *_call) -> Tensor:
     result = Tensor._empty_strided(t._size, contiguous_strides(t._size), t._dtype)
     result._array[...] = t._array
     return result
+
+
+def _like_self(self: Tensor, *_args, **_options) -> tuple:
+    """What the meta function of a structured kernel that starts from ``self``
+    (``scatter``, ``index_add``, ``index_copy``) sets its output to: ``self``'s shape and
+    dtype (``out_wrapper``'s ``meta``)."""
+    return self._size, self._dtype
 
 
 def fill_value(value, dtype) -> np.ndarray:
@@ -107,14 +114,6 @@ def _check_index_in_range(index: Tensor, size: int, dim: int) -> None:
         )
 
 
-def _check_writable(self: Tensor) -> None:
-    if has_internal_overlap(self._size, self._stride):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation."
-        )
-
-
 class from_inplace(StructuredKernel):  # noqa: N801 - reads as a wrapper in declarations
     """The kernels of an operator PyTorch writes once, as its in-place write.
 
@@ -125,12 +124,15 @@ class from_inplace(StructuredKernel):  # noqa: N801 - reads as a wrapper in decl
     (``index_add``, ``scatter``) does the same: its output starts as a copy of ``self``.
 
     ``write(self, *args, **options)`` checks its arguments and writes into ``self``;
-    ``start(self, *args)`` makes the copy the functional overload writes into.
+    ``start(self, *args)`` makes the copy the functional overload writes into;
+    ``out_options`` are the ``out_wrapper`` options of the ``out=`` overload (the checks
+    of its ATen kernel).
     """
 
-    def __init__(self, write, *, start):
+    def __init__(self, write, *, start, **out_options):
         self.write = write
         self.start = start
+        self.out_options = out_options
 
     def for_overload(self, schema, variant):
         write, start = self.write, self.start
@@ -147,4 +149,6 @@ class from_inplace(StructuredKernel):  # noqa: N801 - reads as a wrapper in decl
             write(result, *args, **options)
             return result
 
-        return out_wrapper(functional_kernel) if variant is OUT else functional_kernel
+        if variant is OUT:
+            return out_wrapper(functional_kernel, **self.out_options).for_overload(schema, variant)
+        return functional_kernel

@@ -22,11 +22,11 @@ import numpy as np
 from .. import events
 from ..dispatcher import current_call, current_op
 from ..dtypes import C_TYPE_NAMES, FLOATING, from_numpy_dtype, get_default_dtype, scalar_dtype
+from ..memory_overlap import assert_no_internal_overlap, assert_no_partial_overlap
 from ..promotion import check_can_cast, result_type
 from ..shape import (
     broadcast_shapes,
     contiguous_strides,
-    has_internal_overlap,
     is_contiguous,
     is_non_overlapping_and_dense,
 )
@@ -110,8 +110,9 @@ class TensorIterator:
                     # An output the iterator resized is laid out like the inputs.
                     strides = output_strides(self.shape, tensors)
                     out._set_metadata(self.shape, strides, out._offset)
-                check_no_internal_overlap(out)
-                check_no_overlap(out, tensors)
+                assert_no_internal_overlap(out)
+                for t in tensors:
+                    assert_no_partial_overlap(out, t)
             self.output = out
 
         self.inputs = [_as_compute_array(x, self.compute_dtype) for x in operands]
@@ -261,55 +262,22 @@ def check_inplace_target(op_name: str, out: Tensor, shape, inputs) -> None:
         raise RuntimeError(
             f"output with shape {list(out._size)} doesn't match the broadcast shape {list(shape)}"
         )
-    check_no_internal_overlap(out)
-    check_no_overlap(out, inputs)
+    assert_no_internal_overlap(out)
+    for t in inputs:  # reading and writing one tensor in place is fine, part of it is not
+        assert_no_partial_overlap(out, t)
 
 
-def check_no_internal_overlap(out: Tensor) -> None:
-    """``assert_no_internal_overlap``: no two elements of a written tensor share memory."""
-    if has_internal_overlap(out._size, out._stride):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation."
-        )
-
-
-def check_no_overlap(out: Tensor, inputs) -> None:
-    """``assert_no_partial_overlap``: reading and writing the same memory differently."""
-    for t in inputs:
-        if t is out or t._storage is not out._storage:
-            continue
-        if _partially_overlap(out, t):
-            raise RuntimeError(
-                "unsupported operation: some elements of the input tensor and the written-to "
-                "tensor refer to a single memory location. Please clone() the tensor before "
-                "performing the operation."
-            )
-
-
-def _partially_overlap(a: Tensor, b: Tensor) -> bool:
-    # PyTorch's get_overlap_status: only judged when both are dense; else "too hard".
-    if not a.numel() or not b.numel():
-        return False
-    if not (is_non_overlapping_and_dense(a._size, a._stride)
-            and is_non_overlapping_and_dense(b._size, b._stride)):  # fmt: skip
-        return False
-    a_begin, a_end = a._offset, a._offset + a.numel()
-    b_begin, b_end = b._offset, b._offset + b.numel()
-    if (a_begin, a_end) == (b_begin, b_end):
-        return a._stride != b._stride
-    return a_begin < b_end and b_begin < a_end
-
-
-def resize_output(out: Tensor, shape) -> None:
+def resize_output(out: Tensor, shape, *, warn: bool = True) -> None:
     """``at::native::resize_output``: an ``out=`` tensor of the wrong shape is resized.
 
-    Resizing a tensor that has elements is deprecated in PyTorch and warns.
+    Resizing a tensor that has elements is deprecated in PyTorch and warns; the few
+    kernels that call ``out.resize_`` themselves (``bernoulli``, ``multinomial``) pass
+    ``warn=False``.
     """
     shape = tuple(shape)
     if out._size == shape:
         return
-    if out.numel() != 0:
+    if warn and out.numel() != 0:
         warnings.warn(
             f"An output with one or more elements was resized since it had shape "
             f"{list(out._size)}, which does not match the required output shape {list(shape)}. "

@@ -20,11 +20,9 @@ from ..promotion import can_cast, result_type
 from ..shape import contiguous_strides, is_non_overlapping_and_dense, wrap_dim, wrap_dims
 from ..tensor import Tensor
 from .copy import clone, contiguous_format
-from .declaration import native_function
+from .declaration import Overlap, native_function, out_wrapper
 from .index_ops import index_select
 from .indexing_common import _fresh
-from .iterator import check_no_overlap
-from .registry import write_to_out
 from .shape_views import _reshape_op, flatten
 from .size_one_dims import _unsqueeze_op
 
@@ -60,18 +58,22 @@ def _cat_dtype(tensors) -> object:
     return result_type(*tensors)
 
 
-def _check_cat_inputs(tensors, dim: int) -> tuple[list[Tensor], int]:
-    """``cat``'s checks; returns the tensors that take part and the wrapped dim."""
+def _check_cat_inputs(tensors, dim: int, out: Tensor | None = None) -> tuple[list[Tensor], int]:
+    """``cat``'s checks, in ``cat``'s meta function's order (with ``out``, whether the
+    result's dtype can be cast to it, before the sizes); returns the tensors that take
+    part and the wrapped dim."""
     if not tensors:
         raise ValueError("vizgrad.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
         if not t._size:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     kept = [(i, t) for i, t in enumerate(tensors) if not _is_skipped_in_cat(t)]
+    dim = wrap_dim(dim, len(kept[0][1]._size)) if kept else 0
+    if out is not None:
+        _check_cat_cast(tensors, out)
     if not kept:
         return [], 0
     first_index, first = kept[0]
-    dim = wrap_dim(dim, len(first._size))
     for i, t in kept:
         if len(t._size) != len(first._size):
             raise RuntimeError(
@@ -97,16 +99,17 @@ def _cat_kernel(tensors, dim: int = 0) -> Tensor:
     return _fresh(array, dtype)
 
 
-def _cat_out_kernel(tensors, dim: int = 0, *, out: Tensor) -> Tensor:
-    dtype = _cat_dtype(tensors)
-    if not can_cast(dtype, out._dtype):
+def _check_cat_cast(tensors, out: Tensor) -> None:
+    if not can_cast(_cat_dtype(tensors), out._dtype):
         raise TypeError(
             f"vizgrad.cat(): input types can't be cast to the desired output type "
             f"{out._dtype.scalar_name}"
         )
-    result = _cat_kernel(tensors, dim)
-    check_no_overlap(out, tensors)
-    return write_to_out(result, out, check_cast=False)
+
+
+# ``cat`` writes ``out`` after its meta function resized it, reading every input in
+# another order than it writes: no input may share memory with ``out``.
+_CAT_OVERLAP = Overlap(internal=True, full=("tensors",))
 
 
 def _cat_backward(grad: Tensor, saved) -> list:
@@ -128,7 +131,12 @@ def _cat_backward(grad: Tensor, saved) -> list:
 cat = native_function(
     "cat(Tensor[] tensors, int dim=0) -> Tensor",
     "cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
-    kernels={"cat": _cat_kernel, "cat.out": _cat_out_kernel},
+    kernels={
+        "cat": _cat_kernel,
+        "cat.out": out_wrapper(
+            _cat_kernel, check_cast=False, checks=_check_cat_inputs, resized_checks=_CAT_OVERLAP
+        ),
+    },
     derivative=Derivative(
         "CatBackward0", save=("dim", "tensors_args_sizes"), grads={"tensors": _cat_backward}
     ),
@@ -173,7 +181,8 @@ def _unsqueezed(t: Tensor, dim: int) -> Tensor:
     return t._alias(tuple(size), tuple(stride), t._offset)
 
 
-def _stack_kernel(tensors, dim: int = 0) -> Tensor:
+def _check_stack_inputs(tensors, dim: int) -> int:
+    """``stack``'s checks; returns the wrapped dim (of the result)."""
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     dim = wrap_dim(dim, len(tensors[0]._size) + 1)
@@ -183,22 +192,29 @@ def _stack_kernel(tensors, dim: int = 0) -> Tensor:
                 f"stack expects each tensor to be equal size, but got {list(tensors[0]._size)} "
                 f"at entry 0 and {list(t._size)} at entry {i}"
             )
+    return dim
+
+
+def _stack_kernel(tensors, dim: int = 0) -> Tensor:
+    dim = _check_stack_inputs(tensors, dim)
     return _cat_op([_unsqueezed(t, dim) for t in tensors], dim)
 
 
-def _stack_out_kernel(tensors, dim: int = 0, *, out: Tensor) -> Tensor:
-    if not tensors:
-        raise RuntimeError("stack expects a non-empty TensorList")
-    dim = wrap_dim(dim, len(tensors[0]._size) + 1)
-    _stack_kernel(tensors, dim)  # the same checks, in the same order
-    return _cat_out_kernel([_unsqueezed(t, dim) for t in tensors], dim, out=out)
+def _check_stack_out(tensors, dim: int = 0, *, out: Tensor) -> None:
+    """``stack_out``'s own checks, then those of the ``cat_out`` it ends in."""
+    _check_stack_inputs(tensors, dim)
+    _check_cat_cast(tensors, out)
 
 
 # Stacking added one dim: taking it apart again (``unbind``) gives each input its gradient.
 stack = native_function(
     "stack(Tensor[] tensors, int dim=0) -> Tensor",
     "stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
-    kernels={"stack": _stack_kernel, "stack.out": _stack_out_kernel},
+    kernels={
+        "stack": _stack_kernel,
+        "stack.out": out_wrapper(_stack_kernel, check_cast=False, checks=_check_stack_out,
+                                 resized_checks=_CAT_OVERLAP),
+    },
     derivative=Derivative("StackBackward0", save=("dim",),
                           grads={"tensors": lambda grad, saved: list(grad.unbind(saved.dim))}),
     variants="function",

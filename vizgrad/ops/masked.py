@@ -10,10 +10,11 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import BOOL, TYPEMETA_NAMES
+from ..memory_overlap import assert_no_internal_overlap
 from ..shape import broadcast_shapes, numel_of
 from ..tensor import Tensor
-from .declaration import native_function
-from .indexing_common import _check_writable, _fresh, fill_value, from_inplace
+from .declaration import Overlap, native_function, out_wrapper
+from .indexing_common import _fresh, fill_value, from_inplace
 from .joining import cat
 
 __all__ = [
@@ -42,7 +43,7 @@ def _write_masked_fill(self, mask, value):
         raise RuntimeError(
             f"output with shape {list(self._size)} doesn't match the broadcast shape {list(shape)}"
         )
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     where = np.broadcast_to(mask._array, self._size)
     np.copyto(self._array, fill_value(value, self._dtype), where=where)
 
@@ -82,9 +83,17 @@ masked_fill = native_function(
 )  # fmt: skip
 
 
-def _masked_select_kernel(self: Tensor, mask: Tensor) -> Tensor:
+def _check_masked_select(self: Tensor, mask: Tensor, *, out: Tensor | None = None) -> None:
+    """``masked_select_out_impl_cpu``'s checks before it reads anything (with ``out``,
+    its dtype too)."""
     if mask._dtype.category != BOOL:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
+    if out is not None and out._dtype is not self._dtype:
+        raise RuntimeError("masked_select(): self and result must have the same scalar type")
+
+
+def _masked_select_kernel(self: Tensor, mask: Tensor) -> Tensor:
+    _check_masked_select(self, mask)
     shape = broadcast_shapes(mask._size, self._size)
     values = np.broadcast_to(self._array, shape)[np.broadcast_to(mask._array, shape)]
     return _fresh(values, self._dtype)
@@ -103,6 +112,10 @@ masked_select = native_function(
     "masked_select(Tensor self, Tensor mask) -> Tensor",
     "masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_masked_select_kernel,
+    kernels={"masked_select.out": out_wrapper(
+        _masked_select_kernel, check_cast=False,
+        checks=(_check_masked_select, Overlap(internal=True, full=("self", "mask"))),
+    )},
     derivative=Derivative("MaskedSelectBackward0", save=("self", "mask"),
                           grads={"self": _masked_select_backward}),
     doc="``torch.masked_select``: the elements where ``mask`` is True, as a 1-D tensor.",
@@ -125,7 +138,7 @@ def _write_masked_scatter(self, mask, source):
         raise RuntimeError(
             f"output with shape {list(self._size)} doesn't match the broadcast shape {list(shape)}"
         )
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     where = np.broadcast_to(mask._array, self._size)
     count = int(np.count_nonzero(where))
     if count > source.numel():

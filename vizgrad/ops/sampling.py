@@ -28,7 +28,8 @@ from ..dtypes import (
 )
 from ..dtypes import int64 as INT64
 from ..generator import _numpy_generator
-from ..shape import broadcast_shapes, contiguous_strides, has_internal_overlap
+from ..memory_overlap import assert_no_internal_overlap
+from ..shape import broadcast_shapes, contiguous_strides
 from ..tensor import Tensor
 from .creation import (
     check_device,
@@ -36,7 +37,7 @@ from .creation import (
     preserve_format_strides,
     wants_contiguous,
 )
-from .declaration import native_function
+from .declaration import Overlap, native_function, out_wrapper
 from .iterator import resize_output
 
 __all__ = [
@@ -77,14 +78,6 @@ def _c_double(value) -> str:
 
 def _not_implemented(kernel_name: str, dtype) -> NotImplementedError:
     return NotImplementedError(f"\"{kernel_name}\" not implemented for '{dtype.scalar_name}'")
-
-
-def _check_writable(self: Tensor) -> None:
-    if has_internal_overlap(self._size, self._stride):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation."
-        )
 
 
 def _check_floating(kernel_name: str, dtype) -> None:
@@ -139,7 +132,7 @@ def _uniform_kernel(self, from_=0.0, to=1.0, *, generator=None):
             f"uniform_ expects to return a [from, to) range, but found from={_c_double(from_)} > "
             f"to={_c_double(to)}"
         )
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     return _write(self, _uniform_array(rng, self._size, self._dtype, from_, to))
 
@@ -153,7 +146,7 @@ def _normal_kernel(self, mean=0.0, std=1.0, *, generator=None):
     mean, std = float(mean), float(std)
     _check_floating("normal_kernel_cpu", self._dtype)
     _check_std(std)
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     return _write(self, _normal_array(rng, self._size, self._dtype, mean, std))
 
@@ -209,7 +202,7 @@ def _random_bounds(dtype, from_, to):
 
 def _random_kernel(self, from_=None, to=None, *, generator=None):
     low, high = _random_bounds(self._dtype, from_, to)
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     # NumPy's integers() wants high <= 2**63; the one range beyond is int64's full range.
     values = rng.integers(low, min(high, 2**63), size=self._size, dtype=np.int64)
@@ -238,14 +231,14 @@ def _check_probability_tensor(p: Tensor) -> None:
 def _bernoulli_float_kernel(self, p=0.5, *, generator=None):
     p = float(p)
     _check_probability(p)
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     return _write(self, _bernoulli_values(rng, self._size, p))
 
 
 def _bernoulli_tensor_kernel(self, p, *, generator=None):
     _check_probability_tensor(p)
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     broadcast_shapes(self._size, p._size)  # p must broadcast to self
     probabilities = np.broadcast_to(p._array, self._size)
     rng = _numpy_generator(generator)
@@ -263,7 +256,7 @@ def _exponential_kernel(self, lambd=1.0, *, generator=None):
         raise RuntimeError(
             f"exponential_ expects lambda > 0.0, but found lambda={_c_double(lambd)}"
         )
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     return _write(self, rng.exponential(1.0 / lambd, size=self._size))
 
@@ -577,11 +570,20 @@ def _bernoulli_p_kernel(self, p, *, generator=None):
     return _bernoulli_float_kernel(result, p, generator=generator)
 
 
-def _bernoulli_out_kernel(self, *, generator=None, out):
-    _check_probability_tensor(self)
-    resize_output(out, self._size)
-    rng = _numpy_generator(generator)
-    return _write(out, _bernoulli_values(rng, self._size, self._array))
+def _like_self_any_dtype(self, **_options) -> tuple:
+    return self._size, None
+
+
+# ``bernoulli_out_impl``: ``out.resize_(self.sizes())`` (no warning; any dtype), then the
+# in-place sampler's checks: no element of ``out`` shared, and ``out`` is ``self`` or apart
+# from it, before the probabilities are read.
+_bernoulli_out = out_wrapper(
+    _bernoulli_kernel,
+    check_cast=False,
+    meta=_like_self_any_dtype,
+    warn_resize=False,
+    resized_checks=Overlap(internal=True, partial=("self",)),
+)
 
 
 def _no_bernoulli_p_derivative(grad, saved):
@@ -598,7 +600,7 @@ bernoulli = native_function(
     "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor",
     kernels={
         "bernoulli": _bernoulli_kernel,
-        "bernoulli.out": _bernoulli_out_kernel,
+        "bernoulli.out": _bernoulli_out,
         "bernoulli_.Tensor": _bernoulli_tensor_kernel,
         "bernoulli_.float": _bernoulli_float_kernel,
         "bernoulli.p": _bernoulli_p_kernel,
@@ -614,15 +616,19 @@ bernoulli = native_function(
 )
 
 
-def _multinomial_kernel(self, num_samples, replacement=False, *, generator=None):
+def _multinomial_out_kernel(self, num_samples, replacement=False, *, generator=None, out):
+    """``multinomial_out``: the checks (``out`` must be int64), ``out.resize_`` (no
+    warning), and nothing more to check or draw if there is nothing to sample."""
     num_samples = _int64(num_samples)
+    if self.dim() not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
     if self._dtype.category != FLOATING:
         raise RuntimeError(
             f"multinomial only supports floating-point dtypes for input, got: "
             f"{self._dtype.scalar_name}"
         )
-    if self.dim() not in (1, 2):
-        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if out._dtype is not INT64:
+        raise RuntimeError(f"multinomial expects Long tensor out, got: {out._dtype.scalar_name}")
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
     categories = self._size[-1]
@@ -630,6 +636,21 @@ def _multinomial_kernel(self, num_samples, replacement=False, *, generator=None)
         raise RuntimeError(
             "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
         )
+    resize_output(out, (*self._size[:-1], num_samples), warn=False)
+    if out.numel() == 0:
+        return out
+    return _write(out, _multinomial_samples(self, num_samples, replacement, generator))
+
+
+def _multinomial_kernel(self, num_samples, replacement=False, *, generator=None):
+    """``multinomial``: ``multinomial_out`` into a new int64 tensor, as PyTorch writes it."""
+    out = Tensor._from_array(np.empty(0, dtype=np.int64), INT64)
+    return _multinomial_out_kernel(self, num_samples, replacement, generator=generator, out=out)
+
+
+def _multinomial_samples(self, num_samples, replacement, generator) -> np.ndarray:
+    """Indices drawn from each row of ``self`` with probabilities its weights."""
+    categories = self._size[-1]
     weights = np.atleast_2d(self._array).astype(np.float64)
     if not np.all(np.isfinite(weights)) or np.any(weights < 0):
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
@@ -639,14 +660,15 @@ def _multinomial_kernel(self, num_samples, replacement=False, *, generator=None)
     rng = _numpy_generator(generator)
     rows = [rng.choice(categories, size=num_samples, replace=replacement, p=row / total)
             for row, total in zip(weights, totals, strict=True)]  # fmt: skip
-    samples = np.array(rows, dtype=np.int64).reshape(*self._size[:-1], num_samples)
-    return Tensor._from_array(samples, INT64)
+    return np.array(rows, dtype=np.int64).reshape(*self._size[:-1], num_samples)
 
 
 multinomial = native_function(
     "multinomial(Tensor self, SymInt num_samples, bool replacement=False, *, "
     "Generator? generator=None) -> Tensor",
-    kernel=_multinomial_kernel,
+    "multinomial.out(Tensor self, SymInt num_samples, bool replacement=False, *, "
+    "Generator? generator=None, Tensor(a!) out) -> Tensor(a!)",
+    kernels={"multinomial": _multinomial_kernel, "multinomial.out": _multinomial_out_kernel},
     kind=NONDIFFERENTIABLE,  # indices: integers
     doc="``torch.multinomial``: indices drawn with probabilities proportional to each row.",
 )  # fmt: skip

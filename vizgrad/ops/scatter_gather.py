@@ -13,13 +13,14 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import int32, int64
+from ..memory_overlap import assert_no_internal_overlap
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
-from .declaration import native_function
+from .declaration import Overlap, native_function, out_wrapper
 from .indexing_common import (
     _check_index_in_range,
-    _check_writable,
     _clone_row_major,
+    _like_self,
     _nonempty_size,
     fill_value,
     from_inplace,
@@ -47,13 +48,20 @@ def _along_dim(t: Tensor, dim: int, index: Tensor) -> tuple:
     return tuple(grid)
 
 
+def _gather_meta(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> tuple:
+    """``gather``'s meta function up to ``set_output``: the result has ``index``'s shape
+    and ``self``'s dtype (only ``dim`` is checked before)."""
+    wrap_dim(dim, len(self._size))
+    return index._size, self._dtype
+
+
 def _gather_kernel(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Tensor:
     dim = wrap_dim(dim, len(self._size))
+    result = Tensor._empty_strided(index._size, contiguous_strides(index._size), self._dtype)
+    if index.numel() == 0:  # an empty index of any dtype gathers nothing
+        return result
     if index._dtype not in (int32, int64):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
-    result = Tensor._empty_strided(index._size, contiguous_strides(index._size), self._dtype)
-    if index.numel() == 0:
-        return result
     if max(len(self._size), 1) != max(len(index._size), 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     for d in range(len(index._size)):
@@ -82,6 +90,11 @@ gather = native_function(
     "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) "
     "-> Tensor(a!)",
     kernel=_gather_kernel,
+    # gather reads ``self`` in another order than it writes: ``out`` may not touch it.
+    kernels={"gather.out": out_wrapper(
+        _gather_kernel, exact_dtype=True, meta=_gather_meta,
+        resized_checks=Overlap(internal=True, full=("self",), partial=("index",)),
+    )},
     derivative=Derivative("GatherBackward0", save=("self", "dim", "index", "sparse_grad"),
                           grads={"self": _gather_backward}),
     doc="``torch.gather``: ``out[i][j] = input[index[i][j]][j]`` for ``dim=0`` (and so on).",
@@ -92,9 +105,12 @@ _SCATTER_REDUCTIONS = {None: None, "add": np.add, "multiply": np.multiply}
 
 
 def _scatter_checks(fn_name: str, self: Tensor, dim: int, index: Tensor, src) -> int:
-    """``scatter_gather_dtype_check`` and ``scatter_shape_check``; returns the wrapped dim."""
+    """``scatter_gather_dtype_check`` and ``scatter_shape_check``; returns the wrapped dim.
+
+    An empty index writes nothing, whatever its dtype.
+    """
     dim = wrap_dim(dim, len(self._size))
-    if index._dtype not in (int32, int64):
+    if index.numel() and index._dtype not in (int32, int64):
         raise RuntimeError(f"{fn_name}(): Expected dtype int32/int64 for index")
     if isinstance(src, Tensor) and src._dtype is not self._dtype:
         raise RuntimeError(f"{fn_name}(): Expected self.dtype to be equal to src.dtype")
@@ -124,7 +140,6 @@ def _scatter_checks(fn_name: str, self: Tensor, dim: int, index: Tensor, src) ->
                     f"Expected index {list(index._size)} to be no larger than self "
                     f"{list(self._size)} apart from dimension {dim}"
                 )
-    _check_index_in_range(index, _nonempty_size(self, dim), dim)
     return dim
 
 
@@ -170,17 +185,34 @@ def _check_reduce(self, dim, index, source, *, reduce=None, out=None) -> None:
 
 
 def _write_scatter(self, dim, index, src, reduce=None):
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     dim = _scatter_checks("scatter", self, dim, index, src)
+    _check_index_in_range(index, _nonempty_size(self, dim), dim)
     if not isinstance(src, Tensor):
         src = fill_value(src, self._dtype)
     _scatter_into(self, dim, index, src, reduce)
 
 
 def _write_scatter_add(self, dim, index, src):
-    _check_writable(self)
+    assert_no_internal_overlap(self)
     dim = _scatter_checks("scatter", self, dim, index, src)
+    _check_index_in_range(index, _nonempty_size(self, dim), dim)
     _scatter_into(self, dim, index, src, "add")
+
+
+def _scatter_out_checks(self, dim, index, src, **_options) -> None:
+    _scatter_checks("scatter", self, dim, index, src)
+
+
+# ``scatter_meta_impl``: after its argument checks, ``out`` (as given) may not share memory
+# with ``index`` or ``src``; ``set_output`` then checks and resizes it, and the kernel
+# starts with ``out.copy_(self)``, which ``out`` may be, but not part of.
+_SCATTER_OUT = {
+    "checks": (_scatter_out_checks, Overlap(internal=True, full=("index", "src"))),
+    "exact_dtype": True,
+    "meta": _like_self,
+    "resized_checks": Overlap(partial=("self",)),
+}
 
 
 def _not_implemented(op_name: str) -> Derivative:
@@ -225,7 +257,7 @@ scatter = native_function(
     "str reduce) -> Tensor(a!)",
     "scatter.value_reduce_out(Tensor self, int dim, Tensor index, Scalar value, *, "
     "str reduce, Tensor(a!) out) -> Tensor(a!)",
-    kernel=from_inplace(_write_scatter, start=_clone_row_major),
+    kernel=from_inplace(_write_scatter, start=_clone_row_major, **_SCATTER_OUT),
     derivatives={
         "scatter.src": Derivative("ScatterBackward0", save=("dim", "index"),
                                   grads={"self": _zero_where_written,
@@ -248,7 +280,7 @@ scatter_add = native_function(
     "scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
     "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) "
     "-> Tensor(a!)",
-    kernel=from_inplace(_write_scatter_add, start=_clone_row_major),
+    kernel=from_inplace(_write_scatter_add, start=_clone_row_major, **_SCATTER_OUT),
     # Adding does not overwrite: ``self`` passes its gradient through untouched.
     derivative=Derivative(
         "ScatterAddBackward0",

@@ -18,7 +18,7 @@ from ..dispatcher import COMPOSITE_IMPLICIT
 from ..shape import is_contiguous, is_non_overlapping_and_dense, wrap_dim
 from ..tensor import Tensor, define_method
 from .creation import empty
-from .declaration import native_function, out_wrapper
+from .declaration import Overlap, native_function, out_wrapper
 from .reduction_args import check_reducible
 from .reduction_backward import evenly_distributed_derivative, selecting_derivative
 from .reduction_machinery import wrap_result
@@ -203,13 +203,19 @@ def _topk_kernel(self: Tensor, k: int, dim: int = -1, largest=True, sorted=True)
     return _take_positions(self, dim, order, positions, keepdim=True)
 
 
-def _kthvalue_kernel(self: Tensor, k: int, dim: int = -1, keepdim=False):
-    """The ``k``-th smallest value along ``dim`` (``k`` counts from 1) and its index."""
+def _check_kthvalue(self: Tensor, k: int, dim: int = -1, keepdim=False, **_outs) -> int:
+    """``kthvalue_out_impl_cpu``'s argument checks; returns the wrapped dim."""
     dim = wrap_dim(dim, self.dim())
     _check_sortable("kthvalue", self)
     check_reducible("kthvalue", self, (dim,), full=False)
     if not 1 <= k <= _dim_size(self, dim):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
+    return dim
+
+
+def _kthvalue_kernel(self: Tensor, k: int, dim: int = -1, keepdim=False):
+    """The ``k``-th smallest value along ``dim`` (``k`` counts from 1) and its index."""
+    dim = _check_kthvalue(self, k, dim, keepdim)
     axis = dim if self._size else 0
     order = stable_order(_as_rows(self), axis, descending=False)
     positions = np.full([1 if i == axis else s for i, s in enumerate(order.shape)], k - 1)
@@ -325,8 +331,8 @@ def _check_median_out(result, values: Tensor, indices: Tensor) -> None:
         )
 
 
-def _check_kthvalue_out(result, values: Tensor, indices: Tensor) -> None:
-    if values._dtype is not result[0]._dtype:
+def _check_kthvalue_out(dtypes, values: Tensor, indices: Tensor) -> None:
+    if values._dtype is not dtypes[0]:
         raise RuntimeError("output values must be of same type as input")
     if indices._dtype is not dt.int64:
         raise RuntimeError("output indices must be of scalar type Long")
@@ -358,7 +364,19 @@ kthvalue = native_function(
     "kthvalue.values(Tensor self, SymInt k, int dim=-1, bool keepdim=False, *, "
     "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     kernel=_kthvalue_kernel,
-    kernels={"kthvalue.values": _checked_out(_kthvalue_kernel, _check_kthvalue_out)},
+    # After its argument checks, ``values`` may share no memory with ``self`` (its
+    # ``indices`` may); the TensorIterator it writes through refuses outputs whose
+    # elements overlap, once they are resized.
+    kernels={
+        "kthvalue.values": out_wrapper(
+            _kthvalue_kernel,
+            "values",
+            "indices",
+            check_dtypes=_check_kthvalue_out,
+            checks=(_check_kthvalue, Overlap(full=("self",), outs=("values",))),
+            resized_checks=Overlap(internal=True),
+        )
+    },
     derivative=selecting_derivative("KthvalueBackward0"),
     doc="``torch.kthvalue``: the ``k``-th smallest value along ``dim`` and its index.",
 )
