@@ -13,6 +13,8 @@ from ..dtypes import int64
 from ..tensor import Tensor
 from .declaration import native_function
 from .indexing_common import _check_writable, _clone_keeping_layout, _fresh, from_inplace
+from .iterator import check_no_internal_overlap
+from .registry import write_to_out
 
 __all__ = [
     "take",
@@ -23,12 +25,15 @@ __all__ = [
 # --- take and put: indexing the tensor as if it were flat -------------------------------
 
 
-def _flat_positions(fn_name: str, t: Tensor, index: Tensor) -> np.ndarray:
-    """``index`` as positions into ``t`` read in row-major order (negative from the end)."""
+def _check_long_index(fn_name: str, index: Tensor) -> None:
     if index._dtype is not int64:
         raise RuntimeError(
             f"{fn_name}(): Expected a long tensor for index, but got {index._dtype.scalar_name}"
         )
+
+
+def _flat_positions(t: Tensor, index: Tensor) -> np.ndarray:
+    """``index`` as positions into ``t`` read in row-major order (negative from the end)."""
     positions = index._array.reshape(-1)
     numel = t.numel()
     bad = (positions < -numel) | (positions >= numel)
@@ -40,10 +45,16 @@ def _flat_positions(fn_name: str, t: Tensor, index: Tensor) -> np.ndarray:
     return np.where(positions < 0, positions + numel, positions)
 
 
+def _flat_view(t: Tensor) -> np.ndarray:
+    # A 0-d tensor is one element at position 0: a (1,) view of it takes the positions.
+    return t._array if t._size else t._array.reshape(1)
+
+
 def _take_kernel(self: Tensor, index: Tensor) -> Tensor:
-    positions = _flat_positions("take", self, index)
-    if self.numel() == 0 and positions.size:
+    _check_long_index("take", index)
+    if self.numel() == 0 and index.numel():
         raise IndexError("take(): tried to take from an empty tensor")
+    positions = _flat_positions(self, index)
     if not positions.size:
         return _fresh(np.empty(index._size, self._dtype.numpy), self._dtype)
     return _fresh(self._array.reshape(-1)[positions].reshape(index._size), self._dtype)
@@ -55,17 +66,32 @@ def _take_backward(grad: Tensor, saved) -> Tensor:
     return put(zeros, saved.index, grad, True)
 
 
+def _take_out_kernel(self: Tensor, index: Tensor, *, out: Tensor) -> Tensor:
+    # ``take_out`` wants ``out`` of ``self``'s very dtype, and says so before anything else.
+    _check_long_index("take", index)
+    if self._dtype is not out._dtype:
+        raise RuntimeError(
+            f"take(): self and out expected to have the same dtype, but got self.dtype = "
+            f"{self._dtype.scalar_name} and out.dtype = {out._dtype.scalar_name}"
+        )
+    check_no_internal_overlap(out)
+    return write_to_out(_take_kernel(self, index), out, check_cast=False)
+
+
 take = native_function(
     "take(Tensor self, Tensor index) -> Tensor",
     "take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_take_kernel,
+    kernels={"take.out": _take_out_kernel},
     derivative=Derivative("TakeBackward0", save=("self", "index"), grads={"self": _take_backward}),
     doc="``torch.take``: ``input`` read as 1-D (row-major), at the positions in ``index``.",
 )
 
 
 def _write_put(self, index, source, accumulate=False):
-    _check_writable(self)
+    """``put_``: PyTorch's checks in its order (types, counts, an empty ``self``, then
+    whether ``self`` may be written), then the writes at flat positions."""
+    _check_long_index("put_", index)
     if self._dtype is not source._dtype:
         raise RuntimeError(
             f"put_(): self and source expected to have the same dtype, but got self.dtype = "
@@ -76,16 +102,18 @@ def _write_put(self, index, source, accumulate=False):
             f"put_(): Expected source and index to have the same number of elements, but got "
             f"source.numel() = {source.numel()}, index.numel() = {index.numel()}"
         )
-    positions = _flat_positions("put_", self, index)
+    if self.numel() == 0 and index.numel():
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    _check_writable(self)
+    positions = _flat_positions(self, index)
     # Unravel to coordinates so the write reaches a non-contiguous self in place.
-    where = np.unravel_index(positions, self._size) if self._size else ()
+    target = _flat_view(self)
+    where = np.unravel_index(positions, target.shape)
     values = source._array.reshape(-1)
     if accumulate:
-        np.add.at(self._array, where, values)
-    elif self._size:
-        self._array[where] = values
-    elif values.size:
-        self._array[...] = values[-1]
+        np.add.at(target, where, values)
+    else:
+        target[where] = values  # a position named twice keeps the last value
 
 
 def _put_self_grad(grad: Tensor, saved) -> Tensor:
