@@ -148,6 +148,10 @@ def storage_extent(shape, stride, offset: int = 0) -> int:
 def has_internal_overlap(shape, stride) -> bool:
     """True when two indices surely reach one storage element (a stride-0 dim of size > 1).
 
+    ``at::has_internal_overlap``: a tensor with no elements is contiguous, so it never
+    overlaps (``zeros(1, 2).expand(3, 0, 2).add_(1)`` writes nothing and is allowed).
     PyTorch gives up ("too hard") on other overlaps and lets them through; so do we.
     """
+    if 0 in shape:
+        return False
     return any(st == 0 and size > 1 for size, st in zip(shape, stride, strict=True))
