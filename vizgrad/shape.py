@@ -75,25 +75,33 @@ def wrap_dims(dims, ndim: int) -> tuple[int, ...]:
 
 
 def broadcast_shapes(*shapes) -> tuple[int, ...]:
-    """Line shapes up from the right; each pair of sizes must be equal or one of them 1."""
-    if len(shapes) == 1:
-        return tuple(shapes[0])
-    ndim = max(len(s) for s in shapes)
-    result = [1] * ndim
-    for shape in shapes:
-        offset = ndim - len(shape)
-        for i, size in enumerate(shape):
-            current = result[offset + i]
-            if current == size or size == 1:
-                continue
-            if current == 1:
-                result[offset + i] = size
-            else:
-                raise RuntimeError(
-                    f"The size of tensor a ({current}) must match the size of tensor b "
-                    f"({size}) at non-singleton dimension {offset + i}"
-                )
-    return tuple(result)
+    """Line shapes up from the right; each pair of sizes must be equal or one of them 1.
+
+    ``at::infer_size`` applied pairwise, as TensorIterator does: the shape so far is
+    tensor a, the next shape tensor b, and a mismatch is reported at the rightmost dim
+    where they disagree, numbered in the pair's broadcast shape.
+    """
+    result = tuple(shapes[0]) if shapes else ()
+    for shape in shapes[1:]:
+        if shape != result:
+            result = _infer_size(result, tuple(shape))
+    return result
+
+
+def _infer_size(a: tuple, b: tuple) -> tuple[int, ...]:
+    ndim = max(len(a), len(b))
+    expanded = [1] * ndim
+    for i in range(ndim - 1, -1, -1):
+        offset = ndim - 1 - i
+        size_a = a[len(a) - 1 - offset] if offset < len(a) else 1
+        size_b = b[len(b) - 1 - offset] if offset < len(b) else 1
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) "
+                f"at non-singleton dimension {i}"
+            )
+        expanded[i] = size_b if size_a == 1 else size_a
+    return tuple(expanded)
 
 
 def contiguous_strides(shape) -> tuple[int, ...]:
