@@ -19,7 +19,12 @@ __all__ = [
     "has_internal_overlap",
     "storage_extent",
     "numel_of",
+    "check_numel",
+    "check_storage_nbytes",
 ]
+
+_INT64_MAX = 2**63 - 1
+_UINT64 = 2**64
 
 
 class Size(tuple):
@@ -48,8 +53,58 @@ def numel_of(shape) -> int:
     return n
 
 
-def wrap_dim(dim, ndim: int) -> int:
-    """``maybe_wrap_dim``: ``-1`` is the last dimension; out of range is an IndexError."""
+def _overflowing_product(factors, start: int = 1) -> tuple[int, bool]:
+    """``c10::safe_multiply_u64``: the product in uint64 arithmetic (a negative size is a
+    huge unsigned number), and whether any step overflowed (once overflowed, always)."""
+    product, overflowed = start, False
+    for factor in factors:
+        product *= factor % _UINT64
+        if product >= _UINT64:
+            product %= _UINT64
+            overflowed = True
+    return product, overflowed
+
+
+def check_numel(shape) -> None:
+    """``TensorImpl::safe_compute_numel``: the element count must fit in int64.
+
+    PyTorch counts in unsigned 64-bit arithmetic, so a negative size (which ``expand`` of
+    a new dim or ``resize_`` lets through) is a huge count, and the multiplication
+    overflows, unless a 0 comes first: ``(-2, 0)`` has no elements and is allowed.
+    """
+    product, overflowed = _overflowing_product(shape)
+    if overflowed or product > _INT64_MAX:
+        raise RuntimeError("numel: integer multiplication overflow")
+
+
+def check_storage_nbytes(shape, itemsize: int, stride=None) -> None:
+    """``computeStorageNbytesContiguous`` (``computeStorageNbytes`` given strides): the bytes
+    a new tensor's storage needs must fit in int64, or allocating is refused before any
+    memory is asked for (``zeros(2**62)`` overflows; ``zeros(10**12)`` only fails to get
+    its 4 TB)."""
+    if stride is None:
+        nbytes, overflowed = _overflowing_product(shape)
+        overflowed |= nbytes * itemsize > _INT64_MAX
+        if overflowed:
+            raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+        return
+    if 0 in shape:
+        return
+    extent = 1 + sum((size - 1) * st for size, st in zip(shape, stride, strict=True))
+    if extent * itemsize > _INT64_MAX:
+        raise RuntimeError(
+            f"Storage size calculation overflowed with sizes={list(shape)} and "
+            f"strides={list(stride)}"
+        )
+
+
+def wrap_dim(dim, ndim: int, wrap_scalar: bool = True) -> int:
+    """``maybe_wrap_dim``: ``-1`` is the last dimension; out of range is an IndexError.
+
+    A zero-dim tensor accepts dim 0 and -1 as if it had one dimension, unless
+    ``wrap_scalar`` is False: ``size(dim)``, ``stride(dim)`` and the operators that ask
+    for them (``roll``, ``unflatten``, ``unbind``) have no dimension to give there.
+    """
     try:
         dim = operator.index(dim)
     except TypeError:

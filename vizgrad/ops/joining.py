@@ -17,9 +17,16 @@ import numpy as np
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..promotion import can_cast, result_type
-from ..shape import contiguous_strides, is_non_overlapping_and_dense, wrap_dim, wrap_dims
+from ..shape import (
+    check_storage_nbytes,
+    contiguous_strides,
+    is_non_overlapping_and_dense,
+    wrap_dim,
+    wrap_dims,
+)
 from ..tensor import Tensor
 from .copy import clone, contiguous_format
+from .creation import check_nonnegative
 from .declaration import native_function
 from .index_ops import index_select
 from .indexing_common import _fresh
@@ -315,9 +322,9 @@ def _repeat_kernel(self: Tensor, repeats) -> Tensor:
         )
     padded = (1,) * (len(repeats) - len(self._size)) + self._size
     target = [s * r for s, r in zip(padded, repeats, strict=True)]
-    for size in target:
-        if size < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {size}: {target}")
+    # ``at::empty(target)``: no negative size, and storage bytes that fit in int64.
+    check_nonnegative(target)
+    check_storage_nbytes(target, self._dtype.itemsize)
     # np.tile is exactly repeat: the whole (padded) tensor, copied ``repeats[d]`` times along d.
     return _fresh(np.tile(self._array.reshape(padded), repeats), self._dtype)
 

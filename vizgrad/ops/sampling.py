@@ -27,7 +27,7 @@ from ..dtypes import (
     get_default_dtype,
 )
 from ..dtypes import int64 as INT64
-from ..shape import broadcast_shapes, contiguous_strides, has_internal_overlap
+from ..shape import broadcast_shapes, check_storage_nbytes, contiguous_strides, has_internal_overlap
 from ..tensor import Tensor
 from .creation import (
     check_device,
@@ -154,7 +154,6 @@ def _normal_kernel(self, mean=0.0, std=1.0, *, generator=None):
     # ``normal_impl_`` checks std, then the kernel its dtype, then its iterator the overlap.
     _check_std(std)
     _check_floating("normal_kernel_cpu", self._dtype)
-    _check_std(std)
     _check_writable(self)
     rng = _numpy_generator(generator)
     return _write(self, _normal_array(rng, self._size, self._dtype, mean, std))
@@ -331,11 +330,12 @@ _random = native_function(
 def _empty(size, dtype, device) -> Tensor:
     check_device(device)
     check_nonnegative(size)
+    check_storage_nbytes(size, dtype.itemsize)
     return Tensor._from_array(np.empty(size, dtype=dtype.numpy), dtype)
 
 
 def _resized(out: Tensor, size) -> Tensor:
-    check_nonnegative(size)
+    # ``out.resize_(size)``: its checks, not the factory's, judge ``size``.
     resize_output(out, size)
     return out
 
@@ -462,12 +462,14 @@ def _randperm_kernel(n, *, generator=None, dtype=None, layout=None, device=None,
     check_nonnegative((n,))
     check_device(device)
     dtype = _long_unless(dtype)
+    check_storage_nbytes((n,), dtype.itemsize)  # ``at::empty(n)`` before the permutation
     return Tensor._from_array(_randperm_values(n, dtype, _numpy_generator(generator)), dtype)
 
 
 def _randperm_out_kernel(n, *, generator=None, out, **options):
     n = _int64(n)
-    check_nonnegative((n,))
+    if n < 0:
+        raise RuntimeError(f"n must be non-negative, got{n}")  # sic: PyTorch's words
     values = _randperm_values(n, out._dtype, _numpy_generator(generator))
     return _write(_resized(out, (n,)), values)
 
