@@ -109,6 +109,8 @@ def wrap_dim(dim, ndim: int, wrap_scalar: bool = True) -> int:
         dim = operator.index(dim)
     except TypeError:
         raise TypeError(f"dim must be an int, not {type(dim).__name__}") from None
+    if ndim == 0 and not wrap_scalar:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     rank = max(ndim, 1)  # a zero-dim tensor accepts dim 0 and -1, as PyTorch does
     if not -rank <= dim < rank:
         raise IndexError(

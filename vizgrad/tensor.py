@@ -199,7 +199,7 @@ class Tensor:
     def size(self, dim=None):
         if dim is None:
             return Size(self._size)
-        return self._size[wrap_dim(dim, len(self._size))] if self._size else 1
+        return self._size[wrap_dim(dim, len(self._size), wrap_scalar=False)]
 
     @property
     def shape(self) -> Size:
@@ -208,7 +208,7 @@ class Tensor:
     def stride(self, dim=None):
         if dim is None:
             return self._stride
-        return self._stride[wrap_dim(dim, len(self._size))] if self._size else 1
+        return self._stride[wrap_dim(dim, len(self._size), wrap_scalar=False)]
 
     def storage_offset(self) -> int:
         return self._offset

@@ -399,9 +399,7 @@ def _check_output_size(output_size, total: int) -> None:
 
 def _size_along(t: Tensor, dim: int) -> int:
     """``t.size(dim)``, with its errors (a 0-d tensor has no dims to ask about)."""
-    if not t._size:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    return t._size[wrap_dim(dim, len(t._size))]
+    return t._size[wrap_dim(dim, len(t._size), wrap_scalar=False)]
 
 
 def _repeat_interleave_int(self: Tensor, repeats: int, dim=None, *, output_size=None) -> Tensor:

@@ -260,13 +260,18 @@ flatten = native_function(
 
 
 def _unflatten_kernel(input: Tensor, dim: int, sizes) -> Tensor:
-    dim = wrap_dim(dim, len(input._size))
+    """``unflatten``: ``infer_size`` of ``sizes`` against ``input.size(dim)``, then a view.
+
+    Any error on the way but a count that does not multiply out (a 0-d input has no
+    size to ask for, a ``-1`` twice, a negative size) is "unexpected", as PyTorch says.
+    """
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
-    dim_size = input._size[dim] if input._size else 1
+    dim = wrap_dim(dim, len(input._size))
     try:
+        dim_size = input.size(dim)
         inferred = infer_size(sizes, dim_size)
-    except RuntimeError as error:
+    except (RuntimeError, IndexError) as error:
         if "is invalid for input of size" in str(error):
             raise RuntimeError(
                 f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim "
