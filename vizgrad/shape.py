@@ -17,6 +17,9 @@ __all__ = [
     "is_contiguous",
     "is_non_overlapping_and_dense",
     "has_internal_overlap",
+    "channels_last_strides",
+    "is_channels_last_strides",
+    "is_channels_last_contiguous",
     "storage_extent",
     "numel_of",
     "check_numel",
@@ -220,3 +223,52 @@ def has_internal_overlap(shape, stride) -> bool:
     if 0 in shape:
         return False
     return any(st == 0 and size > 1 for size, st in zip(shape, stride, strict=True))
+
+
+def _channels_last_order(ndim: int) -> tuple[int, ...]:
+    # From the fastest-moving dim: channels, then width, height (and depth), then batch.
+    return (1, *range(ndim - 1, 1, -1), 0)
+
+
+def channels_last_strides(shape) -> tuple[int, ...]:
+    """``get_channels_last_strides_2d``/``_3d``: the strides of a 4-D (5-D) channels-last
+    tensor. Sizes count as they are: a size-0 dim zeroes the strides of the dims above it."""
+    strides = [0] * len(shape)
+    step = 1
+    for d in _channels_last_order(len(shape)):
+        strides[d] = step
+        step *= shape[d]
+    return tuple(strides)
+
+
+def is_channels_last_strides(shape, stride) -> bool:
+    """``is_channels_last_strides_2d_s4``/``_3d_s5``: is a 4-D (5-D) tensor laid out
+    channels-last? What ``suggest_memory_format`` asks.
+
+    A tensor with no elements, or whose channel stride is 0, is not; ambiguous layouts
+    (``N111`` with equal strides) count as contiguous, PyTorch's default.
+    """
+    if len(shape) not in (4, 5) or stride[1] == 0:
+        return False
+    minimum = 0
+    for d in _channels_last_order(len(shape)):
+        if shape[d] == 0 or stride[d] < minimum:
+            return False
+        if d == 0 and minimum == stride[1]:
+            return False
+        minimum = stride[d] * shape[d] if shape[d] > 1 else stride[d]
+    return True
+
+
+def is_channels_last_contiguous(shape, stride) -> bool:
+    """``compute_channels_last_contiguous_2d``: a 4-D tensor whose strides are dense in
+    channels-last order, size-1 dims not counting (``(2, 3, 1, 1)`` row-major is both)."""
+    if len(shape) != 4:
+        return False
+    expected = 1
+    for d in _channels_last_order(4):
+        if shape[d] != 1:
+            if stride[d] != expected:
+                return False
+            expected *= shape[d]
+    return True

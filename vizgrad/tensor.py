@@ -22,8 +22,8 @@ import numpy as np
 
 from . import events
 from .autograd_meta import AutogradMeta, DifferentiableViewMeta
+from .device import channels_last, strided
 from .device import device as Device
-from .device import strided
 from .dtypes import CPP_TYPE_NAMES, FLOATING, INTEGRAL
 from .dtypes import dtype as DType
 from .grad_mode import state as _grad_state
@@ -33,6 +33,7 @@ from .shape import (
     check_numel,
     check_storage_nbytes,
     contiguous_strides,
+    is_channels_last_contiguous,
     is_contiguous,
     numel_of,
     storage_extent,
@@ -256,6 +257,10 @@ class Tensor:
         return self.numel() * self._dtype.itemsize
 
     def is_contiguous(self, memory_format=None) -> bool:
+        """Row-major; with ``memory_format=channels_last``, dense in channels-last order
+        (a 4-D tensor only; size-1 dims do not count, as in PyTorch)."""
+        if memory_format is channels_last:
+            return is_channels_last_contiguous(self._size, self._stride)
         return self._contiguous
 
     def is_floating_point(self) -> bool:

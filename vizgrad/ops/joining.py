@@ -18,14 +18,14 @@ from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..promotion import can_cast, result_type
 from ..shape import (
+    channels_last_strides,
     check_storage_nbytes,
-    contiguous_strides,
-    is_non_overlapping_and_dense,
+    is_channels_last_strides,
     wrap_dim,
     wrap_dims,
 )
 from ..tensor import Tensor
-from .copy import clone, contiguous_format
+from .copy import clone, contiguous_format, preserve_format, strides_for_copy
 from .creation import check_nonnegative
 from .declaration import native_function
 from .index_ops import index_select
@@ -34,6 +34,7 @@ from .iterator import check_no_overlap
 from .registry import write_to_out
 from .shape_views import _reshape_op, flatten
 from .size_one_dims import _unsqueeze_op
+from .view_geometry import view_copy_free_stride
 
 __all__ = [
     "cat",
@@ -94,14 +95,27 @@ def _check_cat_inputs(tensors, dim: int) -> tuple[list[Tensor], int]:
     return [t for _, t in kept], dim
 
 
+def _cat_output_is_channels_last(tensors) -> bool:
+    """``cat_compute_output_memory_format``: the inputs' suggested memory format if they
+    all agree, else contiguous. Every input votes, the skipped 1-D empty ones too (and
+    they, like any tensor with no elements, suggest contiguous)."""
+    return all(is_channels_last_strides(t._size, t._stride) for t in tensors)
+
+
 def _cat_kernel(tensors, dim: int = 0) -> Tensor:
     dtype = _cat_dtype(tensors)
     kept, dim = _check_cat_inputs(tensors, dim)
     if not kept:
         return _fresh(np.empty((0,), dtype.numpy), dtype)
-    # The result is row-major; NumPy reads each (possibly strided) input directly.
-    array = np.concatenate([t._array for t in kept], axis=dim, dtype=dtype.numpy, casting="unsafe")
-    return _fresh(array, dtype)
+    arrays = [t._array for t in kept]
+    if not _cat_output_is_channels_last(tensors):
+        # The result is row-major; NumPy reads each (possibly strided) input directly.
+        return _fresh(np.concatenate(arrays, axis=dim, dtype=dtype.numpy, casting="unsafe"), dtype)
+    size = list(kept[0]._size)
+    size[dim] = sum(t._size[dim] for t in kept)
+    result = Tensor._empty_strided(size, channels_last_strides(size), dtype)
+    np.concatenate(arrays, axis=dim, out=result._array, casting="unsafe")
+    return result
 
 
 def _cat_out_kernel(tensors, dim: int = 0, *, out: Tensor) -> Tensor:
@@ -181,16 +195,27 @@ def _unsqueezed(t: Tensor, dim: int) -> Tensor:
 
 
 def _stack_kernel(tensors, dim: int = 0) -> Tensor:
+    """``stack``: ``cat`` along ``dim`` then a view that splits it, when ``dim`` is an
+    existing dim (so the result is laid out as ``cat`` lays out its inputs: channels-last
+    stays so); ``cat`` of the tensors unsqueezed at ``dim`` when it is a new last dim."""
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
-    dim = wrap_dim(dim, len(tensors[0]._size) + 1)
+    ndim = len(tensors[0]._size)
+    dim = wrap_dim(dim, ndim + 1)
     for i, t in enumerate(tensors[1:], start=1):
         if t._size != tensors[0]._size:
             raise RuntimeError(
                 f"stack expects each tensor to be equal size, but got {list(tensors[0]._size)} "
                 f"at entry 0 and {list(t._size)} at entry {i}"
             )
-    return _cat_op([_unsqueezed(t, dim) for t in tensors], dim)
+    if dim == ndim:
+        return _cat_op([_unsqueezed(t, dim) for t in tensors], dim)
+    joined = _cat_op(tensors, dim)
+    size = list(tensors[0]._size)
+    size.insert(dim, len(tensors))
+    # One dim split in two: a view always exists.
+    return joined._alias(tuple(size), view_copy_free_stride(joined._size, joined._stride, size),
+                         joined._offset)  # fmt: skip
 
 
 def _stack_out_kernel(tensors, dim: int = 0, *, out: Tensor) -> Tensor:
@@ -484,16 +509,11 @@ repeat_interleave = native_function(
 # --- flip and roll: the same elements in another order --------------------------------------
 
 
-def _like_layout(t: Tensor) -> tuple[int, ...]:
-    """``empty_like(t, preserve_format)``: a dense ``t`` lends its strides, else row-major."""
-    if is_non_overlapping_and_dense(t._size, t._stride):
-        return t._stride
-    return contiguous_strides(t._size)
-
-
 def _flip_kernel(self: Tensor, dims) -> Tensor:
     dims = wrap_dims(dims, len(self._size))
-    result = Tensor._empty_strided(self._size, _like_layout(self), self._dtype)
+    # ``empty_like(self, preserve_format)``: a dense input lends its strides, an empty one
+    # too; any other keeps its dims' order, packed densely.
+    result = Tensor._empty_strided(self._size, strides_for_copy(self, preserve_format), self._dtype)
     # np.flip is a view with negative strides; assigning it copies into our layout.
     result._array[...] = np.flip(self._array, dims) if self._size else self._array
     return result
@@ -538,6 +558,7 @@ flipud = native_function(
 
 
 def _roll_kernel(self: Tensor, shifts, dims=()) -> Tensor:
+    """``roll``: no dims rolls the flattened tensor; several roll one dim after another."""
     if not shifts:
         raise RuntimeError("`shifts` required")
     if not dims and len(shifts) == 1:
@@ -548,9 +569,30 @@ def _roll_kernel(self: Tensor, shifts, dims=()) -> Tensor:
         raise RuntimeError(
             f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}"
         )
-    dims = tuple(wrap_dim(d, len(self._size)) for d in dims)
-    array = self._array if self._size else self._array.reshape(1)
-    return _fresh(np.roll(array, shifts, dims).reshape(self._size), self._dtype)
+    result = self
+    for shift, dim in zip(shifts, dims, strict=True):
+        result = _roll_one_dim(result, shift, dim)
+    return result
+
+
+def _roll_one_dim(self: Tensor, shift: int, dim: int) -> Tensor:
+    """``roll_cpu`` along one dim: ``cat`` of the two pieces ``narrow`` cuts, so the result
+    is laid out as ``cat`` lays out (channels-last stays so). A tensor with no elements is
+    cloned as it is, its dims never looked at; a 0-d tensor has no ``size(dim)``."""
+    if self.numel() == 0:
+        return clone(self, memory_format=preserve_format)
+    size = self.size(dim)
+    dim = wrap_dim(dim, len(self._size))
+    start = (size - shift) % size
+    return _cat_kernel([_narrowed(self, dim, start, size - start), _narrowed(self, dim, 0, start)],
+                       dim)  # fmt: skip
+
+
+def _narrowed(t: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """``t.narrow(dim, start, length)`` as an internal alias (never returned)."""
+    size = list(t._size)
+    size[dim] = length
+    return t._alias(tuple(size), t._stride, t._offset + start * t._stride[dim])
 
 
 def _roll_backward(grad: Tensor, saved) -> Tensor:
