@@ -26,6 +26,7 @@ from .dtypes import (
     set_default_dtype,
     uint8,
 )
+from .functional import broadcast_shapes
 from .generator import *  # noqa: F403
 from .grad_mode import (
     enable_grad,
@@ -70,11 +71,12 @@ from .ops.shape_views import *  # noqa: F403
 from .ops.size_one_dims import *  # noqa: F403
 from .ops.sorting import *  # noqa: F403
 from .ops.splitting import *  # noqa: F403
+from .ops.type_properties import *  # noqa: F403
 from .ops.unary import *  # noqa: F403
 from .ops.variance import *  # noqa: F403
 from .printing import get_printoptions, printoptions, set_printoptions
-from .promotion import can_cast, promote_types, result_type
-from .shape import Size, broadcast_shapes
+from .promotion import result_type
+from .shape import Size
 from .storage import Storage
 from .tensor import Tensor
 from .trace import dispatch_trace

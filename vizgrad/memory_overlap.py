@@ -65,8 +65,10 @@ OVERLAP_MESSAGE = (
 
 def has_internal_overlap(t: Tensor) -> MemOverlap:
     """``at::has_internal_overlap``: a dense tensor has none; a stride 0 over more than
-    one element surely has some; anything else is too hard to tell."""
-    if is_non_overlapping_and_dense(t._size, t._stride):
+    one element surely has some; anything else is too hard to tell. A tensor with no
+    elements is contiguous, so it has none (``zeros(1, 2).expand(3, 0, 2).add_(1)``
+    writes nothing and is allowed)."""
+    if 0 in t._size or is_non_overlapping_and_dense(t._size, t._stride):
         return MemOverlap.NO
     if any(stride == 0 and size > 1 for size, stride in zip(t._size, t._stride, strict=True)):
         return MemOverlap.YES

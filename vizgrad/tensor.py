@@ -23,13 +23,23 @@ import numpy as np
 
 from . import events
 from .autograd_meta import AutogradMeta, DifferentiableViewMeta
+from .device import channels_last, strided
 from .device import device as Device
-from .device import strided
 from .dtypes import CPP_TYPE_NAMES, FLOATING, INTEGRAL
 from .dtypes import dtype as DType
 from .grad_mode import state as _grad_state
 from .printing import tensor_repr
-from .shape import Size, contiguous_strides, is_contiguous, numel_of, storage_extent, wrap_dim
+from .shape import (
+    Size,
+    check_numel,
+    check_storage_nbytes,
+    contiguous_strides,
+    is_channels_last_contiguous,
+    is_contiguous,
+    numel_of,
+    storage_extent,
+    wrap_dim,
+)
 from .storage import Storage
 
 __all__ = ["Tensor", "VersionCounter", "define_method"]
@@ -63,15 +73,25 @@ def strided_array(storage: Storage, size, stride, offset: int) -> np.ndarray:
     This is how kernels read a non-contiguous tensor without copying it.
     """
     itemsize = storage.dtype.itemsize
-    if 0 in size:
-        return np.empty(size, dtype=storage.dtype.numpy)
-    return np.ndarray(
-        size,
-        storage.dtype.numpy,
-        storage._data,
-        offset * itemsize,
-        tuple(s * itemsize for s in stride),
-    )
+    try:
+        if 0 in size:
+            return np.empty(size, dtype=storage.dtype.numpy)
+        return np.ndarray(
+            size,
+            storage.dtype.numpy,
+            storage._data,
+            offset * itemsize,
+            tuple(s * itemsize for s in stride),
+        )
+    except ValueError:
+        # NumPy refuses a negative size, and more elements than it can count in bytes.
+        # PyTorch's TensorImpl counts the elements first (``safe_compute_numel``), and
+        # keeps a negative size whose count a 0 makes 0 (``expand(-2, 0)``): it reads
+        # nothing, as the empty array here.
+        check_numel(size)
+        if 0 in size:
+            return np.empty(tuple(max(s, 0) for s in size), dtype=storage.dtype.numpy)
+        raise
 
 
 class Tensor:
@@ -141,6 +161,7 @@ class Tensor:
     @classmethod
     def _empty_strided(cls, size, stride, dtype: DType) -> Tensor:
         """``at::empty_strided``: storage just big enough for ``size``/``stride``."""
+        check_storage_nbytes(size, dtype.itemsize, stride)
         if tuple(stride) == contiguous_strides(size):  # exactly row-major: NumPy's layout
             return cls._from_array(np.empty(size, dtype=dtype.numpy), dtype)
         return cls(Storage.empty(storage_extent(size, stride), dtype), size, stride, 0)
@@ -180,7 +201,7 @@ class Tensor:
     def size(self, dim=None):
         if dim is None:
             return Size(self._size)
-        return self._size[wrap_dim(dim, len(self._size))] if self._size else 1
+        return self._size[wrap_dim(dim, len(self._size), wrap_scalar=False)]
 
     @property
     def shape(self) -> Size:
@@ -189,7 +210,7 @@ class Tensor:
     def stride(self, dim=None):
         if dim is None:
             return self._stride
-        return self._stride[wrap_dim(dim, len(self._size))] if self._size else 1
+        return self._stride[wrap_dim(dim, len(self._size), wrap_scalar=False)]
 
     def storage_offset(self) -> int:
         return self._offset
@@ -237,6 +258,10 @@ class Tensor:
         return self.numel() * self._dtype.itemsize
 
     def is_contiguous(self, memory_format=None) -> bool:
+        """Row-major; with ``memory_format=channels_last``, dense in channels-last order
+        (a 4-D tensor only; size-1 dims do not count, as in PyTorch)."""
+        if memory_format is channels_last:
+            return is_channels_last_contiguous(self._size, self._stride)
         return self._contiguous
 
     def is_floating_point(self) -> bool:

@@ -23,7 +23,11 @@ __all__ = ["sum_to_size"]
 
 
 def _sum_to_size_kernel(self: Tensor, size) -> Tensor:
-    """``at::sum_to``: sum the dims that were broadcast (leading ones, and size-1 ones)."""
+    """``at::sum_to``: sum the dims that were broadcast (leading ones, and size-1 ones).
+
+    Nothing to sum gives the tensor itself; an empty ``size`` is a full ``sum()`` (a new
+    tensor, of ``sum``'s dtype, even for a 0-d tensor summed to ``()``).
+    """
     size = tuple(size)
     leading = len(self._size) - len(size)
     expandable = leading >= 0 and all(
@@ -33,6 +37,8 @@ def _sum_to_size_kernel(self: Tensor, size) -> Tensor:
         raise RuntimeError(
             f"size {{{list(size)}}} is not expandable to size {{{list(self._size)}}}."
         )
+    if not size:
+        return self.sum()
     if self._size == size:
         return self
     dims = list(range(leading))

@@ -209,7 +209,8 @@ def _isclose_kernel(out, a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         close |= np.isnan(a) & np.isnan(b)
     if a.dtype.kind != "b":
         # Integers meet the tolerances in the default float dtype, as ``rtol * other`` does.
-        real_dtype = np.float32 if a.dtype.kind in "iu" else np.abs(a[:0]).dtype
+        # (The real dtype of a complex one: ``.real`` keeps a 0-d array 0-d.)
+        real_dtype = np.float32 if a.dtype.kind in "iu" else a.real.dtype
         with np.errstate(all="ignore"):
             allowed = atol + np.abs(np.asarray(rtol, real_dtype) * b.astype(real_dtype))
             actual = np.abs(a - b)

@@ -35,7 +35,14 @@ from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import ALIASES, ALL_DTYPES, BOOL, from_numpy_dtype, int8, uint8
 from ..dtypes import bool as bool_
 from ..dtypes import dtype as DType
-from ..shape import broadcast_shapes, contiguous_strides, is_non_overlapping_and_dense
+from ..shape import (
+    broadcast_shapes,
+    channels_last_strides,
+    contiguous_strides,
+    is_channels_last_contiguous,
+    is_channels_last_strides,
+    is_non_overlapping_and_dense,
+)
 from ..tensor import Tensor, define_method
 from .creation import check_device
 from .declaration import native_function
@@ -50,13 +57,13 @@ __all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_la
 def _channels_last_strides(size) -> tuple[int, ...]:
     if len(size) != 4:
         raise RuntimeError("required rank 4 tensor to use channels_last format")
-    n, c, h, w = (max(s, 1) for s in size)
-    return (c * h * w, 1, w * c, c)
+    return channels_last_strides(size)
 
 
 def _suggested_format(t: Tensor) -> memory_format:
-    """``suggest_memory_format``: channels_last only for a 4-D tensor laid out that way."""
-    if t.dim() == 4 and not t._contiguous and t._stride == _channels_last_strides(t._size):
+    """``suggest_memory_format``: channels_last for a 4-D tensor whose strides are ordered
+    that way (``is_channels_last_strides_2d``), else contiguous."""
+    if len(t._size) == 4 and is_channels_last_strides(t._size, t._stride):
         return channels_last
     return contiguous_format
 
@@ -186,7 +193,7 @@ def _is_laid_out_as(self: Tensor, fmt) -> bool:
     if fmt is preserve_format:
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
     if fmt is channels_last:
-        return self._stride == _channels_last_strides(self._size)
+        return is_channels_last_contiguous(self._size, self._stride)
     return self._contiguous
 
 

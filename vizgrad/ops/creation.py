@@ -45,7 +45,7 @@ from ..dtypes import (
 from ..dtypes import bool as bool_dtype
 from ..dtypes import dtype as DType
 from ..promotion import promote_types
-from ..shape import contiguous_strides, is_non_overlapping_and_dense
+from ..shape import check_storage_nbytes, contiguous_strides, is_non_overlapping_and_dense
 from ..storage import Storage
 from ..tensor import Tensor, define_method
 from .declaration import native_function
@@ -461,27 +461,45 @@ define_method("new_tensor", _new_tensor)
 
 
 def _filled(size, dtype: DType, fill) -> Tensor:
-    """A new contiguous tensor of ``size``, every element ``fill`` (uninitialised if None)."""
+    """A new contiguous tensor of ``size``, every element ``fill`` (uninitialised if None).
+
+    ``at::detail::empty_generic``: the storage's bytes are counted, refused if they
+    overflow int64, before any memory is asked for.
+    """
+    check_storage_nbytes(size, dtype.itemsize)
     array = np.empty(size, dtype=dtype.numpy)
     if fill is not None:
         array.fill(fill)
     return Tensor._from_array(array, dtype)
 
 
-def _factory_kernels(fill):
+def _check_zeros_size(size) -> None:
+    # ``zeros`` checks its sizes itself, in its own words, before ``empty`` would.
+    if any(s < 0 for s in size):
+        raise RuntimeError("zeros: Dimension size must be non-negative.")
+
+
+def _factory_kernels(fill, check_size=check_nonnegative):
     """The kernels of ``zeros``/``ones``/``empty``: allocate, or resize ``out``, then fill.
 
-    ``out=`` keeps its own dtype (and its strides, when the size already fits).
+    ``out=`` keeps its own dtype (and its strides, when the size already fits). Only
+    ``empty.out`` checks ``size`` itself; ``zeros.out`` and ``ones.out`` leave it to
+    ``out.resize_``, whose checks are another's (a negative size overflows the count).
     """
 
     def kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None,
                memory_format=None):  # fmt: skip
         check_device(device)
-        check_nonnegative(size)
+        check_size(size)
         return _filled(size, dtype or get_default_dtype(), fill)
 
     def out_kernel(size, *, memory_format=None, out):
-        check_nonnegative(size)
+        if fill is None:
+            if memory_format is not None:
+                raise RuntimeError(
+                    "'memory_format' argument is incompatible with 'out' tensor argument"
+                )
+            check_nonnegative(size)
         resize_output(out, size)
         if fill is not None:
             out._array[...] = fill
@@ -490,7 +508,7 @@ def _factory_kernels(fill):
     return kernel, out_kernel
 
 
-_zeros_kernel, _zeros_out_kernel = _factory_kernels(0)
+_zeros_kernel, _zeros_out_kernel = _factory_kernels(0, _check_zeros_size)
 _ones_kernel, _ones_out_kernel = _factory_kernels(1)
 _empty_kernel, _empty_out_kernel = _factory_kernels(None)
 
@@ -535,7 +553,6 @@ def _full_kernel(size, fill_value, *, dtype=None, layout=None, device=None, pin_
 
 def _full_out_kernel(size, fill_value, *, out):
     value = checked_scalar(fill_value, out._dtype)  # check before touching out
-    check_nonnegative(size)
     resize_output(out, size)
     out._array[...] = value
     return out

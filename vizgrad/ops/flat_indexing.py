@@ -24,12 +24,15 @@ __all__ = [
 # --- take and put: indexing the tensor as if it were flat -------------------------------
 
 
-def _flat_positions(fn_name: str, t: Tensor, index: Tensor) -> np.ndarray:
-    """``index`` as positions into ``t`` read in row-major order (negative from the end)."""
+def _check_long_index(fn_name: str, index: Tensor) -> None:
     if index._dtype is not int64:
         raise RuntimeError(
             f"{fn_name}(): Expected a long tensor for index, but got {index._dtype.scalar_name}"
         )
+
+
+def _flat_positions(t: Tensor, index: Tensor) -> np.ndarray:
+    """``index`` as positions into ``t`` read in row-major order (negative from the end)."""
     positions = index._array.reshape(-1)
     numel = t.numel()
     bad = (positions < -numel) | (positions >= numel)
@@ -41,12 +44,14 @@ def _flat_positions(fn_name: str, t: Tensor, index: Tensor) -> np.ndarray:
     return np.where(positions < 0, positions + numel, positions)
 
 
+def _flat_view(t: Tensor) -> np.ndarray:
+    # A 0-d tensor is one element at position 0: a (1,) view of it takes the positions.
+    return t._array if t._size else t._array.reshape(1)
+
+
 def _check_take(self: Tensor, index: Tensor, *, out: Tensor | None = None) -> None:
     """``take_out``'s checks before it reads anything (with ``out``, its dtype too)."""
-    if index._dtype is not int64:
-        raise RuntimeError(
-            f"take(): Expected a long tensor for index, but got {index._dtype.scalar_name}"
-        )
+    _check_long_index("take", index)
     if out is not None and out._dtype is not self._dtype:
         raise RuntimeError(
             f"take(): self and out expected to have the same dtype, but got self.dtype = "
@@ -58,7 +63,7 @@ def _check_take(self: Tensor, index: Tensor, *, out: Tensor | None = None) -> No
 
 def _take_kernel(self: Tensor, index: Tensor) -> Tensor:
     _check_take(self, index)
-    positions = _flat_positions("take", self, index)
+    positions = _flat_positions(self, index)
     if not positions.size:
         return _fresh(np.empty(index._size, self._dtype.numpy), self._dtype)
     return _fresh(self._array.reshape(-1)[positions].reshape(index._size), self._dtype)
@@ -89,7 +94,9 @@ take = native_function(
 
 
 def _write_put(self, index, source, accumulate=False):
-    assert_no_internal_overlap(self)
+    """``put_``: PyTorch's checks in its order (types, counts, an empty ``self``, then
+    whether ``self`` may be written), then the writes at flat positions."""
+    _check_long_index("put_", index)
     if self._dtype is not source._dtype:
         raise RuntimeError(
             f"put_(): self and source expected to have the same dtype, but got self.dtype = "
@@ -100,16 +107,18 @@ def _write_put(self, index, source, accumulate=False):
             f"put_(): Expected source and index to have the same number of elements, but got "
             f"source.numel() = {source.numel()}, index.numel() = {index.numel()}"
         )
-    positions = _flat_positions("put_", self, index)
+    if self.numel() == 0 and index.numel():
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    assert_no_internal_overlap(self)
+    positions = _flat_positions(self, index)
     # Unravel to coordinates so the write reaches a non-contiguous self in place.
-    where = np.unravel_index(positions, self._size) if self._size else ()
+    target = _flat_view(self)
+    where = np.unravel_index(positions, target.shape)
     values = source._array.reshape(-1)
     if accumulate:
-        np.add.at(self._array, where, values)
-    elif self._size:
-        self._array[where] = values
-    elif values.size:
-        self._array[...] = values[-1]
+        np.add.at(target, where, values)
+    else:
+        target[where] = values  # a position named twice keeps the last value
 
 
 def _put_self_grad(grad: Tensor, saved) -> Tensor:

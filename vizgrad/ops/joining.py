@@ -17,14 +17,22 @@ import numpy as np
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..promotion import can_cast, result_type
-from ..shape import contiguous_strides, is_non_overlapping_and_dense, wrap_dim, wrap_dims
+from ..shape import (
+    channels_last_strides,
+    check_storage_nbytes,
+    is_channels_last_strides,
+    wrap_dim,
+    wrap_dims,
+)
 from ..tensor import Tensor
-from .copy import clone, contiguous_format
+from .copy import clone, contiguous_format, preserve_format, strides_for_copy
+from .creation import check_nonnegative
 from .declaration import Overlap, native_function, out_wrapper
 from .index_ops import index_select
 from .indexing_common import _fresh
 from .shape_views import _reshape_op, flatten
 from .size_one_dims import _unsqueeze_op
+from .view_geometry import view_copy_free_stride
 
 __all__ = [
     "cat",
@@ -89,14 +97,27 @@ def _check_cat_inputs(tensors, dim: int, out: Tensor | None = None) -> tuple[lis
     return [t for _, t in kept], dim
 
 
+def _cat_output_is_channels_last(tensors) -> bool:
+    """``cat_compute_output_memory_format``: the inputs' suggested memory format if they
+    all agree, else contiguous. Every input votes, the skipped 1-D empty ones too (and
+    they, like any tensor with no elements, suggest contiguous)."""
+    return all(is_channels_last_strides(t._size, t._stride) for t in tensors)
+
+
 def _cat_kernel(tensors, dim: int = 0) -> Tensor:
     dtype = _cat_dtype(tensors)
     kept, dim = _check_cat_inputs(tensors, dim)
     if not kept:
         return _fresh(np.empty((0,), dtype.numpy), dtype)
-    # The result is row-major; NumPy reads each (possibly strided) input directly.
-    array = np.concatenate([t._array for t in kept], axis=dim, dtype=dtype.numpy, casting="unsafe")
-    return _fresh(array, dtype)
+    arrays = [t._array for t in kept]
+    if not _cat_output_is_channels_last(tensors):
+        # The result is row-major; NumPy reads each (possibly strided) input directly.
+        return _fresh(np.concatenate(arrays, axis=dim, dtype=dtype.numpy, casting="unsafe"), dtype)
+    size = list(kept[0]._size)
+    size[dim] = sum(t._size[dim] for t in kept)
+    result = Tensor._empty_strided(size, channels_last_strides(size), dtype)
+    np.concatenate(arrays, axis=dim, out=result._array, casting="unsafe")
+    return result
 
 
 def _check_cat_cast(tensors, out: Tensor) -> None:
@@ -185,7 +206,8 @@ def _check_stack_inputs(tensors, dim: int) -> int:
     """``stack``'s checks; returns the wrapped dim (of the result)."""
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
-    dim = wrap_dim(dim, len(tensors[0]._size) + 1)
+    ndim = len(tensors[0]._size)
+    dim = wrap_dim(dim, ndim + 1)
     for i, t in enumerate(tensors[1:], start=1):
         if t._size != tensors[0]._size:
             raise RuntimeError(
@@ -196,8 +218,18 @@ def _check_stack_inputs(tensors, dim: int) -> int:
 
 
 def _stack_kernel(tensors, dim: int = 0) -> Tensor:
+    """``stack``: ``cat`` along ``dim`` then a view that splits it, when ``dim`` is an
+    existing dim (so the result is laid out as ``cat`` lays out its inputs: channels-last
+    stays so); ``cat`` of the tensors unsqueezed at ``dim`` when it is a new last dim."""
     dim = _check_stack_inputs(tensors, dim)
-    return _cat_op([_unsqueezed(t, dim) for t in tensors], dim)
+    if dim == len(tensors[0]._size):
+        return _cat_op([_unsqueezed(t, dim) for t in tensors], dim)
+    joined = _cat_op(tensors, dim)
+    size = list(tensors[0]._size)
+    size.insert(dim, len(tensors))
+    # One dim split in two: a view always exists.
+    return joined._alias(tuple(size), view_copy_free_stride(joined._size, joined._stride, size),
+                         joined._offset)  # fmt: skip
 
 
 def _check_stack_out(tensors, dim: int = 0, *, out: Tensor) -> None:
@@ -331,9 +363,9 @@ def _repeat_kernel(self: Tensor, repeats) -> Tensor:
         )
     padded = (1,) * (len(repeats) - len(self._size)) + self._size
     target = [s * r for s, r in zip(padded, repeats, strict=True)]
-    for size in target:
-        if size < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {size}: {target}")
+    # ``at::empty(target)``: no negative size, and storage bytes that fit in int64.
+    check_nonnegative(target)
+    check_storage_nbytes(target, self._dtype.itemsize)
     # np.tile is exactly repeat: the whole (padded) tensor, copied ``repeats[d]`` times along d.
     return _fresh(np.tile(self._array.reshape(padded), repeats), self._dtype)
 
@@ -408,9 +440,7 @@ def _check_output_size(output_size, total: int) -> None:
 
 def _size_along(t: Tensor, dim: int) -> int:
     """``t.size(dim)``, with its errors (a 0-d tensor has no dims to ask about)."""
-    if not t._size:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    return t._size[wrap_dim(dim, len(t._size))]
+    return t._size[wrap_dim(dim, len(t._size), wrap_scalar=False)]
 
 
 def _repeat_interleave_int(self: Tensor, repeats: int, dim=None, *, output_size=None) -> Tensor:
@@ -495,16 +525,11 @@ repeat_interleave = native_function(
 # --- flip and roll: the same elements in another order --------------------------------------
 
 
-def _like_layout(t: Tensor) -> tuple[int, ...]:
-    """``empty_like(t, preserve_format)``: a dense ``t`` lends its strides, else row-major."""
-    if is_non_overlapping_and_dense(t._size, t._stride):
-        return t._stride
-    return contiguous_strides(t._size)
-
-
 def _flip_kernel(self: Tensor, dims) -> Tensor:
     dims = wrap_dims(dims, len(self._size))
-    result = Tensor._empty_strided(self._size, _like_layout(self), self._dtype)
+    # ``empty_like(self, preserve_format)``: a dense input lends its strides, an empty one
+    # too; any other keeps its dims' order, packed densely.
+    result = Tensor._empty_strided(self._size, strides_for_copy(self, preserve_format), self._dtype)
     # np.flip is a view with negative strides; assigning it copies into our layout.
     result._array[...] = np.flip(self._array, dims) if self._size else self._array
     return result
@@ -549,6 +574,7 @@ flipud = native_function(
 
 
 def _roll_kernel(self: Tensor, shifts, dims=()) -> Tensor:
+    """``roll``: no dims rolls the flattened tensor; several roll one dim after another."""
     if not shifts:
         raise RuntimeError("`shifts` required")
     if not dims and len(shifts) == 1:
@@ -559,9 +585,30 @@ def _roll_kernel(self: Tensor, shifts, dims=()) -> Tensor:
         raise RuntimeError(
             f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}"
         )
-    dims = tuple(wrap_dim(d, len(self._size)) for d in dims)
-    array = self._array if self._size else self._array.reshape(1)
-    return _fresh(np.roll(array, shifts, dims).reshape(self._size), self._dtype)
+    result = self
+    for shift, dim in zip(shifts, dims, strict=True):
+        result = _roll_one_dim(result, shift, dim)
+    return result
+
+
+def _roll_one_dim(self: Tensor, shift: int, dim: int) -> Tensor:
+    """``roll_cpu`` along one dim: ``cat`` of the two pieces ``narrow`` cuts, so the result
+    is laid out as ``cat`` lays out (channels-last stays so). A tensor with no elements is
+    cloned as it is, its dims never looked at; a 0-d tensor has no ``size(dim)``."""
+    if self.numel() == 0:
+        return clone(self, memory_format=preserve_format)
+    size = self.size(dim)
+    dim = wrap_dim(dim, len(self._size))
+    start = (size - shift) % size
+    return _cat_kernel([_narrowed(self, dim, start, size - start), _narrowed(self, dim, 0, start)],
+                       dim)  # fmt: skip
+
+
+def _narrowed(t: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """``t.narrow(dim, start, length)`` as an internal alias (never returned)."""
+    size = list(t._size)
+    size[dim] = length
+    return t._alias(tuple(size), t._stride, t._offset + start * t._stride[dim])
 
 
 def _roll_backward(grad: Tensor, saved) -> Tensor:

@@ -20,7 +20,7 @@ from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import BOOL, COMPLEX, INTEGRAL, default_complex_dtype, float64, get_default_dtype
 from ..dtypes import int64 as INT64
-from ..shape import wrap_dim
+from ..shape import check_numel, check_storage_nbytes, wrap_dim
 from ..tensor import Tensor
 from .creation import check_device, python_scalar
 from .declaration import native_function, out_wrapper
@@ -107,10 +107,19 @@ def _arange_values(start, end, step, dtype) -> np.ndarray:
     if dtype.category == INTEGRAL:
         # Integer ranges convert every bound to an integer first (truncating floats).
         start, end, step = int(start), int(end), int(step)
-        return start + step * np.arange(_arange_length(start, end, step), dtype=np.int64)
+        return start + step * np.arange(
+            _allocatable_length(start, end, step, dtype), dtype=np.int64
+        )
     start, end, step = float(start), float(end), float(step)
     # Other dtypes accumulate in double, then round once to the element type.
-    return start + step * np.arange(_arange_length(start, end, step), dtype=np.float64)
+    return start + step * np.arange(_allocatable_length(start, end, step, dtype), dtype=np.float64)
+
+
+def _allocatable_length(start, end, step, dtype) -> int:
+    # The result is ``out.resize_((length,))``: its storage's bytes must fit in int64.
+    length = _arange_length(start, end, step)
+    check_storage_nbytes((length,), dtype.itemsize)
+    return length
 
 
 def _arange_kernel(start, end, step=1, *, dtype=None, layout=None, device=None,
@@ -182,6 +191,7 @@ def _space_bounds(fn_name: str, start, end, steps):
 def _linspace_values(start, end, steps: int, dtype) -> np.ndarray:
     """PyTorch's symmetric formula: the first half counts up from ``start``, the second
     half down from ``end``, so both ends are exact."""
+    check_storage_nbytes((steps,), dtype.itemsize)  # ``empty({steps})`` comes first
     if dtype.category == BOOL:
         raise _not_implemented("linspace_cpu", dtype)
     if steps == 0:
@@ -320,6 +330,9 @@ def _eye_kernel(n, m, *, dtype=None, layout=None, device=None, pin_memory=None):
     check_device(device)
     _check_eye_size(n, m)
     dtype = dtype or get_default_dtype()
+    # ``empty({0}).resize_({n, m})``: the count, then the bytes, must fit in int64.
+    check_numel((n, m))
+    check_storage_nbytes((n, m), dtype.itemsize)
     return Tensor._from_array(np.eye(n, m, dtype=dtype.numpy), dtype)
 
 

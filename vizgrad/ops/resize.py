@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dispatcher import RESIZE
-from ..shape import contiguous_strides, numel_of
+from ..shape import check_numel, check_storage_nbytes, contiguous_strides, numel_of
 from ..storage import Storage
 from ..tensor import Tensor
 from .declaration import native_function
@@ -28,10 +28,10 @@ def _grow_storage(storage: Storage, numel: int) -> None:
 
 
 def _resize_kernel(self: Tensor, size, *, memory_format=None) -> Tensor:
-    if any(s < 0 for s in size):
-        raise RuntimeError(
-            f"Trying to create tensor with negative dimension {min(size)}: {list(size)}"
-        )
+    """``resize_impl_cpu_``: the new sizes' element count must fit in int64 (a negative
+    size is a huge count, unless a 0 makes it 0), and so must the storage's bytes."""
+    check_numel(size)
+    check_storage_nbytes(size, self._dtype.itemsize)
     if tuple(size) == self._size:
         return self  # PyTorch leaves the strides alone
     needed = self._offset + numel_of(size)

@@ -29,7 +29,7 @@ from ..dtypes import (
 from ..dtypes import int64 as INT64
 from ..generator import _numpy_generator
 from ..memory_overlap import assert_no_internal_overlap
-from ..shape import broadcast_shapes, contiguous_strides
+from ..shape import broadcast_shapes, check_storage_nbytes, contiguous_strides
 from ..tensor import Tensor
 from .creation import (
     check_device,
@@ -144,8 +144,9 @@ def _check_std(std) -> None:
 
 def _normal_kernel(self, mean=0.0, std=1.0, *, generator=None):
     mean, std = float(mean), float(std)
-    _check_floating("normal_kernel_cpu", self._dtype)
+    # ``normal_impl_`` checks std, then the kernel its dtype, then its iterator the overlap.
     _check_std(std)
+    _check_floating("normal_kernel_cpu", self._dtype)
     assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     return _write(self, _normal_array(rng, self._size, self._dtype, mean, std))
@@ -322,11 +323,12 @@ _random = native_function(
 def _empty(size, dtype, device) -> Tensor:
     check_device(device)
     check_nonnegative(size)
+    check_storage_nbytes(size, dtype.itemsize)
     return Tensor._from_array(np.empty(size, dtype=dtype.numpy), dtype)
 
 
 def _resized(out: Tensor, size) -> Tensor:
-    check_nonnegative(size)
+    # ``out.resize_(size)``: its checks, not the factory's, judge ``size``.
     resize_output(out, size)
     return out
 
@@ -453,12 +455,14 @@ def _randperm_kernel(n, *, generator=None, dtype=None, layout=None, device=None,
     check_nonnegative((n,))
     check_device(device)
     dtype = _long_unless(dtype)
+    check_storage_nbytes((n,), dtype.itemsize)  # ``at::empty(n)`` before the permutation
     return Tensor._from_array(_randperm_values(n, dtype, _numpy_generator(generator)), dtype)
 
 
 def _randperm_out_kernel(n, *, generator=None, out, **options):
     n = _int64(n)
-    check_nonnegative((n,))
+    if n < 0:
+        raise RuntimeError(f"n must be non-negative, got{n}")  # sic: PyTorch's words
     values = _randperm_values(n, out._dtype, _numpy_generator(generator))
     return _write(_resized(out, (n,)), values)
 
@@ -480,29 +484,60 @@ randperm = native_function(
 # --- normal: four overloads, tensor or float mean and std ---------------------------------
 
 
-def _normal_from_tensors(mean, std, *, generator=None) -> Tensor:
-    """Draw standard normals of the broadcast shape, then scale: ``mean + std * z``.
+def _check_std_tensor(std: Tensor) -> None:
+    """``CHECK_NORMAL_TENSOR_STD``: a real std, every element >= 0 (NaN is not)."""
+    if std._dtype.category == COMPLEX:
+        raise RuntimeError("normal expects standard deviation to be non-complex")
+    if std.numel() and not bool(np.all(std._array >= 0)):
+        raise RuntimeError("normal expects all elements of std >= 0.0")
 
-    The result has the dtype of ``mean`` when it is a tensor, else of ``std``.
-    """
-    mean = mean if isinstance(mean, Tensor) else float(mean)
-    std = std if isinstance(std, Tensor) else float(std)
-    tensors = [x for x in (mean, std) if isinstance(x, Tensor)]
-    dtype = tensors[0]._dtype
-    _check_floating("normal_kernel_cpu", dtype)
-    if isinstance(std, Tensor):
-        if std.numel() and not bool(np.all(std._array >= 0)):
-            raise RuntimeError("normal expects all elements of std >= 0.0")
-    else:
-        _check_std(std)
-    shape = broadcast_shapes(*(t._size for t in tensors))
-    rng = _numpy_generator(generator)
-    standard = _normal_array(rng, shape, dtype)
-    mean_values = mean._array if isinstance(mean, Tensor) else mean
-    std_values = std._array if isinstance(std, Tensor) else std
-    with np.errstate(all="ignore"):
-        values = (mean_values + std_values * standard).astype(dtype.numpy)
-    return Tensor._from_array(np.ascontiguousarray(values), dtype)
+
+# The ``normal`` overloads with a tensor mean or std are ``normal_out_impl``: standard
+# normals written into the (resized) output, then scaled by ``std`` and shifted by ``mean``
+# in place. The functional overloads allocate that output as PyTorch does: contiguous, of
+# ``mean``'s dtype (``std``'s when ``mean`` is a number), of the broadcast shape (0-d when
+# both are 0-d), so a Long output is refused by ``normal_``'s dtype check.
+
+
+def _normal_tensor_tensor_out(mean: Tensor, std: Tensor, *, generator=None, out: Tensor):
+    _check_std_tensor(std)
+    resize_output(out, broadcast_shapes(mean._size, std._size))
+    _normal_kernel(out, 0.0, 1.0, generator=generator)
+    return out.mul_(std).add_(mean)
+
+
+def _normal_tensor_float_out(mean: Tensor, std=1.0, *, generator=None, out: Tensor):
+    _check_std(float(std))
+    # PyTorch broadcasts ``mean`` with a tensor shaped like ``out`` (its ``std`` tensor),
+    # so ``out``'s own shape takes part: a 0-d mean fills all of a (2, 2) ``out``.
+    resize_output(out, broadcast_shapes(mean._size, out._size))
+    _normal_kernel(out, 0.0, std, generator=generator)
+    return out.add_(mean)
+
+
+def _normal_float_tensor_out(mean, std: Tensor, *, generator=None, out: Tensor):
+    _check_std_tensor(std)
+    resize_output(out, std._size)
+    _normal_kernel(out, 0.0, 1.0, generator=generator)
+    return out.mul_(std).add_(float(mean))
+
+
+def _normal_tensor_tensor(mean: Tensor, std: Tensor, *, generator=None) -> Tensor:
+    _check_std_tensor(std)
+    out = _empty(broadcast_shapes(mean._size, std._size), mean._dtype, None)
+    return _normal_tensor_tensor_out(mean, std, generator=generator, out=out)
+
+
+def _normal_tensor_float(mean: Tensor, std=1.0, *, generator=None) -> Tensor:
+    _check_std(float(std))
+    out = _empty(mean._size, mean._dtype, None)
+    return _normal_tensor_float_out(mean, std, generator=generator, out=out)
+
+
+def _normal_float_tensor(mean, std: Tensor, *, generator=None) -> Tensor:
+    _check_std_tensor(std)
+    out = _empty(std._size, std._dtype, None)
+    return _normal_float_tensor_out(mean, std, generator=generator, out=out)
 
 
 def _normal_size_kernel(mean, std, size, *, generator=None, dtype=None, layout=None,
@@ -512,8 +547,7 @@ def _normal_size_kernel(mean, std, size, *, generator=None, dtype=None, layout=N
 
 
 def _normal_size_out_kernel(mean, std, size, *, generator=None, out, **options):
-    _check_floating("normal_kernel_cpu", out._dtype)
-    _check_std(float(std))
+    # ``out.resize_(size)``, then ``out.normal_(mean, std)`` and its checks.
     return _normal_kernel(_resized(out, size), mean, std, generator=generator)
 
 
@@ -536,9 +570,14 @@ normal = native_function(
     "Generator? generator=None, Tensor(a!) out) -> Tensor(a!)",
     "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) "
     "-> Tensor(a!)",
-    kernel=_normal_from_tensors,
     kernels={
+        "normal.Tensor_Tensor": _normal_tensor_tensor,
+        "normal.Tensor_float": _normal_tensor_float,
+        "normal.float_Tensor": _normal_float_tensor,
         "normal.float_float": _normal_size_kernel,
+        "normal.Tensor_Tensor_out": _normal_tensor_tensor_out,
+        "normal.Tensor_float_out": _normal_tensor_float_out,
+        "normal.float_Tensor_out": _normal_float_tensor_out,
         "normal.float_float_out": _normal_size_out_kernel,
         "normal_": _normal_kernel,
     },

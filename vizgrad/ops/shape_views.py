@@ -20,7 +20,7 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
-from ..shape import numel_of, storage_extent, wrap_dim
+from ..shape import check_numel, numel_of, storage_extent, wrap_dim
 from ..tensor import Tensor
 from .copy import clone, contiguous_format
 from .creation import from_numpy, zeros
@@ -260,13 +260,18 @@ flatten = native_function(
 
 
 def _unflatten_kernel(input: Tensor, dim: int, sizes) -> Tensor:
-    dim = wrap_dim(dim, len(input._size))
+    """``unflatten``: ``infer_size`` of ``sizes`` against ``input.size(dim)``, then a view.
+
+    Any error on the way but a count that does not multiply out (a 0-d input has no
+    size to ask for, a ``-1`` twice, a negative size) is "unexpected", as PyTorch says.
+    """
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
-    dim_size = input._size[dim] if input._size else 1
+    dim = wrap_dim(dim, len(input._size))
     try:
+        dim_size = input.size(dim)
         inferred = infer_size(sizes, dim_size)
-    except RuntimeError as error:
+    except (RuntimeError, IndexError) as error:
         if "is invalid for input of size" in str(error):
             raise RuntimeError(
                 f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim "
@@ -314,12 +319,10 @@ def _expand_geometry(self: Tensor, sizes):
             f"dimensions in the tensor ({tensor_dim})"
         )
     if tensor_dim == 0:
-        if any(s < 0 for s in sizes):
-            raise RuntimeError(
-                f"The expanded size of the tensor ({min(sizes)}) isn't allowed in a leading, "
-                f"non-existing dimension {next(i for i, s in enumerate(sizes) if s < 0)}"
-            )
-        return list(sizes), [0] * ndim, self._offset
+        # Every dim is new, every stride 0, and PyTorch checks no size here: a negative
+        # one is caught by the count of elements when the view is made (or, beside a 0,
+        # kept: ``tensor(1.).expand(-1, 0)`` has shape (-1, 0)).
+        return _counted(list(sizes)), [0] * ndim, self._offset
     new_size, new_stride = [0] * ndim, [0] * ndim
     for i in range(ndim - 1, -1, -1):
         dim = tensor_dim - 1 - (ndim - 1 - i)
@@ -344,7 +347,15 @@ def _expand_geometry(self: Tensor, sizes):
                 )
             size, stride = target, 0
         new_size[i], new_stride[i] = size, stride
-    return new_size, new_stride, self._offset
+    return _counted(new_size), new_stride, self._offset
+
+
+def _counted(size: list) -> list:
+    """The view's sizes, once its element count is known to fit in int64, as the
+    ``TensorImpl`` of the view counts them (a negative new dim is a huge count)."""
+    if min(size, default=0) < 0:
+        check_numel(size)
+    return size
 
 
 def sum_to(grad: Tensor, size) -> Tensor:

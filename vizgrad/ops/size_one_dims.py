@@ -45,10 +45,14 @@ def _unsqueeze_geometry(self: Tensor, dim: int):
 
 
 def unsqueeze_to(grad: Tensor, sizes, dims=None) -> Tensor:
-    """``unsqueeze_to``: put back the size-1 dims (all, or those in ``dims``) squeeze removed."""
-    candidates = range(len(sizes)) if dims is None else sorted(wrap_dims(dims, len(sizes)))
-    for d in candidates:
-        if sizes[d] == 1:
+    """``unsqueeze_to``: put back the size-1 dims (all, or those in ``dims``) squeeze removed.
+
+    A 0-d input had no dim to remove (``squeeze(0)`` of it is itself), so nothing comes
+    back, though its dim 0 wraps.
+    """
+    named = range(len(sizes)) if dims is None else set(wrap_dims(dims, len(sizes)))
+    for d in range(len(sizes)):
+        if d in named and sizes[d] == 1:
             grad = grad.unsqueeze(d)
     return grad
 

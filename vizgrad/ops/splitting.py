@@ -32,10 +32,9 @@ __all__ = [
 
 
 def _unbind_kernel(self: Tensor, dim: int = 0):
-    if len(self._size) == 0:
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     dim = wrap_dim(dim, len(self._size))
-    return tuple(self._alias(*_select_geometry(self, dim, i)) for i in range(self._size[dim]))
+    # ``self.size(dim)``: a 0-d tensor has no dim to take apart.
+    return tuple(self._alias(*_select_geometry(self, dim, i)) for i in range(self.size(dim)))
 
 
 def _check_splittable(self: Tensor) -> None:
