@@ -1,9 +1,10 @@
 """A Timeline has no process-wide side effects: replay data is compact, graphs are freed.
 
-``rec.show()`` once called ``gc.freeze()``, which moved every object alive at that
-moment - the user's autograd graphs included - out of the collector's reach for good:
-30 rounds of record-and-show with a 4 MB tensor kept ~250 MB. The replay now keeps
-its events as records the collector need not scan, and never touches ``gc``.
+``rec.show()`` once froze the garbage collector (``freeze``), which moved every
+object alive at that moment - the user's autograd graphs included - out of the
+collector's reach for good: 30 rounds of record-and-show with a 4 MB tensor kept
+~250 MB. The replay now keeps its events as records the collector need not scan, and
+never touches ``gc``.
 """
 
 from __future__ import annotations
