@@ -649,3 +649,32 @@ def test_range_out_resizes():
         v = vg.arange(0, 5, out=vg.empty(2))
     assert_same(v, torch.arange(0, 5, out=torch.empty(5)))
     assert_same(vg.linspace(0, 1, 3, out=vg.empty(0)), torch.linspace(0, 1, 3))
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["lib.empty(2, 3, 2, 2, memory_format=lib.channels_last).stride()",
+     "lib.empty((0, 3, 2, 2), memory_format=lib.channels_last).stride()",
+     "lib.empty(2, 3, 2, 2, memory_format=lib.contiguous_format).stride()",
+     "lib.empty(2, 3, memory_format=lib.channels_last)",
+     "lib.empty(2, 3, memory_format=lib.preserve_format)",
+     "lib.zeros_like(lib.ones(2, 3), memory_format=lib.channels_last)",
+     "lib.zeros_like(lib.ones(2, 3, 2, 2), memory_format=lib.channels_last).stride()",
+     "lib.empty_like(lib.ones(2, 3, 2, 2)[:, :, ::2]).stride()",
+     "lib.empty_like(lib.ones(2, 3, 4, 4).contiguous(memory_format=lib.channels_last)[:, :, ::2]).stride()",
+     "lib.rand_like(lib.ones(2, 3, 2, 2), memory_format=lib.channels_last).stride()",
+     "lib.full_like(lib.ones(2, 3, 2, 2), 2, memory_format=lib.channels_last).stride()",
+     "lib.ones_like(lib.ones(2, 3, 2, 2).t(), memory_format=lib.contiguous_format).stride()",
+     "lib.ones(2, 3, 2, 2).clone(memory_format=lib.channels_last).stride()"],
+)  # fmt: skip
+def test_a_new_tensor_takes_the_memory_format_it_is_asked_for(call):
+    """``empty``'s and ``empty_like``'s memory-format rule, which every new tensor shaped
+    after another follows: channels-last strides, PyTorch's errors for a wrong rank."""
+
+    def outcome(lib):
+        try:
+            return repr(eval(call, {"lib": lib}))  # noqa: S307
+        except RuntimeError as error:
+            return f"RuntimeError: {error}"
+
+    assert outcome(vg) == outcome(torch)

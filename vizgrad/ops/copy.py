@@ -37,51 +37,17 @@ from ..dtypes import bool as bool_
 from ..dtypes import dtype as DType
 from ..shape import (
     broadcast_shapes,
-    channels_last_strides,
-    contiguous_strides,
     is_channels_last_contiguous,
-    is_channels_last_strides,
-    is_non_overlapping_and_dense,
 )
 from ..tensor import Tensor, define_method
-from .creation import check_device
+from .creation import check_device, strides_like, suggested_format
 from .declaration import native_function
-from .iterator import check_inplace_target, output_strides
+from .iterator import check_inplace_target
 
 __all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_last", "clone"]
 
 
 # --- strides of a new tensor -------------------------------------------------------------
-
-
-def _channels_last_strides(size) -> tuple[int, ...]:
-    if len(size) != 4:
-        raise RuntimeError("required rank 4 tensor to use channels_last format")
-    return channels_last_strides(size)
-
-
-def _suggested_format(t: Tensor) -> memory_format:
-    """``suggest_memory_format``: channels_last for a 4-D tensor whose strides are ordered
-    that way (``is_channels_last_strides_2d``), else contiguous."""
-    if len(t._size) == 4 and is_channels_last_strides(t._size, t._stride):
-        return channels_last
-    return contiguous_format
-
-
-def strides_for_copy(t: Tensor, fmt: memory_format | None) -> tuple[int, ...]:
-    """The strides ``clone``/``_to_copy`` give their result (``empty_like`` with a format).
-
-    Preserving keeps a dense tensor's exact strides (a transposed tensor clones
-    transposed); for a tensor with gaps or overlaps (a step slice, an ``expand``) it
-    keeps only the dims' order, packed densely, as TensorIterator lays out outputs.
-    """
-    if fmt is None or fmt is preserve_format:
-        if t._contiguous or is_non_overlapping_and_dense(t._size, t._stride):
-            return t._stride
-        return output_strides(t._size, [t])
-    if fmt is channels_last:
-        return _channels_last_strides(t._size)
-    return contiguous_strides(t._size)
 
 
 # --- the one casting write everything here uses -----------------------------------------
@@ -171,7 +137,7 @@ define_method("copy_", _copy_method)
 
 
 def _copy_to_new(self: Tensor, dtype: DType, fmt) -> Tensor:
-    result = Tensor._empty_strided(self._size, strides_for_copy(self, fmt), dtype)
+    result = Tensor._empty_strided(self._size, strides_like(self, fmt), dtype)
     cast_into(result._array, self._array, self._dtype, dtype)
     return result
 
@@ -257,7 +223,7 @@ def _to_dtype_kernel(self: Tensor, dtype, non_blocking=False, copy=False, memory
         not copy
         and (dtype is None or dtype is self._dtype)
         and (memory_format is None or memory_format is preserve_format
-             or memory_format is _suggested_format(self))
+             or memory_format is suggested_format(self))
     )  # fmt: skip
     if will_alias:
         return self

@@ -26,7 +26,9 @@ import warnings
 
 import numpy as np
 
+from .. import device as _formats
 from ..arg_parser import PythonArgParser
+from ..device import channels_last, contiguous_format, memory_format, preserve_format
 from ..device import device as Device
 from ..dispatcher import NONDIFFERENTIABLE
 from ..dtypes import (
@@ -45,7 +47,13 @@ from ..dtypes import (
 from ..dtypes import bool as bool_dtype
 from ..dtypes import dtype as DType
 from ..promotion import promote_types
-from ..shape import check_storage_nbytes, contiguous_strides, is_non_overlapping_and_dense
+from ..shape import (
+    channels_last_strides,
+    check_storage_nbytes,
+    contiguous_strides,
+    is_channels_last_strides,
+    is_non_overlapping_and_dense,
+)
 from ..storage import Storage
 from ..tensor import Tensor, define_method
 from .declaration import native_function
@@ -324,7 +332,7 @@ def _copy_preserving_layout(source: Tensor, dtype: DType) -> Tensor:
     """A copy of ``source`` as a new ``dtype`` tensor, keeping a dense layout (preserve_format)."""
     if source.numel() == 0:  # nothing to copy; keep the (degenerate) strides as they are
         return Tensor(Storage.empty(0, dtype), source._size, source._stride, 0)
-    result = Tensor._empty_strided(source._size, preserve_format_strides(source), dtype)
+    result = Tensor._empty_strided(source._size, strides_like(source), dtype)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # unchecked C casts: nan -> int is INT_MIN, etc.
         np.copyto(result._array, source._array, casting="unsafe")
@@ -491,7 +499,11 @@ def _factory_kernels(fill, check_size=check_nonnegative):
                memory_format=None):  # fmt: skip
         check_device(device)
         check_size(size)
-        return _filled(size, dtype or get_default_dtype(), fill)
+        if memory_format is None:
+            return _filled(size, dtype or get_default_dtype(), fill)
+        stride = _strides_for_new(size, memory_format)
+        check_storage_nbytes(size, (dtype or get_default_dtype()).itemsize)
+        return Tensor._empty_strided(size, stride, dtype or get_default_dtype())
 
     def out_kernel(size, *, memory_format=None, out):
         if fill is None:
@@ -614,21 +626,52 @@ empty_strided = native_function(
 # --- *_like: the shape (and layout) of another tensor -----------------------------------
 
 
-def preserve_format_strides(source: Tensor) -> tuple[int, ...]:
-    """``preserve_format``: keep dense strides; otherwise sort dims by stride, densely.
+def _memory_format(value) -> memory_format | None:
+    """A ``memory_format=`` argument as the object (vizgrad also accepts its name)."""
+    return getattr(_formats, value) if isinstance(value, str) else value
 
-    A non-dense input (stepped, expanded) gets a dense layout with its dimensions in
-    the same stride order, the rule TensorIterator uses for outputs.
+
+def _channels_last_strides(size) -> tuple[int, ...]:
+    if len(size) != 4:
+        raise RuntimeError("required rank 4 tensor to use channels_last format")
+    return channels_last_strides(size)
+
+
+def suggested_format(t: Tensor) -> memory_format:
+    """``suggest_memory_format``: channels_last for a 4-D tensor whose strides are ordered
+    that way (``is_channels_last_strides_2d``), else contiguous."""
+    if len(t._size) == 4 and is_channels_last_strides(t._size, t._stride):
+        return channels_last
+    return contiguous_format
+
+
+def strides_like(source: Tensor, fmt=None) -> tuple[int, ...]:
+    """The strides ``empty_like(source, memory_format=fmt)`` gives: the rule every new
+    tensor shaped after another follows (``*_like``, ``clone``, ``_to_copy``).
+
+    Preserving (the default) keeps a dense tensor's exact strides (a transposed tensor
+    clones transposed); for a tensor with gaps or overlaps (a step slice, an
+    ``expand``) it keeps only the dims' order, packed densely, as TensorIterator lays
+    out outputs. ``channels_last`` asks for a 4-D tensor's channels innermost.
     """
-    if source._contiguous or is_non_overlapping_and_dense(source._size, source._stride):
-        return source._stride
-    return output_strides(source._size, [source])
+    fmt = _memory_format(fmt)
+    if fmt is None or fmt is preserve_format:
+        if source._contiguous or is_non_overlapping_and_dense(source._size, source._stride):
+            return source._stride
+        return output_strides(source._size, [source])
+    if fmt is channels_last:
+        return _channels_last_strides(source._size)
+    return contiguous_strides(source._size)
 
 
-def wants_contiguous(memory_format) -> bool:
-    """``memory_format=``: ``None``/``preserve_format`` keep the layout; ``contiguous_format``
-    (or its name) asks for row-major strides."""
-    return memory_format is not None and "contiguous" in str(memory_format)
+def _strides_for_new(size, fmt) -> tuple[int, ...]:
+    """The strides ``empty(size, memory_format=fmt)`` gives: there is nothing to preserve."""
+    fmt = _memory_format(fmt)
+    if fmt is channels_last:
+        return _channels_last_strides(size)
+    if fmt is preserve_format:
+        raise RuntimeError("unsupported memory format Preserve")
+    return contiguous_strides(size)
 
 
 def _like_kernel(fill):
@@ -639,11 +682,8 @@ def _like_kernel(fill):
                memory_format=None):  # fmt: skip
         if device is not None:
             check_device(device)
-        if memory_format is not None and wants_contiguous(memory_format):
-            stride = contiguous_strides(self._size)
-        else:
-            stride = preserve_format_strides(self)
-        result = Tensor._empty_strided(self._size, stride, dtype or self._dtype)
+        result = Tensor._empty_strided(self._size, strides_like(self, memory_format),
+                                       dtype or self._dtype)  # fmt: skip
         if fill is not None:
             result._array[...] = fill
         return result

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..derivatives import Derivative
 from ..tensor import Tensor
-from .creation import checked_scalar, preserve_format_strides, zeros_like
+from .creation import checked_scalar, strides_like, zeros_like
 from .declaration import native_function
 
 __all__ = ["fill", "zero_"]
@@ -38,7 +38,7 @@ def _fill_inplace_tensor_kernel(self: Tensor, value: Tensor) -> Tensor:
 
 def _fill_kernel(self: Tensor, value) -> Tensor:
     """``fill``: ``empty_like(self).fill_(value)``, a new tensor in ``self``'s layout."""
-    result = Tensor._empty_strided(self._size, preserve_format_strides(self), self._dtype)
+    result = Tensor._empty_strided(self._size, strides_like(self), self._dtype)
     return _fill_inplace_kernel(result, value)
 
 

@@ -25,8 +25,8 @@ from ..shape import (
     wrap_dims,
 )
 from ..tensor import Tensor
-from .copy import clone, contiguous_format, preserve_format, strides_for_copy
-from .creation import check_nonnegative
+from .copy import clone, contiguous_format, preserve_format
+from .creation import check_nonnegative, strides_like
 from .declaration import Overlap, native_function, out_wrapper
 from .index_ops import index_select
 from .indexing_common import _fresh
@@ -529,7 +529,7 @@ def _flip_kernel(self: Tensor, dims) -> Tensor:
     dims = wrap_dims(dims, len(self._size))
     # ``empty_like(self, preserve_format)``: a dense input lends its strides, an empty one
     # too; any other keeps its dims' order, packed densely.
-    result = Tensor._empty_strided(self._size, strides_for_copy(self, preserve_format), self._dtype)
+    result = Tensor._empty_strided(self._size, strides_like(self), self._dtype)
     # np.flip is a view with negative strides; assigning it copies into our layout.
     result._array[...] = np.flip(self._array, dims) if self._size else self._array
     return result

@@ -29,13 +29,12 @@ from ..dtypes import (
 from ..dtypes import int64 as INT64
 from ..generator import _numpy_generator
 from ..memory_overlap import assert_no_internal_overlap
-from ..shape import broadcast_shapes, check_storage_nbytes, contiguous_strides
+from ..shape import broadcast_shapes, check_storage_nbytes
 from ..tensor import Tensor
 from .creation import (
     check_device,
     check_nonnegative,
-    preserve_format_strides,
-    wants_contiguous,
+    strides_like,
 )
 from .declaration import Overlap, native_function, out_wrapper
 from .iterator import resize_output
@@ -719,9 +718,8 @@ multinomial = native_function(
 def _like(self, dtype, device, memory_format) -> Tensor:
     """A new tensor of ``self``'s shape (and dense layout, unless contiguous is asked for)."""
     check_device(device)
-    stride = (contiguous_strides(self._size) if wants_contiguous(memory_format)
-              else preserve_format_strides(self))  # fmt: skip
-    return Tensor._empty_strided(self._size, stride, dtype or self._dtype)
+    return Tensor._empty_strided(self._size, strides_like(self, memory_format),
+                                 dtype or self._dtype)  # fmt: skip
 
 
 def _rand_like_kernel(self, *, generator=None, dtype=None, layout=None, device=None,
