@@ -126,3 +126,22 @@ def test_a_results_hook_dict_is_registered_once_with_its_grad_fn():
     y.register_hook(lambda g: g)
     assert y.grad_fn.tensor_pre_hooks() == [(0, y._autograd_meta.backward_hooks)]
     assert len(y._autograd_meta.backward_hooks) == 2
+
+
+def test_a_retained_gradient_keeps_its_history_under_create_graph():
+    """``retain_grad``'s hook stores ``grad.clone(contiguous_format)``: under
+    ``create_graph`` it has a ``grad_fn`` and can be differentiated again."""
+    seen = []
+    for lib in (torch, vg):
+        x = lib.ones(2, requires_grad=True)
+        y = x * 2
+        y.retain_grad()
+        (y * y).sum().backward(create_graph=True)
+        kept = (y.grad.tolist(), type(y.grad.grad_fn).__name__, y.grad.requires_grad)
+        y.grad.sum().backward()
+        seen.append((kept, x.grad.tolist()))
+        t = lib.ones(2, 2, requires_grad=True).t() * 1
+        t.retain_grad()
+        (t * t).sum().backward()
+        seen.append((t.grad.stride(), t.grad.requires_grad))
+    assert seen[:2] == seen[2:]

@@ -194,3 +194,26 @@ def test_grad_fn_suffix(shape):
     v._grad_fn = _Node(type(t.grad_fn).__name__)
     v._requires_grad = True
     assert repr(v) == repr(t).replace("torch.", "vizgrad.")
+
+
+def test_grad_fn_is_printed_by_its_class_name_as_torch_prints_it():
+    """``_tensor_str`` prints ``type(grad_fn).__name__``: a custom Function's node is
+    ``<Name>Backward``, a hand-written C++ node is unqualified."""
+    printed = []
+    for lib in (torch, vg):
+
+        class Double(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 2
+
+        leaf = lib.ones(2, requires_grad=True)
+        doubled = Double.apply(leaf)
+        copied = lib.zeros(2).copy_(leaf)
+        printed.append((repr(doubled), type(doubled.grad_fn).__name__, doubled.grad_fn.name(),
+                        repr(copied)))  # fmt: skip
+    assert printed[0] == printed[1]

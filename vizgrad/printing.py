@@ -254,8 +254,11 @@ def tensor_repr(t) -> str:
         if not _has_default_dtype(t._dtype):
             suffixes.append(f"dtype={t._dtype!r}")
         tensor_str = _tensor_str(t._array, indent)
-    if t._grad_fn is not None:
-        suffixes.append(f"grad_fn=<{t._grad_fn.name()}>")
+    grad_fn = t.grad_fn
+    if grad_fn is not None:
+        # ``_tensor_str`` prints the node's class name: its ``name()`` without the C++
+        # namespace a hand-written node's name has (``CopyBackwards``).
+        suffixes.append(f"grad_fn=<{grad_fn.name().rpartition('::')[2]}>")
     elif t._requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + tensor_str, suffixes, indent)

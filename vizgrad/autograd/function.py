@@ -136,7 +136,12 @@ class BackwardCFunction(Node, FunctionCtx):
 
 
 class _FunctionMeta(type):
-    pass
+    """Gives each Function its own node class, ``<Name>Backward`` (``FunctionMeta`` in
+    ``torch/autograd/function.py``): what ``type(y.grad_fn).__name__`` says."""
+
+    def __init__(cls, name, bases, attrs):
+        cls._backward_cls = type(name + "Backward", (BackwardCFunction,), {"_forward_cls": cls})
+        super().__init__(name, bases, attrs)
 
 
 class Function(metaclass=_FunctionMeta):
@@ -163,7 +168,7 @@ class Function(metaclass=_FunctionMeta):
     def apply(cls, *args, **kwargs):
         tensor_inputs = [a for a in args if isinstance(a, Tensor)]
         edges = [gradient_edge(a) if isinstance(a, Tensor) else None for a in args]
-        node = BackwardCFunction(cls, [e for e in edges if e is not None])
+        node = cls._backward_cls(cls, [e for e in edges if e is not None])
         node._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
         # What each gradient must fit (``validate_outputs`` sums and casts to it).
         node._input_meta = tuple((t._size, t._dtype) for t in tensor_inputs)

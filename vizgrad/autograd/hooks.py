@@ -19,6 +19,7 @@ given. A wrong value is an error naming the hook, never a silently wrong ``.grad
 from __future__ import annotations
 
 from .. import events
+from ..device import contiguous_format
 from ..tensor import Tensor
 from .graph import tensor_type_name
 
@@ -74,7 +75,12 @@ def call_tensor_pre_hooks(node, buffer: list) -> list:
         grad = buffer[output_nr] if output_nr < len(buffer) else None
         if grad is not None:
             meta = retaining._autograd_meta
-            meta.grad = grad.detach().clone() if meta.grad is None else meta.grad + grad
+            # As ``VariableHooks::retain_grad``: a contiguous clone (with its history under
+            # ``create_graph``, so a retained gradient can be differentiated again).
+            if meta.grad is None:
+                meta.grad = grad.clone(memory_format=contiguous_format)
+            else:
+                meta.grad = meta.grad + grad
     return buffer
 
 
