@@ -560,3 +560,33 @@ def test_squeeze_and_its_backward(shape, dim, inplace):
         return z.detach(), x.grad, z.grad_fn.name()
 
     check_call(call)
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["lib.topk(lib.tensor(1.0), 1)", "lib.topk(lib.tensor(3.0), 0, largest=False)",
+     "lib.topk(lib.tensor(1.0), 2)", "lib.tensor(2.0).topk(1, dim=-1)"],
+)  # fmt: skip
+def test_topk_of_a_0dim_tensor_is_the_tensor_itself(call):
+    def outcome(lib):
+        try:
+            values, indices = eval(call, {"lib": lib})  # noqa: S307
+        except RuntimeError as error:
+            return str(error)
+        return values.item(), indices.item(), values.dim(), str(indices.dtype).split(".")[-1]
+
+    assert outcome(vg) == outcome(torch)
+
+
+def test_a_view_as_the_same_dtype_is_an_alias_autograd_does_not_see():
+    """``view.dtype`` is ``output_differentiability: [False]``: for its own dtype, the
+    same memory and version counter, no ``_base``, no history."""
+    seen = []
+    for lib in (torch, vg):
+        leaf = lib.ones(2, requires_grad=True)
+        alias = leaf.view(lib.float32)
+        plain = lib.ones(2)
+        plain.view(lib.float32).add_(1)
+        seen.append((alias.grad_fn, alias._base, alias.requires_grad, alias._is_view(),
+                     plain.tolist(), plain._version))  # fmt: skip
+    assert seen[0] == seen[1]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..derivatives import Derivative
-from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
+from ..dispatcher import COMPOSITE_IMPLICIT, NON_DIFFERENTIABLE_VIEW, NONDIFFERENTIABLE
 from ..shape import check_numel, numel_of, storage_extent, wrap_dim
 from ..tensor import Tensor
 from .copy import clone, contiguous_format
@@ -140,6 +140,8 @@ def _view_kernel(self: Tensor, size) -> Tensor:
 
 
 def _view_dtype_kernel(self: Tensor, dtype) -> Tensor:
+    if dtype is self._dtype:  # the same bytes as they are: an alias, outside autograd
+        return self._alias(self._size, self._stride, self._offset)
     # A vizgrad storage is typed (one NumPy buffer of one dtype), so its bytes cannot
     # be read as another dtype, as PyTorch's untyped storages can.
     raise NotImplementedError(
@@ -169,6 +171,9 @@ _view = native_function(
     kernels={"view": _view_kernel, "view.dtype": _view_dtype_kernel},
     derivatives={"view": _reshape_back("ViewBackward0")},
     kinds={"view.dtype": NONDIFFERENTIABLE},
+    # ``output_differentiability: [False]``: the result shares memory and version
+    # counter, but autograd sees no view (``_base`` is None), as ``detach``'s.
+    variant_of={"view.dtype": NON_DIFFERENTIABLE_VIEW},
     variants="method",
     doc="""``Tensor.view``: the same elements read with a new shape; never copies.
 
