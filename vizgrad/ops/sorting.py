@@ -197,7 +197,7 @@ def _topk_kernel(self: Tensor, k: int, dim: int = -1, largest=True, sorted=True)
     if not self._size:
         # ``topk_out_cpu``: a 0-dim tensor is its own top element, whatever k (0 or 1).
         return self.clone(), self.new_zeros((), dtype=dt.int64)
-    axis = dim if self._size else 0
+    axis = dim
     order = stable_order(_as_rows(self), axis, descending=largest)
     shape = list(order.shape)
     shape[axis] = k
