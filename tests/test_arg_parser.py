@@ -289,7 +289,8 @@ def test_an_inplace_overload_pairs_with_the_functional_one_of_the_same_arguments
 
 def test_a_structured_kernel_named_for_one_overload_also_makes_its_twins():
     from vizgrad.dispatcher import INPLACE, OUT
-    from vizgrad.ops.declaration import StructuredKernel, _kernel_for
+    from vizgrad.ops.declaration import _kernel_for
+    from vizgrad.ops.overload_kernels import StructuredKernel
 
     class Recorded(StructuredKernel):
         def for_overload(self, schema, variant):

@@ -191,7 +191,8 @@ def test_an_operator_of_inplace_overloads_only_is_called_by_its_inplace_name():
 
 def test_a_structured_kernel_named_for_an_overload_makes_its_inplace_twin():
     from vizgrad.dispatcher import INPLACE
-    from vizgrad.ops.declaration import StructuredKernel, _kernel_for
+    from vizgrad.ops.declaration import _kernel_for
+    from vizgrad.ops.overload_kernels import StructuredKernel
     from vizgrad.schema import FunctionSchema
 
     class Made(StructuredKernel):

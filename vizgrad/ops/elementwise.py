@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from ..dispatcher import INPLACE, OUT
 from ..promotion import result_type
-from .declaration import StructuredKernel
 from .iterator import TensorIterator
+from .overload_kernels import StructuredKernel
 
 __all__ = ["elementwise", "structured"]
 

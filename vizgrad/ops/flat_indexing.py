@@ -12,8 +12,9 @@ from ..derivatives import Derivative
 from ..dtypes import int64
 from ..memory_overlap import assert_no_internal_overlap
 from ..tensor import Tensor
-from .declaration import Overlap, native_function, out_wrapper
+from .declaration import native_function
 from .indexing_common import _clone_keeping_layout, _fresh, from_inplace
+from .overload_kernels import Overlap, out_wrapper
 
 __all__ = [
     "take",

@@ -14,7 +14,7 @@ from ..dtypes import int32, int64
 from ..memory_overlap import assert_no_internal_overlap
 from ..shape import wrap_dim
 from ..tensor import Tensor
-from .declaration import Overlap, native_function, out_wrapper
+from .declaration import native_function
 from .indexing_common import (
     _check_index_in_range,
     _clone_keeping_layout,
@@ -25,6 +25,7 @@ from .indexing_common import (
     fill_value,
     from_inplace,
 )
+from .overload_kernels import Overlap, out_wrapper
 from .sorting import unique
 
 __all__ = [

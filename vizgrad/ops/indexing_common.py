@@ -17,7 +17,7 @@ from ..dispatcher import INPLACE, OUT
 from ..dtypes import C_TYPE_NAMES, COMPLEX, INTEGRAL, uint8
 from ..shape import contiguous_strides, is_non_overlapping_and_dense
 from ..tensor import Tensor
-from .declaration import StructuredKernel, out_wrapper
+from .overload_kernels import StructuredKernel, out_wrapper
 
 __all__: list[str] = []
 

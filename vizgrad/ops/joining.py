@@ -27,9 +27,10 @@ from ..shape import (
 from ..tensor import Tensor
 from .copy import clone, contiguous_format, preserve_format
 from .creation import check_nonnegative, strides_like
-from .declaration import Overlap, native_function, out_wrapper
+from .declaration import native_function
 from .index_ops import index_select
 from .indexing_common import _fresh
+from .overload_kernels import Overlap, out_wrapper
 from .shape_views import _reshape_op, flatten
 from .size_one_dims import _unsqueeze_op
 from .view_geometry import view_copy_free_stride

@@ -22,7 +22,8 @@ from ..dtypes import BOOL, CPP_TYPE_NAMES
 from ..promotion import result_type
 from ..shape import broadcast_shapes, numel_of, wrap_dim
 from ..tensor import Tensor
-from .declaration import native_function, out_wrapper
+from .declaration import native_function
+from .overload_kernels import out_wrapper
 from .registry import write_to_out
 from .shape_views import _unsafe_view_op, reshape
 from .size_one_dims import unsqueeze

@@ -13,9 +13,10 @@ from ..dtypes import BOOL, TYPEMETA_NAMES
 from ..memory_overlap import assert_no_internal_overlap
 from ..shape import broadcast_shapes, numel_of
 from ..tensor import Tensor
-from .declaration import Overlap, native_function, out_wrapper
+from .declaration import native_function
 from .indexing_common import _fresh, fill_value, from_inplace
 from .joining import cat
+from .overload_kernels import Overlap, out_wrapper
 
 __all__ = [
     "masked_fill",

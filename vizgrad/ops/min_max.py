@@ -19,7 +19,8 @@ from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
 from ..shape import wrap_dim
 from ..tensor import Tensor
 from .arithmetic import maximum, minimum
-from .declaration import native_function, out_wrapper
+from .declaration import native_function
+from .overload_kernels import out_wrapper
 from .reduction_args import check_reducible, numpy_axes, reduction_dims
 from .reduction_backward import (
     evenly_distributed_derivative,

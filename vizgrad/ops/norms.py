@@ -16,7 +16,8 @@ import numpy as np
 from .. import dtypes as dt
 from ..derivatives import Derivative
 from ..tensor import Tensor, define_method
-from .declaration import native_function, out_wrapper
+from .declaration import native_function
+from .overload_kernels import out_wrapper
 from .reduction_args import numpy_axes, reduction_dims
 from .reduction_backward import scale_grad_by_count, unsqueeze_reduced
 from .reduction_dtypes import accumulate_dtype

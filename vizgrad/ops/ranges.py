@@ -23,8 +23,9 @@ from ..dtypes import int64 as INT64
 from ..shape import check_numel, check_storage_nbytes, wrap_dim
 from ..tensor import Tensor
 from .creation import check_device, python_scalar
-from .declaration import native_function, out_wrapper
+from .declaration import native_function
 from .iterator import resize_output
+from .overload_kernels import out_wrapper
 from .registry import check_out_dtype, write_to_out
 
 __all__ = ["arange", "linspace", "logspace", "eye", "tril", "triu", "diag", "diag_embed",

@@ -36,8 +36,9 @@ from .creation import (
     check_nonnegative,
     strides_like,
 )
-from .declaration import Overlap, native_function, out_wrapper
+from .declaration import native_function
 from .iterator import resize_output
+from .overload_kernels import Overlap, out_wrapper
 
 __all__ = [
     "rand",

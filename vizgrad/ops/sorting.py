@@ -18,7 +18,8 @@ from ..dispatcher import COMPOSITE_IMPLICIT
 from ..shape import is_contiguous, is_non_overlapping_and_dense, wrap_dim
 from ..tensor import Tensor, define_method
 from .creation import empty
-from .declaration import Overlap, native_function, out_wrapper
+from .declaration import native_function
+from .overload_kernels import Overlap, out_wrapper
 from .reduction_args import check_reducible
 from .reduction_backward import evenly_distributed_derivative, selecting_derivative
 from .reduction_machinery import wrap_result

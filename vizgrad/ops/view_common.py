@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from ..derivatives import Derivative
 from ..dispatcher import INPLACE
-from .declaration import StructuredKernel
+from .overload_kernels import StructuredKernel
 
 __all__: list[str] = []
 

@@ -1,0 +1,195 @@
+"""Kernels made for the overload they serve: structured kernels and the ``out=`` wrapper.
+
+A declaration (``native_function``) names one kernel for several overloads; the
+overload's schema and variant decide the kernel it really runs. A ``StructuredKernel``
+(``elementwise``, built on TensorIterator) makes its functional, in-place and ``out=``
+kernels from one loop, as PyTorch's ``structured: True`` kernels do. ``out_wrapper``
+makes the ``out=`` kernel of a kernel that returns a fresh result, with the checks of
+its ATen kernel in their order: the ``out=`` contract of
+``torch/_prims_common/wrappers.py``, plus ``Overlap``, the ``at::assert_no_*`` calls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..memory_overlap import (
+    assert_no_internal_overlap,
+    assert_no_overlap,
+    assert_no_partial_overlap,
+)
+from ..promotion import check_can_cast
+from ..schema import FunctionSchema
+from ..tensor import Tensor
+from .iterator import resize_output
+from .registry import check_out_dtype, write_to_out
+
+__all__ = ["OverloadKernel", "StructuredKernel", "Overlap", "out_wrapper"]
+
+
+class OverloadKernel:
+    """A kernel made for the overload it serves, from that overload's schema and variant."""
+
+    def for_overload(self, schema: FunctionSchema, variant: str):
+        raise NotImplementedError
+
+
+class StructuredKernel(OverloadKernel):
+    """A kernel that makes its own functional, in-place and ``out=`` variants.
+
+    PyTorch's ``structured: True`` kernels compute into an output that a shared
+    set-up prepared (allocated, or checked and resized); subclasses say how.
+    """
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """The memory an ``out=`` overload's outputs must not share with its inputs, by name.
+
+    The ``at::assert_no_*`` calls of its ATen kernel (``vizgrad.memory_overlap``):
+    ``internal`` refuses an output whose elements share memory
+    (``assert_no_internal_overlap``); each input named in ``full`` must share no memory
+    with an output (``assert_no_overlap``: a kernel that reads it in another order than
+    it writes, as ``gather`` reads ``self``); each named in ``partial`` may be exactly an
+    output, not part of one (``assert_no_partial_overlap``). A ``Tensor[]`` argument
+    names each of its tensors. ``outs`` says which outputs are checked (all by default).
+    """
+
+    internal: bool = False
+    full: tuple[str, ...] = ()
+    partial: tuple[str, ...] = ()
+    outs: tuple[str, ...] | None = None
+
+    def check(self, outs: dict, arguments: dict) -> None:
+        written = [outs[name] for name in (self.outs or outs)]
+        if self.internal:
+            for out in written:
+                assert_no_internal_overlap(out)
+        for out in written:
+            for name in self.full:
+                for t in _tensors_of(arguments.get(name)):
+                    assert_no_overlap(out, t)
+            for name in self.partial:
+                for t in _tensors_of(arguments.get(name)):
+                    assert_no_partial_overlap(out, t)
+
+
+def _tensors_of(value) -> list:
+    """The tensors an argument holds: itself, the tensors of a list, or none."""
+    if isinstance(value, Tensor):
+        return [value]
+    if isinstance(value, list | tuple):
+        return [t for t in value if isinstance(t, Tensor)]
+    return []
+
+
+class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declarations
+    """The ``out=`` overload of a kernel that returns a fresh result.
+
+    Compute as the functional overload does, then check the cast (with ``exact_dtype``:
+    that ``out`` already has the result's dtype), resize ``out`` and copy into it
+    (``_prims_common.wrappers.out_wrapper``). An operator with several results writes
+    each into the tensor its schema names (``max.dim_max``'s ``max`` and
+    ``max_values``: ``out_wrapper(kernel, "max", "max_values")``; by default the
+    overload's own out arguments); every one is checked before any is written.
+
+    The other checks of its ATen kernel are declared in the order it makes them, around
+    the moment it sets its outputs (``set_output``: their dtypes checked, then resized):
+
+    * ``checks``, before: steps, each an ``Overlap`` (memory the outputs, as the caller
+      gave them, must not share) or a function called as the kernel is, with the
+      outputs by name (the ``TORCH_CHECK``s of the arguments; one that checks the
+      outputs' dtypes in the operator's own words goes with ``check_cast=False``);
+    * ``set_output``: each output's dtype checked (``check_dtypes(dtypes, *outs)``
+      raises an operator's own message) and the output resized (``warn_resize=False``:
+      a plain ``resize_``, as ``bernoulli`` and ``multinomial`` resize);
+    * ``resized_checks``, after: steps as above, on the resized outputs (a structured
+      kernel's meta function checks overlap after ``set_output``).
+
+    Without ``meta``, ``set_output`` and ``resized_checks`` come after the kernel ran,
+    from its results. ``meta`` is a function of the arguments giving each output's
+    ``(shape, dtype)`` (``None`` for an output that may have any dtype), as a
+    structured kernel's meta function knows them: then they come before the kernel,
+    and the errors the kernel raises come after them, as in PyTorch.
+    """
+
+    def __init__(self, kernel, *out_names: str, exact_dtype: bool = False,
+                 check_cast: bool = True, check_dtypes=None, checks=(), meta=None,
+                 resized_checks=(), warn_resize: bool = True):  # fmt: skip
+        self.kernel = kernel
+        self.out_names = out_names
+        self.exact_dtype = exact_dtype
+        self.check_cast = check_cast
+        self.check_dtypes = check_dtypes
+        self.checks = _steps(checks)
+        self.meta = meta
+        self.resized_checks = _steps(resized_checks)
+        self.warn_resize = warn_resize
+
+    def for_overload(self, schema: FunctionSchema, variant: str):
+        out_names = self.out_names or tuple(a.name for a in schema.out_arguments)
+        positional = [a.name for a in schema.arguments if not a.kwarg_only]
+        kernel, meta, single = self.kernel, self.meta, len(out_names) == 1
+
+        def out_kernel(*args, **kwargs):
+            outs = {name: kwargs.pop(name) for name in out_names}
+            call = _Call(args, kwargs, outs, positional)
+            call.run(self.checks)
+            if meta is not None:
+                specs = meta(*args, **kwargs)
+                self._set_outputs(call, [specs] if single else list(specs))
+            result = kernel(*args, **kwargs)
+            results = [result] if single else list(result)
+            if meta is None:
+                self._set_outputs(call, [(r._size, r._dtype) for r in results])
+            written = [write_to_out(value, out, check_cast=False)
+                       for value, out in zip(results, outs.values(), strict=True)]  # fmt: skip
+            return written[0] if single else tuple(written)
+
+        out_kernel.__name__ = f"{getattr(kernel, '__name__', 'kernel')}_out"
+        return out_kernel
+
+    def _set_outputs(self, call: _Call, specs: list) -> None:
+        """``set_output``: check the outputs' dtypes and resize them; then the checks
+        made on the resized outputs."""
+        outs = list(call.outs.values())
+        dtypes = [dtype for _, dtype in specs]
+        if self.check_dtypes is not None:
+            self.check_dtypes(dtypes, *outs)
+        elif self.exact_dtype or self.check_cast:
+            for dtype, out in zip(dtypes, outs, strict=True):
+                if dtype is None:
+                    continue
+                if self.exact_dtype:
+                    check_out_dtype(out, dtype)
+                else:
+                    check_can_cast(dtype, out._dtype)
+        for (shape, _), out in zip(specs, outs, strict=True):
+            resize_output(out, shape, warn=self.warn_resize)
+        call.run(self.resized_checks)
+
+
+def _steps(steps) -> tuple:
+    return tuple(steps) if isinstance(steps, list | tuple) else (steps,)
+
+
+class _Call:
+    """One call of an ``out=`` kernel, as its checks see it: the arguments (also by
+    their schema names, for an ``Overlap``) and the outputs by name."""
+
+    __slots__ = ("args", "kwargs", "outs", "positional", "_arguments")
+
+    def __init__(self, args: tuple, kwargs: dict, outs: dict, positional: list):
+        self.args, self.kwargs, self.outs, self.positional = args, kwargs, outs, positional
+        self._arguments = None
+
+    def run(self, steps: tuple) -> None:
+        for step in steps:
+            if isinstance(step, Overlap):
+                if self._arguments is None:
+                    # An internal call may leave trailing defaults out: zip what was given.
+                    given = zip(self.positional, self.args, strict=False)
+                    self._arguments = {**dict(given), **self.kwargs}
+                step.check(self.outs, self._arguments)
+            else:
+                step(*self.args, **self.kwargs, **self.outs)
