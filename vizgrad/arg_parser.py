@@ -146,9 +146,9 @@ _LIST_TYPE_NAMES = {
 class PythonParameter:
     """One parameter as Python sees it (``FunctionParameter``)."""
 
-    __slots__ = ("name", "schema_name", "schema_type", "type_name", "check", "is_int_list", "is_int", "list_size",
-                 "is_tensor_list", "optional", "allow_none", "none_value", "kwarg_only",
-                 "default", "default_text", "numpy_names")  # fmt: skip
+    __slots__ = ("name", "schema_name", "schema_type", "type_name", "check", "is_int_list",
+                 "is_int", "list_size", "is_tensor_list", "optional", "allow_none",
+                 "none_value", "kwarg_only", "default", "default_text", "numpy_names")  # fmt: skip
 
     def __init__(self, argument: Argument, name: str, *, numbers_as_tensors: bool = False):
         self.name = name
@@ -215,7 +215,8 @@ class PythonSignature:
 
     __slots__ = ("function_name", "params", "by_name", "max_pos_args", "min_args",
                  "max_args", "varargs_int_list", "overload", "_positional_range",
-                 "_positional_defaults", "_lists", "_ints", "_int_varargs", "_keyword_defaults")  # fmt: skip
+                 "_positional_defaults", "_lists", "_ints", "_int_varargs",
+                 "_keyword_defaults")  # fmt: skip
 
     def __init__(self, function_name: str, params: list[PythonParameter], overload=None):
         self.function_name = function_name
@@ -334,7 +335,8 @@ class PythonSignature:
             nargs = len(args)
             fewest, most = self._positional_range
             if self._int_varargs and nargs and all(type(a) is int for a in args):
-                return (args,), self._keyword_defaults  # ``x.view(2, 8)``: the ints are the size
+                # ``x.view(2, 8)``: the ints themselves are the size.
+                return (args,), self._keyword_defaults
             if fewest <= nargs <= most:
                 params = self.params
                 for i, value in enumerate(args):

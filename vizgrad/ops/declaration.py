@@ -172,8 +172,8 @@ def _twin(schema: FunctionSchema, plain: list[FunctionSchema]) -> FunctionSchema
     ``pow.Tensor_Scalar``, not ``pow.Scalar``).
     """
     for candidate in plain:
-        if _same_arguments(schema, candidate) and (schema.is_out
-                                                   or candidate.name == schema.base_name):  # fmt: skip
+        named_alike = schema.is_out or candidate.name == schema.base_name
+        if named_alike and _same_arguments(schema, candidate):
             return candidate
     return None
 
