@@ -20,6 +20,7 @@ hard" and let through, as in PyTorch.
 
 from __future__ import annotations
 
+import warnings
 from enum import Enum
 
 from .shape import is_non_overlapping_and_dense
@@ -33,6 +34,7 @@ __all__ = [
     "assert_no_internal_overlap",
     "assert_no_partial_overlap",
     "assert_no_overlap",
+    "warn_if_expanded",
 ]
 
 
@@ -119,3 +121,22 @@ def assert_no_overlap(a: Tensor, b: Tensor) -> None:
     """``at::assert_no_overlap``: ``a`` and ``b`` share no memory at all."""
     if get_overlap_status(a, b) in (MemOverlapStatus.FULL, MemOverlapStatus.PARTIAL):
         raise RuntimeError(OVERLAP_MESSAGE)
+
+
+def warn_if_expanded(t: Tensor, op_name: str, *, stacklevel: int) -> None:
+    """Warn that writing an expanded tensor is deprecated, and let the write happen.
+
+    ``index_fill_``, ``masked_fill_`` and ``index_put_`` predate the internal-overlap
+    check: where other kernels refuse (``assert_no_internal_overlap``), they
+    ``TORCH_WARN`` (``TensorAdvancedIndexing.cpp``) and write each memory location once
+    per element that refers to it.
+    """
+    if has_internal_overlap(t) is MemOverlap.YES:
+        example = "tensor[indices] = tensor" if op_name == "index_put_" else "tensor[mask] = scalar"
+        warnings.warn(
+            f"Use of {op_name} on expanded tensors is deprecated. Please clone() the tensor "
+            f"before performing this operation. This also applies to advanced indexing e.g. "
+            f"{example}",
+            UserWarning,
+            stacklevel=stacklevel + 1,
+        )

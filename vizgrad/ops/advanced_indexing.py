@@ -21,7 +21,7 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import BOOL, INTEGRAL, int32, int64, uint8
-from ..memory_overlap import MemOverlap, has_internal_overlap
+from ..memory_overlap import assert_no_overlap, assert_no_partial_overlap
 from ..shape import broadcast_shapes, contiguous_strides, is_non_overlapping_and_dense
 from ..tensor import Tensor, define_method
 from .basic_indexing import basic_index
@@ -29,6 +29,7 @@ from .creation import tensor
 from .declaration import native_function
 from .indexing_common import _clone_keeping_layout, _fresh, fill_value, from_inplace
 from .iterator import output_strides
+from .overload_kernels import Overlap
 
 __all__ = [
     "advanced_index",
@@ -418,14 +419,6 @@ def _index_put_into(self: Tensor, indices, values: Tensor, accumulate: bool) -> 
             f"{self._dtype.scalar_name} for the destination and {values._dtype.scalar_name} "
             f"for the source."
         )
-    if has_internal_overlap(self) is MemOverlap.YES:
-        warnings.warn(
-            "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor "
-            "before performing this operation. This also applies to advanced indexing e.g. "
-            "tensor[indices] = tensor",
-            UserWarning,
-            stacklevel=6,
-        )
     plan = AdvancedIndex(self, indices)
     _check_values_shape(values, plan.result_shape)
     plan.check_bounds()
@@ -459,12 +452,40 @@ def _index_put_values_grad(grad: Tensor, saved) -> Tensor:
     return picked
 
 
+def _dispatches_to_masked_fill(indices, values: Tensor, accumulate: bool) -> bool:
+    """Whether ``index_put_`` is ``masked_fill_`` (``canDispatchToMaskedFill``): one
+    value written, without accumulating, where one bool (or uint8) mask says."""
+    masks = [t for t in indices if t is not None]
+    return (not accumulate and values.numel() == 1 and len(masks) == 1
+            and (masks[0]._dtype.category is BOOL or masks[0]._dtype is uint8))  # fmt: skip
+
+
+def _check_index_put_overlap(self, indices, values, accumulate=False) -> None:
+    """``_index_put_impl_``'s memory checks: ``values`` and every index may share no
+    memory with ``self``; written as ``masked_fill_``, the mask may be ``self`` itself."""
+    if _dispatches_to_masked_fill(indices, values, accumulate):
+        for mask in indices:
+            if mask is not None:
+                assert_no_partial_overlap(self, mask)
+        return
+    assert_no_overlap(self, values)
+    for index in indices:
+        if index is not None:
+            assert_no_overlap(self, index)
+
+
 # index_put is ``self.clone().index_put_(...)``: a dense input keeps its layout.
 index_put = native_function(
     "index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
     "index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) "
     "-> Tensor(a!)",
-    kernel=from_inplace(_index_put_into, start=_clone_keeping_layout),
+    # ``index_put_``: an expanded ``self`` is only deprecated; then what it reads may not
+    # share memory with it, before the dtypes are compared.
+    kernel=from_inplace(
+        _index_put_into,
+        start=_clone_keeping_layout,
+        inplace_checks=(Overlap(deprecated_expanded="index_put_"), _check_index_put_overlap),
+    ),
     derivative=Derivative(
         "IndexPutBackward0",
         save=("indices", "accumulate", "values_sym_sizes"),

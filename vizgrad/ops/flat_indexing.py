@@ -10,7 +10,6 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import int64
-from ..memory_overlap import assert_no_internal_overlap
 from ..tensor import Tensor
 from .declaration import native_function
 from .indexing_common import _clone_keeping_layout, _fresh, from_inplace
@@ -94,9 +93,8 @@ take = native_function(
 )
 
 
-def _write_put(self, index, source, accumulate=False):
-    """``put_``: PyTorch's checks in its order (types, counts, an empty ``self``, then
-    whether ``self`` may be written), then the writes at flat positions."""
+def _check_put(self, index, source, accumulate=False):
+    """``put_``'s argument checks, in its order (types, counts, an empty ``self``)."""
     _check_long_index("put_", index)
     if self._dtype is not source._dtype:
         raise RuntimeError(
@@ -110,7 +108,11 @@ def _write_put(self, index, source, accumulate=False):
         )
     if self.numel() == 0 and index.numel():
         raise IndexError("put_(): Tried to put elements into an empty tensor")
-    assert_no_internal_overlap(self)
+
+
+def _write_put(self, index, source, accumulate=False):
+    """``put_``: its checks, then the writes at flat positions."""
+    _check_put(self, index, source, accumulate)
     positions = _flat_positions(self, index)
     # Unravel to coordinates so the write reaches a non-contiguous self in place.
     target = _flat_view(self)
@@ -132,7 +134,13 @@ def _put_self_grad(grad: Tensor, saved) -> Tensor:
 put = native_function(
     "put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
     "put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)",
-    kernel=from_inplace(_write_put, start=_clone_keeping_layout),
+    # ``put_``: its argument checks, then whether ``self`` may be written and may share
+    # memory with what it reads.
+    kernel=from_inplace(
+        _write_put,
+        start=_clone_keeping_layout,
+        inplace_checks=(_check_put, Overlap(internal=True, full=("index", "source"))),
+    ),
     derivative=Derivative(
         "PutBackward0",
         save=("index", "source", "accumulate"),

@@ -11,7 +11,6 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import int32, int64
-from ..memory_overlap import assert_no_internal_overlap
 from ..shape import wrap_dim
 from ..tensor import Tensor
 from .declaration import native_function
@@ -140,7 +139,6 @@ def _check_index_add(self, dim, index, source, *, alpha=1, out=None) -> int:
 
 
 def _write_index_add(self, dim, index, source, *, alpha=1):
-    assert_no_internal_overlap(self)
     dim = _check_index_add(self, dim, index, source, alpha=alpha)
     positions = index._array.reshape(-1)
     if len(self._size) > 1:
@@ -207,7 +205,6 @@ def _check_index_copy(self, dim, index, source, *, out=None) -> int:
 
 
 def _write_index_copy(self, dim, index, source):
-    assert_no_internal_overlap(self)
     dim = _check_index_copy(self, dim, index, source)
     positions = index._array.reshape(-1)
     size = _nonempty_size(self, dim)
@@ -220,11 +217,14 @@ def _write_index_copy(self, dim, index, source):
     _slices_along(self, dim)[positions] = _slices_along(source, dim)
 
 
-def _write_index_fill(self, dim, index, value):
-    assert_no_internal_overlap(self)
-    dim = wrap_dim(dim, len(self._size))
+def _check_index_fill_index(self, dim, index, value) -> None:
     if index._dtype is not int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
+
+
+def _write_index_fill(self, dim, index, value):
+    dim = wrap_dim(dim, len(self._size))
+    _check_index_fill_index(self, dim, index, value)
     if isinstance(value, Tensor) and value._size:
         raise RuntimeError(
             f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
@@ -285,6 +285,8 @@ index_add = native_function(
         exact_dtype=True,
         meta=_like_self,
         resized_checks=Overlap(internal=True, full=("index", "source"), partial=("self",)),
+        # index_add_: the same meta function, its output being ``self``.
+        inplace_checks=(_check_index_add, Overlap(internal=True, full=("index", "source"))),
     ),
     derivative=Derivative(
         "IndexAddBackward0",
@@ -311,6 +313,7 @@ index_copy = native_function(
             _check_index_copy,
             Overlap(partial=("self",)),
         ),
+        inplace_checks=Overlap(internal=True, full=("index", "source")),
     ),
     derivative=Derivative(
         "IndexCopyBackward0",
@@ -325,7 +328,16 @@ index_fill = native_function(
     "index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
     "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor",
     "index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)",
-    kernel=from_inplace(_write_index_fill, start=_clone_keeping_layout),
+    # ``index_fill_``: the index's dtype, then it may not be ``self``; an expanded ``self``
+    # is only deprecated.
+    kernel=from_inplace(
+        _write_index_fill,
+        start=_clone_keeping_layout,
+        inplace_checks=(
+            _check_index_fill_index,
+            Overlap(full=("index",), deprecated_expanded="index_fill_"),
+        ),
+    ),
     derivatives={
         "index_fill.int_Scalar": Derivative("IndexFillBackward0", save=("dim", "index"),
                                             grads={"self": _zero_filled_slices}),

@@ -17,7 +17,7 @@ from ..dispatcher import INPLACE, OUT
 from ..dtypes import C_TYPE_NAMES, COMPLEX, INTEGRAL, uint8
 from ..shape import contiguous_strides, is_non_overlapping_and_dense
 from ..tensor import Tensor
-from .overload_kernels import StructuredKernel, out_wrapper
+from .overload_kernels import StructuredKernel, out_wrapper, run_checks
 
 __all__: list[str] = []
 
@@ -126,19 +126,27 @@ class from_inplace(StructuredKernel):  # noqa: N801 - reads as a wrapper in decl
     ``write(self, *args, **options)`` checks its arguments and writes into ``self``;
     ``start(self, *args)`` makes the copy the functional overload writes into;
     ``out_options`` are the ``out_wrapper`` options of the ``out=`` overload (the checks
-    of its ATen kernel).
+    of its ATen kernel). ``inplace_checks`` are the in-place overload's own, run before
+    ``write`` in its ATen kernel's order: steps as ``out_wrapper``'s ``checks``, each an
+    ``Overlap`` (the memory ``self`` must not share: an in-place write reads ``index``
+    and ``source`` while it writes) or a function called as ``write`` is. The
+    functional overload writes a fresh copy, which overlaps nothing.
     """
 
-    def __init__(self, write, *, start, **out_options):
+    def __init__(self, write, *, start, inplace_checks=(), **out_options):
         self.write = write
         self.start = start
+        self.inplace_checks = (
+            tuple(inplace_checks) if isinstance(inplace_checks, list | tuple) else (inplace_checks,)
+        )
         self.out_options = out_options
 
     def for_overload(self, schema, variant):
-        write, start = self.write, self.start
+        write, start, checks = self.write, self.start, self.inplace_checks
         if variant is INPLACE:
 
             def inplace_kernel(self, *args, **options):
+                run_checks(checks, schema, self, args, options)
                 write(self, *args, **options)
                 return self
 

@@ -10,7 +10,6 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import BOOL, TYPEMETA_NAMES
-from ..memory_overlap import assert_no_internal_overlap
 from ..shape import broadcast_shapes, numel_of
 from ..tensor import Tensor
 from .declaration import native_function
@@ -28,7 +27,7 @@ __all__ = [
 # --- masks: masked_fill, masked_select, masked_scatter ---------------------------------
 
 
-def _write_masked_fill(self, mask, value):
+def _check_masked_fill(self, mask, value):
     if mask._dtype.category != BOOL:
         raise RuntimeError(
             f"masked_fill_ only supports boolean masks, but got mask with dtype "
@@ -39,12 +38,15 @@ def _write_masked_fill(self, mask, value):
             f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
             f"{len(value._size)} dimension(s)."
         )
+
+
+def _write_masked_fill(self, mask, value):
+    _check_masked_fill(self, mask, value)
     shape = broadcast_shapes(self._size, mask._size)
     if shape != self._size:
         raise RuntimeError(
             f"output with shape {list(self._size)} doesn't match the broadcast shape {list(shape)}"
         )
-    assert_no_internal_overlap(self)
     where = np.broadcast_to(mask._array, self._size)
     np.copyto(self._array, fill_value(value, self._dtype), where=where)
 
@@ -71,7 +73,16 @@ masked_fill = native_function(
     "masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)",
     "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor",
     "masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)",
-    kernel=from_inplace(_write_masked_fill, start=_broadcast_with_mask),
+    # ``masked_fill_``: the mask's dtype, then an expanded ``self`` is only deprecated and
+    # the mask may be ``self``, not part of it; its iterator checks no overlap.
+    kernel=from_inplace(
+        _write_masked_fill,
+        start=_broadcast_with_mask,
+        inplace_checks=(
+            _check_masked_fill,
+            Overlap(partial=("mask",), deprecated_expanded="masked_fill_"),
+        ),
+    ),
     derivatives={
         "masked_fill.Scalar": Derivative("MaskedFillBackward0", save=("mask",),
                                          grads={"self": _zero_where_masked}),
@@ -139,7 +150,6 @@ def _write_masked_scatter(self, mask, source):
         raise RuntimeError(
             f"output with shape {list(self._size)} doesn't match the broadcast shape {list(shape)}"
         )
-    assert_no_internal_overlap(self)
     where = np.broadcast_to(mask._array, self._size)
     count = int(np.count_nonzero(where))
     if count > source.numel():
@@ -161,7 +171,11 @@ def _masked_scatter_source_grad(grad: Tensor, saved) -> Tensor:
 masked_scatter = native_function(
     "masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor",
     "masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)",
-    kernel=from_inplace(_write_masked_scatter, start=_broadcast_with_mask),
+    # ``masked_scatter_`` refuses an expanded ``self`` before any other check; it lets
+    # ``mask`` and ``source`` share memory with ``self``.
+    kernel=from_inplace(
+        _write_masked_scatter, start=_broadcast_with_mask, inplace_checks=Overlap(internal=True)
+    ),
     derivative=Derivative(
         "MaskedScatterBackward0",
         save=("mask", "source_sym_sizes"),

@@ -17,6 +17,7 @@ from ..memory_overlap import (
     assert_no_internal_overlap,
     assert_no_overlap,
     assert_no_partial_overlap,
+    warn_if_expanded,
 )
 from ..promotion import check_can_cast
 from ..schema import FunctionSchema
@@ -24,7 +25,7 @@ from ..tensor import Tensor
 from .iterator import resize_output
 from .registry import check_out_dtype, write_to_out
 
-__all__ = ["OverloadKernel", "StructuredKernel", "Overlap", "out_wrapper"]
+__all__ = ["OverloadKernel", "StructuredKernel", "Overlap", "out_wrapper", "run_checks"]
 
 
 class OverloadKernel:
@@ -53,9 +54,15 @@ class Overlap:
     it writes, as ``gather`` reads ``self``); each named in ``partial`` may be exactly an
     output, not part of one (``assert_no_partial_overlap``). A ``Tensor[]`` argument
     names each of its tensors. ``outs`` says which outputs are checked (all by default).
+
+    The same steps check an in-place overload (``from_inplace(inplace_checks=...)``),
+    whose one output is ``self``. ``deprecated_expanded``, the operator's name, replaces
+    ``internal`` for the in-place writes that only warn about an expanded ``self``
+    (``index_fill_``, ``masked_fill_``, ``index_put_``: ``warn_if_expanded``).
     """
 
     internal: bool = False
+    deprecated_expanded: str | None = None
     full: tuple[str, ...] = ()
     partial: tuple[str, ...] = ()
     outs: tuple[str, ...] | None = None
@@ -65,6 +72,10 @@ class Overlap:
         if self.internal:
             for out in written:
                 assert_no_internal_overlap(out)
+        if self.deprecated_expanded is not None:
+            for out in written:
+                # The dispatcher's depth varies: the warning names this check, as before.
+                warn_if_expanded(out, self.deprecated_expanded, stacklevel=1)
         for out in written:
             for name in self.full:
                 for t in _tensors_of(arguments.get(name)):
@@ -173,14 +184,25 @@ def _steps(steps) -> tuple:
     return tuple(steps) if isinstance(steps, list | tuple) else (steps,)
 
 
+def run_checks(steps: tuple, schema: FunctionSchema, self: Tensor, args: tuple,
+               kwargs: dict) -> None:  # fmt: skip
+    """Run an in-place overload's checks (``from_inplace(inplace_checks=...)``): each
+    ``Overlap`` with ``self`` as the written tensor, each function as the kernel is called."""
+    positional = [a.name for a in schema.arguments if not a.kwarg_only]
+    _Call((self, *args), kwargs, {}, positional, written={"self": self}).run(steps)
+
+
 class _Call:
     """One call of an ``out=`` kernel, as its checks see it: the arguments (also by
-    their schema names, for an ``Overlap``) and the outputs by name."""
+    their schema names, for an ``Overlap``) and the outputs by name; ``written`` are the
+    tensors an ``Overlap`` checks (the outputs, or an in-place overload's ``self``)."""
 
-    __slots__ = ("args", "kwargs", "outs", "positional", "_arguments")
+    __slots__ = ("args", "kwargs", "outs", "positional", "written", "_arguments")
 
-    def __init__(self, args: tuple, kwargs: dict, outs: dict, positional: list):
+    def __init__(self, args: tuple, kwargs: dict, outs: dict, positional: list, *,
+                 written: dict | None = None):  # fmt: skip
         self.args, self.kwargs, self.outs, self.positional = args, kwargs, outs, positional
+        self.written = outs if written is None else written
         self._arguments = None
 
     def run(self, steps: tuple) -> None:
@@ -190,6 +212,6 @@ class _Call:
                     # An internal call may leave trailing defaults out: zip what was given.
                     given = zip(self.positional, self.args, strict=False)
                     self._arguments = {**dict(given), **self.kwargs}
-                step.check(self.outs, self._arguments)
+                step.check(self.written, self._arguments)
             else:
                 step(*self.args, **self.kwargs, **self.outs)

@@ -13,7 +13,6 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import int32, int64
-from ..memory_overlap import assert_no_internal_overlap
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
 from .declaration import native_function
@@ -186,7 +185,6 @@ def _check_reduce(self, dim, index, source, *, reduce=None, out=None) -> None:
 
 
 def _write_scatter(self, dim, index, src, reduce=None):
-    assert_no_internal_overlap(self)
     dim = _scatter_checks("scatter", self, dim, index, src)
     _check_index_in_range(index, _nonempty_size(self, dim), dim)
     if not isinstance(src, Tensor):
@@ -195,7 +193,6 @@ def _write_scatter(self, dim, index, src, reduce=None):
 
 
 def _write_scatter_add(self, dim, index, src):
-    assert_no_internal_overlap(self)
     dim = _scatter_checks("scatter", self, dim, index, src)
     _check_index_in_range(index, _nonempty_size(self, dim), dim)
     _scatter_into(self, dim, index, src, "add")
@@ -208,8 +205,11 @@ def _scatter_out_checks(self, dim, index, src, **_options) -> None:
 # ``scatter_meta_impl``: after its argument checks, ``out`` (as given) may not share memory
 # with ``index`` or ``src``; ``set_output`` then checks and resizes it, and the kernel
 # starts with ``out.copy_(self)``, which ``out`` may be, but not part of.
+# In place, ``self`` is that output.
+_SCATTER_CHECKS = (_scatter_out_checks, Overlap(internal=True, full=("index", "src")))
 _SCATTER_OUT = {
-    "checks": (_scatter_out_checks, Overlap(internal=True, full=("index", "src"))),
+    "checks": _SCATTER_CHECKS,
+    "inplace_checks": _SCATTER_CHECKS,
     "exact_dtype": True,
     "meta": _like_self,
     "resized_checks": Overlap(partial=("self",)),
