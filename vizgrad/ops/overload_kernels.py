@@ -52,7 +52,8 @@ class Overlap:
     with an output (``assert_no_overlap``: a kernel that reads it in another order than
     it writes, as ``gather`` reads ``self``); each named in ``partial`` may be exactly an
     output, not part of one (``assert_no_partial_overlap``). A ``Tensor[]`` argument
-    names each of its tensors. ``outs`` says which outputs are checked (all by default).
+    names each of its tensors. ``outs`` says which outputs are checked (all by default),
+    one after the other.
     """
 
     internal: bool = False
@@ -61,11 +62,11 @@ class Overlap:
     outs: tuple[str, ...] | None = None
 
     def check(self, outs: dict, arguments: dict) -> None:
-        written = [outs[name] for name in (self.outs or outs)]
-        if self.internal:
-            for out in written:
+        # One output after the other, each refused for itself first, as TensorIterator's
+        # ``compute_mem_overlaps`` checks them.
+        for out in (outs[name] for name in (self.outs or outs)):
+            if self.internal:
                 assert_no_internal_overlap(out)
-        for out in written:
             for name in self.full:
                 for t in _tensors_of(arguments.get(name)):
                     assert_no_overlap(out, t)
