@@ -20,7 +20,7 @@ from ..shape import wrap_dim
 from ..tensor import Tensor
 from .arithmetic import maximum, minimum
 from .declaration import native_function
-from .overload_kernels import out_wrapper
+from .overload_kernels import Overlap, out_wrapper
 from .reduction_args import check_reducible, numpy_axes, reduction_dims
 from .reduction_backward import (
     evenly_distributed_derivative,
@@ -220,6 +220,10 @@ def _elementwise(binary):
 _max_other, _max_other_out = _elementwise(maximum)
 _min_other, _min_other_out = _elementwise(minimum)
 
+# ``max.dim``, ``min.dim`` and ``aminmax`` write both outputs through a TensorIterator that
+# reads ``self``: neither may overlap itself nor be part of ``self`` (it may be ``self``).
+SELECTION_OVERLAP = Overlap(internal=True, partial=("self",))
+
 max = native_function(  # noqa: A001 - PyTorch's name
     "max(Tensor self) -> Tensor",
     "max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
@@ -233,7 +237,9 @@ max = native_function(  # noqa: A001 - PyTorch's name
         "max.other": _max_other,
         "max.out": _max_other_out,
         "max.dim": _max_dim_kernel,
-        "max.dim_max": out_wrapper(_max_dim_kernel, "max", "max_values", exact_dtype=True),
+        "max.dim_max": out_wrapper(
+            _max_dim_kernel, "max", "max_values", exact_dtype=True, resized_checks=SELECTION_OVERLAP
+        ),  # fmt: skip
     },
     derivatives={
         "max": evenly_distributed_derivative("MaxBackward1"),
@@ -259,7 +265,13 @@ min = native_function(  # noqa: A001 - PyTorch's name
         "min.other": _min_other,
         "min.out": _min_other_out,
         "min.dim": _min_dim_kernel,
-        "min.dim_min": out_wrapper(_min_dim_kernel, "min", "min_indices", exact_dtype=True),
+        "min.dim_min": out_wrapper(
+            _min_dim_kernel,
+            "min",
+            "min_indices",
+            exact_dtype=True,
+            resized_checks=SELECTION_OVERLAP,
+        ),  # fmt: skip
     },
     derivatives={
         "min": evenly_distributed_derivative("MinBackward1"),
@@ -307,7 +319,11 @@ aminmax = native_function(
     "aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, "
     "Tensor(b!) max) -> (Tensor(a!) min, Tensor(b!) max)",
     kernel=_aminmax_kernel,
-    kernels={"aminmax.out": out_wrapper(_aminmax_kernel, "min", "max", exact_dtype=True)},
+    kernels={
+        "aminmax.out": out_wrapper(
+            _aminmax_kernel, "min", "max", exact_dtype=True, resized_checks=SELECTION_OVERLAP
+        )
+    },  # fmt: skip
     derivative=Derivative(
         "AminmaxBackward0",
         save=("self", "dim", "keepdim", "min", "max"),

@@ -53,7 +53,8 @@ class Overlap:
     with an output (``assert_no_overlap``: a kernel that reads it in another order than
     it writes, as ``gather`` reads ``self``); each named in ``partial`` may be exactly an
     output, not part of one (``assert_no_partial_overlap``). A ``Tensor[]`` argument
-    names each of its tensors. ``outs`` says which outputs are checked (all by default).
+    names each of its tensors. ``outs`` says which outputs are checked (all by default),
+    one after the other.
 
     The same steps check an in-place overload (``from_inplace(inplace_checks=...)``),
     whose one output is ``self``. ``deprecated_expanded``, the operator's name, replaces
@@ -68,15 +69,14 @@ class Overlap:
     outs: tuple[str, ...] | None = None
 
     def check(self, outs: dict, arguments: dict) -> None:
-        written = [outs[name] for name in (self.outs or outs)]
-        if self.internal:
-            for out in written:
+        # One output after the other, each refused for itself first, as TensorIterator's
+        # ``compute_mem_overlaps`` checks them.
+        for out in (outs[name] for name in (self.outs or outs)):
+            if self.internal:
                 assert_no_internal_overlap(out)
-        if self.deprecated_expanded is not None:
-            for out in written:
+            if self.deprecated_expanded is not None:
                 # The dispatcher's depth varies: the warning names this check, as before.
                 warn_if_expanded(out, self.deprecated_expanded, stacklevel=1)
-        for out in written:
             for name in self.full:
                 for t in _tensors_of(arguments.get(name)):
                     assert_no_overlap(out, t)

@@ -23,7 +23,6 @@ from .overload_kernels import Overlap, out_wrapper
 from .reduction_args import check_reducible
 from .reduction_backward import evenly_distributed_derivative, selecting_derivative
 from .reduction_machinery import wrap_result
-from .registry import write_to_out
 
 __all__ = [
     "sort",
@@ -87,6 +86,16 @@ def _sort_kernel(self: Tensor, dim: int = -1, descending: bool = False, *, stabl
     return _in_input_layout(values, self, self._dtype), _in_input_layout(order, self, dt.int64)
 
 
+# ``sort_stable_out`` copies ``self`` into ``values`` (a copy: ``values`` may be ``self``,
+# not part of it) and sorts it in place with ``indices``, which ``self`` never meets.
+_SORT_OVERLAP = (
+    Overlap(internal=True, partial=("self",), outs=("values",)),
+    Overlap(internal=True, outs=("indices",)),
+)
+# ``topk`` and ``mode`` write both outputs through a TensorIterator that reads ``self``:
+# neither may overlap itself nor be part of ``self`` (it may be ``self``).
+SELECTION_OVERLAP = Overlap(internal=True, partial=("self",))
+
 # ``sort(t)`` and ``sort(t, stable=...)`` are two overloads (SortBackward0 and 1; even
 # ``stable=False`` picks ``sort.stable``). The values were picked from ``indices``:
 # their gradient is scattered back there.
@@ -100,7 +109,9 @@ sort = native_function(
     "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     kernel=_sort_kernel,
     kernels={
-        name: out_wrapper(_sort_kernel, "values", "indices", exact_dtype=True)
+        name: out_wrapper(
+            _sort_kernel, "values", "indices", exact_dtype=True, resized_checks=_SORT_OVERLAP
+        )
         for name in ("sort.values", "sort.values_stable")
     },
     derivatives={
@@ -303,30 +314,20 @@ def _mode_kernel(self: Tensor, dim: int = -1, keepdim=False):
 
 
 # --- their out= overloads: each checks the out tensors' dtypes in its own words ------------
-
-
-def _checked_out(kernel, check):
-    """The ``out=`` overload of a ``(values, indices)`` selection: ``check(result,
-    values, indices)`` before either is written."""
-
-    def out_kernel(*args, values: Tensor, indices: Tensor, **kwargs):
-        result = kernel(*args, **kwargs)
-        check(result, values, indices)
-        return write_to_out(result[0], values), write_to_out(result[1], indices)
-
-    return out_kernel
+# ``median`` and ``nanmedian`` sort a copy of ``self``: their outputs may overlap ``self``,
+# not themselves (the TensorIterator that writes them refuses it).
 
 
 def _tensor_type(dtype) -> str:
     return f"vizgrad.{dtype.scalar_name}Tensor"
 
 
-def _check_median_out(result, values: Tensor, indices: Tensor) -> None:
-    if values._dtype is not result[0]._dtype:
+def _check_median_out(dtypes, values: Tensor, indices: Tensor) -> None:
+    if values._dtype is not dtypes[0]:
         raise RuntimeError(
             f"Expected tensor for 'values' to have the same type as tensor for argument #2 "
             f"'self'; but type {_tensor_type(values._dtype)} does not equal "
-            f"{_tensor_type(result[0]._dtype)} (while checking arguments for median)"
+            f"{_tensor_type(dtypes[0])} (while checking arguments for median)"
         )
     if indices._dtype is not dt.int64:
         raise RuntimeError(
@@ -342,8 +343,8 @@ def _check_kthvalue_out(dtypes, values: Tensor, indices: Tensor) -> None:
         raise RuntimeError("output indices must be of scalar type Long")
 
 
-def _check_mode_out(result, values: Tensor, indices: Tensor) -> None:
-    for tensor, expected, name in ((values, result[0]._dtype, "values"),
+def _check_mode_out(dtypes, values: Tensor, indices: Tensor) -> None:
+    for tensor, expected, name in ((values, dtypes[0], "values"),
                                    (indices, dt.int64, "indices")):  # fmt: skip
         if tensor._dtype is not expected:
             raise RuntimeError(
@@ -358,7 +359,11 @@ topk = native_function(
     "topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, "
     "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     kernel=_topk_kernel,
-    kernels={"topk.values": out_wrapper(_topk_kernel, "values", "indices", exact_dtype=True)},
+    kernels={
+        "topk.values": out_wrapper(
+            _topk_kernel, "values", "indices", exact_dtype=True, resized_checks=SELECTION_OVERLAP
+        )
+    },  # fmt: skip
     derivative=selecting_derivative("TopkBackward0", keepdim=True),
     doc="``torch.topk``: the ``k`` largest (or smallest) values along ``dim`` and their indices.",
 )
@@ -392,8 +397,10 @@ median = native_function(
     kernels={
         "median": _median_all_kernel("median", ignore_nan=False),
         "median.dim": _median_dim_kernel("median", ignore_nan=False),
-        "median.dim_values": _checked_out(
-            _median_dim_kernel("median", ignore_nan=False), _check_median_out
+        "median.dim_values": out_wrapper(
+            _median_dim_kernel("median", ignore_nan=False),
+            check_dtypes=_check_median_out,
+            resized_checks=Overlap(internal=True),
         ),
     },
     derivatives={
@@ -411,8 +418,10 @@ nanmedian = native_function(
     kernels={
         "nanmedian": _median_all_kernel("nanmedian", ignore_nan=True),
         "nanmedian.dim": _median_dim_kernel("nanmedian", ignore_nan=True),
-        "nanmedian.dim_values": _checked_out(
-            _median_dim_kernel("nanmedian", ignore_nan=True), _check_median_out
+        "nanmedian.dim_values": out_wrapper(
+            _median_dim_kernel("nanmedian", ignore_nan=True),
+            check_dtypes=_check_median_out,
+            resized_checks=Overlap(internal=True),
         ),
     },
     derivatives={
@@ -426,7 +435,11 @@ mode = native_function(
     "mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, "
     "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     kernel=_mode_kernel,
-    kernels={"mode.values": _checked_out(_mode_kernel, _check_mode_out)},
+    kernels={
+        "mode.values": out_wrapper(
+            _mode_kernel, check_dtypes=_check_mode_out, resized_checks=SELECTION_OVERLAP
+        )
+    },  # fmt: skip
     derivative=selecting_derivative("ModeBackward0"),
     doc="``torch.mode``: the most frequent value along ``dim`` and an index of it.",
 )
