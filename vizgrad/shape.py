@@ -6,6 +6,7 @@ PyTorch's error when out of range; ``broadcast_shapes`` lines shapes up from the
 
 from __future__ import annotations
 
+import math
 import operator
 
 __all__ = [
@@ -85,6 +86,8 @@ def check_storage_nbytes(shape, itemsize: int, stride=None) -> None:
     memory is asked for (``zeros(2**62)`` overflows; ``zeros(10**12)`` only fails to get
     its 4 TB)."""
     if stride is None:
+        if min(shape, default=0) >= 0 and math.prod(shape) * itemsize <= _INT64_MAX:
+            return  # the common case, counted in C
         nbytes, overflowed = _overflowing_product(shape)
         overflowed |= nbytes * itemsize > _INT64_MAX
         if overflowed:

@@ -161,9 +161,10 @@ class Tensor:
     @classmethod
     def _empty_strided(cls, size, stride, dtype: DType) -> Tensor:
         """``at::empty_strided``: storage just big enough for ``size``/``stride``."""
-        check_storage_nbytes(size, dtype.itemsize, stride)
         if tuple(stride) == contiguous_strides(size):  # exactly row-major: NumPy's layout
+            check_storage_nbytes(size, dtype.itemsize)
             return cls._from_array(np.empty(size, dtype=dtype.numpy), dtype)
+        check_storage_nbytes(size, dtype.itemsize, stride)
         return cls(Storage.empty(storage_extent(size, stride), dtype), size, stride, 0)
 
     def _alias(self, size, stride, offset: int) -> Tensor:

@@ -73,6 +73,13 @@ def _check_cat_inputs(tensors, dim: int, out: Tensor | None = None) -> tuple[lis
     part and the wrapped dim."""
     if not tensors:
         raise ValueError("vizgrad.cat(): expected a non-empty list of Tensors")
+    first = tensors[0]._size
+    if first and first != (0,) and all(t._size == first for t in tensors):
+        # The common call, tensors of one shape: every check below would pass.
+        dim = wrap_dim(dim, len(first))
+        if out is not None:
+            _check_cat_cast(tensors, out)
+        return list(tensors), dim
     for i, t in enumerate(tensors):
         if not t._size:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")

@@ -19,6 +19,7 @@ from .declaration import native_function
 from .indexing_common import (
     _check_index_in_range,
     _clone_row_major,
+    _fresh,
     _like_self,
     _nonempty_size,
     fill_value,
@@ -57,9 +58,8 @@ def _gather_meta(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = Fals
 
 def _gather_kernel(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Tensor:
     dim = wrap_dim(dim, len(self._size))
-    result = Tensor._empty_strided(index._size, contiguous_strides(index._size), self._dtype)
     if index.numel() == 0:  # an empty index of any dtype gathers nothing
-        return result
+        return Tensor._empty_strided(index._size, contiguous_strides(index._size), self._dtype)
     if index._dtype not in (int32, int64):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
     if max(len(self._size), 1) != max(len(index._size), 1):
@@ -72,10 +72,9 @@ def _gather_kernel(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = Fa
             )
     _check_index_in_range(index, _nonempty_size(self, dim), dim)
     if not self._size:
-        result._array[...] = self._array
-        return result
-    result._array[...] = self._array[_along_dim(self, dim, index)]
-    return result
+        return _fresh(np.broadcast_to(self._array, index._size), self._dtype)
+    # Fancy indexing makes a new row-major array of the index's shape: the result.
+    return _fresh(self._array[_along_dim(self, dim, index)], self._dtype)
 
 
 def _gather_backward(grad: Tensor, saved) -> Tensor:
