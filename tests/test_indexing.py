@@ -723,3 +723,24 @@ def test_nonzero_out():
     assert_same(out_v, out_t)
     assert_same_error(lambda: vg.nonzero(v, out=vg.empty(0, dtype=vg.int32)),
                       lambda: torch.nonzero(t, out=torch.empty(0, dtype=torch.int32)))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["lib.zeros(3).index_fill_(0, lib.tensor([5]), 1j)",
+     "lib.zeros(3).index_fill_(0, lib.tensor([0]), lib.ones(2) * 1j)",
+     "lib.zeros(3).index_fill_(5, lib.tensor([0]), 1j)",
+     "lib.zeros(3).index_fill_(0, lib.tensor([0.0]), 1j)",
+     "lib.zeros(3).index_fill(0, lib.tensor([0]), 1j)",
+     "lib.zeros(3).index_fill(5, lib.tensor([0.0]), 1)",
+     "lib.zeros(3).index_fill_(0, lib.tensor([0]), lib.tensor(1j))"],
+)  # fmt: skip
+def test_index_fill_checks_in_torchs_order(call):
+    """The index's dtype, a 0-dim value, a complex value for a real tensor, then the dim."""
+    assert_same_error(lambda: eval(call, {"lib": vg}), lambda: eval(call, {"lib": torch}))  # noqa: S307
+
+
+def test_index_fill_of_a_complex_tensor_takes_a_complex_value():
+    filled = vg.zeros(3, dtype=vg.complex64).index_fill_(0, vg.tensor([0]), 1j)
+    assert filled.tolist() == torch.zeros(3, dtype=torch.complex64).index_fill_(
+        0, torch.tensor([0]), 1j).tolist()  # fmt: skip

@@ -223,13 +223,20 @@ def _check_index_fill_index(self, dim, index, value) -> None:
 
 
 def _write_index_fill(self, dim, index, value):
-    dim = wrap_dim(dim, len(self._size))
+    # ``index_fill_``'s checks in its order: the index's dtype, a 0-dim value, a complex
+    # value for a real tensor, and only then the dim.
     _check_index_fill_index(self, dim, index, value)
     if isinstance(value, Tensor) and value._size:
         raise RuntimeError(
             f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
             f"{len(value._size)} dimension(s)."
         )
+    scalar = value.item() if isinstance(value, Tensor) else value
+    if isinstance(scalar, complex) and not self._dtype.is_complex:
+        raise RuntimeError(
+            "index_fill_(): Converting complex Scalar to non-complex type is not supported"
+        )
+    dim = wrap_dim(dim, len(self._size))
     positions = index._array.reshape(-1)
     size = _nonempty_size(self, dim)
     bad = (positions < -size) | (positions >= size)
