@@ -6,6 +6,9 @@ same calls: values, dtype, shape, strides, storage offset and errors.
 
 from __future__ import annotations
 
+import re
+import warnings
+
 import numpy as np
 import torch
 
@@ -152,6 +155,37 @@ def assert_same_error(vg_call, torch_call, *, match_message=True):
             f"messages differ:\n  vizgrad: {vg_error}\n  torch:   {torch_error}"
         )
     return vg_error, torch_error
+
+
+def assert_same_outcome(vg_call, torch_call, *, compare_warnings=False, message_lines=1):
+    """Both calls raise alike (``assert_same_error``), or both give the same result
+    (``assert_same``); with ``compare_warnings``, a result comes after the same warnings
+    (category and message). ``message_lines`` of two errors' messages are compared
+    exactly (PyTorch's messages that say more on a later line)."""
+    try:
+        expected, expected_warnings = _warned(torch_call)
+    except Exception:  # noqa: BLE001 - whatever torch raises, vizgrad must raise alike
+        vg_error, torch_error = assert_same_error(vg_call, torch_call)
+        if message_lines > 1:
+            want = str(torch_error).replace("torch.", "vizgrad.").split("\n")[:message_lines]
+            assert str(vg_error).split("\n")[:message_lines] == want
+        return
+    got, got_warnings = _warned(vg_call)
+    assert_same(got, expected)
+    if compare_warnings:
+        assert got_warnings == expected_warnings
+
+
+def _warned(call) -> tuple:
+    """``call()``'s result and the warnings it gave, as ``(category, message)`` (without
+    the "Triggered internally at" PyTorch's C++ warnings end with)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call()
+    return result, [
+        (w.category, re.sub(r" \(Triggered internally at .*\)$", "", str(w.message)))
+        for w in caught
+    ]
 
 
 def _core(message: str) -> str:

@@ -15,12 +15,9 @@ same storage that does not overlap ``self`` is accepted; empty tensors overlap n
 
 from __future__ import annotations
 
-import re
-import warnings
-
 import pytest
 import torch
-from oracle import assert_same, assert_same_error
+from oracle import assert_same_outcome
 
 import vizgrad as vg
 
@@ -38,25 +35,10 @@ def _call(expr: str, lib):
     return eval(expr, names)  # noqa: S307 - our own test expressions
 
 
-def _warned(expr: str, lib):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = _call(expr, lib)
-    # PyTorch's C++ warnings name the line of ATen that raised them.
-    messages = [re.sub(r" \(Triggered internally at .*\)$", "", str(w.message)) for w in caught]
-    return result, [(w.category, m) for w, m in zip(caught, messages, strict=True)]
-
-
 def check(expr: str) -> None:
     """``expr`` raises what torch raises, or gives what it gives with the same warnings."""
-    try:
-        expected, expected_warnings = _warned(expr, torch)
-    except Exception:  # noqa: BLE001 - compared below, class and message
-        assert_same_error(lambda: _call(expr, vg), lambda: _call(expr, torch))
-        return
-    got, got_warnings = _warned(expr, vg)
-    assert_same(got, expected)
-    assert got_warnings == expected_warnings
+    assert_same_outcome(lambda: _call(expr, vg), lambda: _call(expr, torch),
+                        compare_warnings=True)  # fmt: skip
 
 
 SCATTER_LIKE = [

@@ -10,11 +10,10 @@ type, and the 0-d cases of ``isclose``, ``put``, ``take`` and ``squeeze``'s back
 """
 
 import itertools
-import warnings
 
 import pytest
 import torch
-from oracle import assert_same, assert_same_error
+from oracle import assert_same_error, assert_same_outcome
 
 import vizgrad as vg
 
@@ -27,20 +26,7 @@ def check_call(call, *, lines=1):
     ``lines`` of the messages are compared exactly when both raise (PyTorch's messages
     that say more on their second line: ``unflatten got an unexpected error:``).
     """
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            expected = call(torch)
-    except Exception:  # noqa: BLE001 - whatever torch raises, vizgrad must raise alike
-        vg_error, torch_error = assert_same_error(lambda: call(vg), lambda: call(torch))
-        if lines > 1:
-            want = str(torch_error).replace("torch.", "vizgrad.").split("\n")[:lines]
-            assert str(vg_error).split("\n")[:lines] == want
-        return
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        actual = call(vg)
-    assert_same(actual, expected)
+    assert_same_outcome(lambda: call(vg), lambda: call(torch), message_lines=lines)
 
 
 def layout(t):
