@@ -136,10 +136,6 @@ def set_rng_state(new_state) -> None:
 
 
 def _numpy_generator(generator) -> np.random.Generator:
-    if generator is None:
-        return default_generator._numpy
-    if not isinstance(generator, Generator):
-        raise TypeError(
-            f"expected a vizgrad.Generator for 'generator', got {type(generator).__name__}"
-        )
-    return generator._numpy
+    """The NumPy generator a sampling kernel draws from: the ``generator=`` argument's
+    (whose type the argument parser checked), or the default one."""
+    return default_generator._numpy if generator is None else generator._numpy
