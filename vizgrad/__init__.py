@@ -81,6 +81,9 @@ from .storage import Storage
 from .tensor import Tensor
 from .trace import dispatch_trace
 
+# The layers above the engine, as ``import torch`` makes ``torch.nn`` and ``torch.optim``.
+from . import datasets, nn, optim, utils  # isort: skip
+
 globals().update(_ALIASES)  # vizgrad.float, vizgrad.long, vizgrad.double…
 
 __version__ = "0.1.0"

@@ -1,0 +1,3 @@
+"""Dropout: zeroing elements at random during training, scaling the rest by ``1 / (1 - p)``."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Loss functions with PyTorch's reductions and options."""
+
+__all__: list[str] = []

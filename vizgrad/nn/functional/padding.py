@@ -1,0 +1,3 @@
+"""Padding: ``pad`` (constant, reflect, replicate, circular)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Lookup tables: ``embedding`` and ``one_hot``."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Resampling images: ``interpolate`` (nearest, bilinear)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Distance modules: CosineSimilarity, PairwiseDistance."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Dropout modules."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Linear maps as modules: Identity, Linear, Bilinear."""
+
+__all__: list[str] = []

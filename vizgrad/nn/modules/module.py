@@ -1,0 +1,3 @@
+"""``torch.nn.Module``: the base class of every layer."""
+
+__all__: list[str] = []

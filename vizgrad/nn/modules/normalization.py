@@ -1,0 +1,3 @@
+"""Per-sample normalisation: LayerNorm, GroupNorm."""
+
+__all__: list[str] = []

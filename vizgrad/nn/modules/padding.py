@@ -1,0 +1,3 @@
+"""Padding modules."""
+
+__all__: list[str] = []

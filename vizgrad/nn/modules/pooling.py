@@ -1,0 +1,3 @@
+"""Pooling modules: MaxPool2d, AvgPool2d, AdaptiveAvgPool2d."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Embedding tables."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Upsampling modules."""
+
+__all__: list[str] = []

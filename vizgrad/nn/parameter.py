@@ -1,0 +1,3 @@
+"""``torch.nn.Parameter``: a tensor a module registers as one of its weights."""
+
+__all__: list[str] = []

@@ -1,0 +1,1 @@
+"""``torch.nn.utils``: gradient clipping and flattening parameters into one vector."""

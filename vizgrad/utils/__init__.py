@@ -1,0 +1,3 @@
+"""``torch.utils``: data loading."""
+
+from . import data
