@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import sys
 
+from _training import run
+
 import vizgrad as vg
 from vizgrad import nn, optim
-
-from _training import run
 
 
 def main() -> int:

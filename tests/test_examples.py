@@ -21,7 +21,9 @@ def test_example_trains_to_95_percent(script):
         cwd=EXAMPLES.parent,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    found = re.search(r"held-out accuracy ([\d.]+)% on 359 digits, trained in ([\d.]+) s", done.stdout)
+    found = re.search(
+        r"held-out accuracy ([\d.]+)% on 359 digits, trained in ([\d.]+) s", done.stdout
+    )
     assert found, done.stdout[-2000:]
     assert float(found.group(1)) >= 95.0
     assert "epoch  1/" in done.stdout and "] loss " in done.stdout  # the progress display
