@@ -8,6 +8,7 @@ user sees: printed forms, names and order, state dicts, hook calls and errors.
 from __future__ import annotations
 
 import copy
+import pickle
 import warnings
 from collections import OrderedDict
 
@@ -1014,3 +1015,35 @@ def test_flatten_unflatten(make, shape):
 )
 def test_flatten_unflatten_errors(call):
     assert_same_error(lambda: call(vg), lambda: call(torch))
+
+
+# --- copying -------------------------------------------------------------------------------------
+
+
+def test_deepcopy_gives_an_independent_tree():
+    v, t = build_pair()
+    cv, ct = copy.deepcopy(v), copy.deepcopy(t)
+    assert repr(cv) == repr(ct)
+    assert [n for n, _ in cv.named_parameters()] == [n for n, _ in ct.named_parameters()]
+    assert cv.shared is cv.first and cv.first is not v.first
+    assert type(cv.first.w) is vg.nn.Parameter and cv.first.w.requires_grad
+    assert cv.first.w.data_ptr() != v.first.w.data_ptr()
+    assert cv.first.count.data_ptr() != v.first.count.data_ptr()
+    for key, value in cv.state_dict().items():
+        assert_same(value, ct.state_dict()[key])
+
+
+def test_pickle_round_trip():
+    p = vg.nn.Parameter(vg.randn(3), requires_grad=False)
+    q = pickle.loads(pickle.dumps(p))
+    assert type(q) is vg.nn.Parameter and not q.requires_grad
+    assert_same(q, torch.from_numpy(p.numpy().copy()))
+    trees = []
+    for lib in LIBS:
+        tree = lib.nn.Sequential(lib.nn.Flatten(), lib.nn.ModuleList([lib.nn.Unflatten(0, (1, 1))]))
+        tree.w = lib.nn.Parameter(lib.full((3, 4), 0.25))
+        tree.register_buffer("b", lib.ones(2), persistent=False)
+        trees.append(pickle.loads(pickle.dumps(tree)))
+    assert repr(trees[0]) == repr(trees[1])
+    assert_same(trees[0].w.detach(), trees[1].w.detach())
+    assert list(trees[0].state_dict()) == list(trees[1].state_dict()) == ["w"]
