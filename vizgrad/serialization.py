@@ -41,7 +41,7 @@ import numpy as np
 
 from . import _weights_only_unpickler
 from .device import device as Device
-from .dtypes import ALL_DTYPES
+from .dtypes import ALL_DTYPES, uint8
 from .dtypes import dtype as DType
 from .nn.parameter import Buffer, Parameter
 from .shape import Size, storage_extent
@@ -219,7 +219,7 @@ _TORCH_NAME_OF = {id(obj): tuple(name.rsplit(".", 1)) for name, obj in _TORCH_GL
 _LOAD_GLOBALS: dict[str, object] = {
     **_TORCH_GLOBALS,
     "torch._utils._rebuild_tensor": _rebuild_tensor,
-    "torch.storage.UntypedStorage": StorageType(ALL_DTYPES[1], "UntypedStorage"),  # bytes
+    "torch.storage.UntypedStorage": StorageType(uint8, "UntypedStorage"),  # bytes
     "collections.OrderedDict": _ordered_dict,
     "collections.Counter": _counter,
     "builtins.set": _set,
