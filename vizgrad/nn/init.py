@@ -280,6 +280,8 @@ def _qr(matrix: Tensor) -> tuple[Tensor, Tensor]:
     """The reduced QR factorisation of a tall matrix, computed by NumPy (LAPACK's
     ``geqrf``, as ``torch.linalg.qr``). vizgrad declares no ``linalg_qr`` operator: its
     gradient is beyond this engine, and initialisation needs none."""
+    if matrix.dtype.name not in ("float32", "float64"):  # LAPACK's types, as in PyTorch
+        raise NotImplementedError(f"\"geqrf_cpu\" not implemented for '{matrix.dtype.scalar_name}'")
     q, r = np.linalg.qr(matrix.numpy())
     return Tensor._from_array(q, matrix.dtype), Tensor._from_array(r, matrix.dtype)
 

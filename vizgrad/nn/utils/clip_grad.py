@@ -4,6 +4,9 @@
 of the per-tensor norms) is at most ``max_norm``; ``clip_grad_value_`` clamps each
 element to ``[-clip_value, clip_value]``. Both write the gradients in place, under
 ``no_grad``, with the engine's operators (``linalg_vector_norm``, ``mul_``, ``clamp_``).
+
+``foreach`` is accepted and ignored: PyTorch's fused ``_foreach_*`` kernels give the
+same results as the loop over the tensors that vizgrad always runs.
 """
 
 from __future__ import annotations
@@ -49,13 +52,6 @@ def _by_dtype(tensors: list) -> dict:
     return groups
 
 
-def _refuse_foreach(foreach, tensors) -> None:
-    # PyTorch's fused ``_foreach_*`` kernels exist for accelerators only: on the CPU it
-    # refuses ``foreach=True`` and loops over the tensors, as vizgrad always does.
-    if foreach and tensors:
-        raise RuntimeError("foreach=True was passed, but can't use the foreach API on cpu tensors")
-
-
 @_no_grad
 def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = False,
                    foreach=None) -> Tensor:  # fmt: skip
@@ -64,7 +60,6 @@ def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = F
     norm_type = float(norm_type)
     if len(tensors) == 0:
         return make_tensor(0.0)
-    _refuse_foreach(foreach, tensors)
     norms = [
         linalg_vector_norm(g, norm_type) for group in _by_dtype(tensors).values() for g in group
     ]
@@ -88,7 +83,6 @@ def clip_grads_with_norm_(parameters, max_norm: float, total_norm: Tensor,
     max_norm = float(max_norm)
     if len(grads) == 0:
         return
-    _refuse_foreach(foreach, grads)
     clip_coef = max_norm / (total_norm + 1e-6)
     # Multiplying by a coefficient clamped to 1 changes nothing, and spares a comparison
     # (on an accelerator, a synchronisation) to decide whether to multiply.
@@ -139,7 +133,6 @@ def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
         parameters = [parameters]
     clip_value = float(clip_value)
     grads = [p.grad for p in parameters if p.grad is not None]
-    _refuse_foreach(foreach, grads)
     for group in _by_dtype(grads).values():
         for grad in group:
             grad.clamp_(min=-clip_value, max=clip_value)
