@@ -83,6 +83,7 @@ from .trace import dispatch_trace
 
 # The layers above the engine, as ``import torch`` makes ``torch.nn`` and ``torch.optim``.
 from . import datasets, nn, optim, utils  # isort: skip
+from .serialization import load, save  # isort: skip  (rebuilds nn.Parameter)
 
 globals().update(_ALIASES)  # vizgrad.float, vizgrad.long, vizgrad.double…
 
