@@ -388,9 +388,9 @@ def _check_layer_norm_inputs(input, normalized_shape, weight, bias) -> None:
         )
 
 
-def _rows(tensor: Tensor, rows: int, compute) -> np.ndarray:
-    """The tensor's values as a ``(rows, -1)`` array in the compute dtype."""
-    return tensor._array.astype(compute, copy=False).reshape(rows, -1)
+def _rows(tensor: Tensor, rows: int, normalized_shape, compute) -> np.ndarray:
+    """The tensor's values as a ``(rows, N)`` array in the compute dtype."""
+    return tensor._array.astype(compute, copy=False).reshape(rows, math.prod(normalized_shape))
 
 
 def _native_layer_norm_kernel(input, normalized_shape, weight, bias, eps):
@@ -403,7 +403,7 @@ def _native_layer_norm_kernel(input, normalized_shape, weight, bias, eps):
     axis = input.dim() - len(normalized_shape)
     rows = math.prod(input._size[:axis])
     compute = _opmath(input)
-    x = _rows(input, rows, compute)
+    x = _rows(input, rows, normalized_shape, compute)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = x.mean(axis=1, keepdims=True) if x.shape[1] else np.full((rows, 1), np.nan)
         var = np.square(x - mean).mean(axis=1, keepdims=True) if x.shape[1] else mean
@@ -430,8 +430,8 @@ def _native_layer_norm_backward_kernel(grad_out, input, normalized_shape, mean, 
     axis = input.dim() - len(normalized_shape)
     rows = math.prod(input._size[:axis])
     compute = _opmath(input)
-    x = _rows(input, rows, compute)
-    g = _rows(grad_out, rows, compute)
+    x = _rows(input, rows, normalized_shape, compute)
+    g = _rows(grad_out, rows, normalized_shape, compute)
     mu = mean._array.astype(compute).reshape(rows, 1)
     r = rstd._array.astype(compute).reshape(rows, 1)
     x_hat = (x - mu) * r
@@ -534,7 +534,7 @@ def _native_group_norm_kernel(input, weight, bias, N, C, HxW, group, eps):
     _check_floating("GroupNormKernelImpl", input)
     param_dtype = float32 if mixed else input._dtype
     compute = _opmath(input)
-    x = input._array.astype(compute, copy=False).reshape(N, group, -1)
+    x = input._array.astype(compute, copy=False).reshape(N, group, C // group * HxW)
     with np.errstate(invalid="ignore", divide="ignore"):
         if x.shape[2]:
             mean = x.mean(axis=2)
@@ -542,7 +542,7 @@ def _native_group_norm_kernel(input, weight, bias, N, C, HxW, group, eps):
         else:
             mean = var = np.zeros((N, group), compute)
         rstd = 1 / np.sqrt(np.maximum(var, 0) + eps)
-    out = ((x - mean[..., None]) * rstd[..., None]).reshape(N, C, -1)
+    out = ((x - mean[..., None]) * rstd[..., None]).reshape(N, C, HxW)
     if weight is not None:
         out = out * weight._array.astype(compute).reshape(1, C, 1)
     if bias is not None:
@@ -560,8 +560,8 @@ def _native_group_norm_backward_kernel(grad_out, input, mean, rstd, weight, N, C
     ``ĝ = g * weight[c]``; ``dw[c] = Σ_{n,hw} g x̂`` and ``db[c] = Σ_{n,hw} g``."""
     _check_floating("GroupNormBackwardKernelImpl", input)
     compute = _opmath(input)
-    x = input._array.astype(compute, copy=False).reshape(N, C, -1)
-    g = grad_out._array.astype(compute, copy=False).reshape(N, C, -1)
+    x = input._array.astype(compute, copy=False).reshape(N, C, HxW)
+    g = grad_out._array.astype(compute, copy=False).reshape(N, C, HxW)
     per_channel = C // group
     mu = np.repeat(mean._array.astype(compute).reshape(N, group), per_channel, axis=1)
     r = np.repeat(rstd._array.astype(compute).reshape(N, group), per_channel, axis=1)
@@ -570,7 +570,7 @@ def _native_group_norm_backward_kernel(grad_out, input, mean, rstd, weight, N, C
     if output_mask[0]:
         scaled = g if weight is None else g * weight._array.astype(compute).reshape(1, C, 1)
         count = per_channel * x.shape[2]
-        in_group = (N, group, -1)
+        in_group = (N, group, per_channel * HxW)
         mean_scaled = scaled.reshape(in_group).sum(axis=2, keepdims=True) / max(count, 1)
         mean_dot = (scaled * x_hat).reshape(in_group).sum(axis=2, keepdims=True) / max(count, 1)
         values = (scaled.reshape(in_group) - mean_scaled
