@@ -92,12 +92,18 @@ def _guard_index_and_lambda(real, input_size: int, opmath):
     return index, lam
 
 
-def _nearest_taps(input_size, output_size, scale, opmath, exact: bool):
-    """``nearest_idx`` / ``nearest_exact_idx``: one tap per output position, weight 1."""
+def _nearest_taps(input_size, output_size, scale, exact: bool, shortcuts: bool):
+    """``nearest_idx`` / ``nearest_exact_idx``: one tap per output position, weight 1.
+
+    ``nearest_idx`` copies an unchanged size and halves a doubled one without float
+    arithmetic. PyTorch's 2-D forward kernel and every backward kernel use it; its 1-D and
+    3-D forward kernels always compute, so a scale factor of 1.4 on a size of 2 reads
+    input 0 twice there (while the gradient still goes to inputs 0 and 1, as in PyTorch).
+    """
     o = np.arange(output_size)
-    if not exact and output_size == input_size:
+    if shortcuts and output_size == input_size:
         index = o
-    elif not exact and output_size == 2 * input_size:
+    elif shortcuts and output_size == 2 * input_size:
         index = o >> 1  # exact halves: no float rounding
     else:
         step = _compute_scales_value(scale, input_size, output_size, np.float32)
@@ -141,11 +147,11 @@ def _cubic_taps(input_size, output_size, scale, opmath, align_corners):
             for j in range(4)]  # fmt: skip
 
 
-def _taps(mode: str, input_size, output_size, scale, opmath, align_corners):
+def _taps(mode: str, shortcuts: bool, input_size, output_size, scale, opmath, align_corners):
     if mode == "nearest":
-        return _nearest_taps(input_size, output_size, scale, opmath, exact=False)
+        return _nearest_taps(input_size, output_size, scale, exact=False, shortcuts=shortcuts)
     if mode == "nearest_exact":
-        return _nearest_taps(input_size, output_size, scale, opmath, exact=True)
+        return _nearest_taps(input_size, output_size, scale, exact=True, shortcuts=False)
     if mode == "linear":
         return _linear_taps(input_size, output_size, scale, opmath, align_corners)
     return _cubic_taps(input_size, output_size, scale, opmath, align_corners)
@@ -191,8 +197,12 @@ def _check_sizes(d: int, input: Tensor, output_size) -> None:
 
 # The dtypes each CPU kernel compiles for beyond the floating ones, and the kernel name its
 # "not implemented" error gives (the one PyTorch reaches first for that mode and rank).
+# PyTorch also resamples uint8 images bilinearly and bicubically, with fixed-point
+# arithmetic of its own that vizgrad does not reproduce: refused rather than answered
+# differently.
 _UINT8_TOO = {"nearest1d", "nearest2d", "nearest3d", "nearest_exact1d", "nearest_exact2d",
-              "nearest_exact3d", "bilinear2d", "bicubic2d"}  # fmt: skip
+              "nearest_exact3d"}  # fmt: skip
+_UINT8_UNSUPPORTED = {"bilinear2d", "bicubic2d"}
 _KERNEL_NAMES = {
     "nearest1d": "compute_indices_weights_nearest",
     "nearest_exact1d": "compute_indices_weights_nearest",
@@ -211,6 +221,11 @@ def _check_dtype(key: str, input: Tensor) -> None:
     name = input._dtype.name
     if name in FLOATING_TYPES or (name == "uint8" and key in _UINT8_TOO):
         return
+    if name == "uint8" and key in _UINT8_UNSUPPORTED:
+        raise NotImplementedError(
+            f"upsample_{key} of uint8 (PyTorch's fixed-point kernel) is not supported by "
+            "vizgrad: convert the input to a floating dtype"
+        )
     raise NotImplementedError(
         f"\"{_KERNEL_NAMES[key]}\" not implemented for '{input._dtype.scalar_name}'"
     )
@@ -235,7 +250,8 @@ def _resample(values: np.ndarray, mode, output_size, scales, align_corners, opma
     ndim = values.ndim
     for i, out_size in enumerate(output_size):
         axis = 2 + i
-        taps = _taps(mode, values.shape[axis], out_size, scales[i], opmath, align_corners)
+        taps = _taps(mode, len(output_size) == 2, values.shape[axis], out_size, scales[i], opmath,
+                     align_corners)  # fmt: skip
         index, weight = taps[0]
         if weight is None:  # nearest: a gather, exact for every dtype
             values = np.take(values, index, axis=axis)
@@ -254,7 +270,8 @@ def _resample_backward(grad: np.ndarray, mode, output_size, input_size, scales, 
     for i in reversed(range(len(output_size))):
         axis = 2 + i
         in_size = input_size[axis]
-        taps = _taps(mode, in_size, output_size[i], scales[i], opmath, align_corners)
+        taps = _taps(mode, True, in_size, output_size[i], scales[i], opmath,
+                     align_corners)  # fmt: skip
         moved = np.moveaxis(grad, axis, 0)
         summed = np.zeros((in_size, *moved.shape[1:]), dtype=moved.dtype)
         for index, weight in taps:
@@ -282,9 +299,6 @@ def _forward_kernel(key: str, mode: str, d: int, has_align: bool):
         if mode != "nearest" and mode != "nearest_exact":
             values = values.astype(opmath, copy=False)
         values = _resample(values, mode, output_size, scales, align_corners, opmath)
-        if self._dtype.name == "uint8" and values.dtype != np.uint8:
-            # The uint8 kernels round to the nearest integer and saturate.
-            values = np.clip(np.rint(values), 0, 255)
         np.copyto(result._array, values, casting="unsafe")
         return result
 
