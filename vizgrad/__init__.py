@@ -57,6 +57,7 @@ from .ops.logical_reductions import *  # noqa: F403
 from .ops.masked import *  # noqa: F403
 from .ops.min_max import *  # noqa: F403
 from .ops.nonzero import *  # noqa: F403
+from .ops.normalization import *  # noqa: F403
 from .ops.norms import *  # noqa: F403
 from .ops.parts import *  # noqa: F403
 from .ops.permutations import *  # noqa: F403
