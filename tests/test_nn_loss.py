@@ -734,3 +734,116 @@ def test_legacy_flags_of_margin_losses(name, size_average, reduce):
     assert_same_outcome(lambda: getattr(F, name)(*vs, size_average=size_average, reduce=reduce),
                         lambda: getattr(TF, name)(*ts, size_average=size_average, reduce=reduce),
                         compare_warnings=True)  # fmt: skip
+
+
+# --- the modules -----------------------------------------------------------------------------
+
+
+def _module_inputs(name):
+    """Inputs (arrays) a module's forward takes, and which of them require grad."""
+    x, y = rand((4, 5), 1), rand((4, 5), 2)
+    if name in ("CrossEntropyLoss", "NLLLoss", "MultiMarginLoss"):
+        return [x, classes((4,), 5, 2)], (0,)
+    if name in ("BCELoss",):
+        return [rand((4, 5), 1, 0.05, 0.95), rand((4, 5), 2, 0.0, 1.0)], (0, 1)
+    if name in ("HingeEmbeddingLoss", "SoftMarginLoss"):
+        return [x, signs((4, 5), 2)], (0,)
+    if name == "MultiLabelSoftMarginLoss":
+        return [x, (y > 0).astype(np.float64)], (0, 1)
+    if name in ("CosineEmbeddingLoss", "MarginRankingLoss"):
+        third = signs((4,), 3) if name == "CosineEmbeddingLoss" else signs((4, 5), 3)
+        return [x, y, third], (0, 1)
+    if name == "TripletMarginLoss":
+        return [x, y, rand((4, 5), 3)], (0, 1, 2)
+    if name == "GaussianNLLLoss":
+        return [x, y, rand((4, 5), 3, 0.1, 2.0)], (0, 1, 2)
+    if name == "KLDivLoss":
+        return [rand((4, 5), 1, -3.0, 0.0), rand((4, 5), 2, 0.0, 1.0)], (0, 1)
+    if name == "PoissonNLLLoss":
+        return [x, rand((4, 5), 2, 0.0, 3.0)], (0, 1)
+    return [x, y], (0, 1)
+
+
+WEIGHT = rand((5,), 7, 0.2, 2.0)
+MODULES = [
+    ("L1Loss", {}),
+    ("MSELoss", {"reduction": "sum"}),
+    ("SmoothL1Loss", {"beta": 0.5}),
+    ("HuberLoss", {"delta": 0.5, "reduction": "none"}),
+    ("GaussianNLLLoss", {"full": True}),
+    ("PoissonNLLLoss", {"log_input": True, "full": True}),
+    ("KLDivLoss", {"reduction": "batchmean", "log_target": False}),
+    ("NLLLoss", {"weight": WEIGHT, "ignore_index": 1}),
+    ("CrossEntropyLoss", {"weight": WEIGHT, "label_smoothing": 0.1}),
+    ("CrossEntropyLoss", {"reduction": "none"}),
+    ("BCELoss", {"weight": WEIGHT}),
+    ("BCEWithLogitsLoss", {"weight": WEIGHT, "pos_weight": WEIGHT[::-1].copy()}),
+    ("BCEWithLogitsLoss", {}),
+    ("HingeEmbeddingLoss", {"margin": 0.5}),
+    ("SoftMarginLoss", {}),
+    ("MultiLabelSoftMarginLoss", {"weight": WEIGHT}),
+    ("CosineEmbeddingLoss", {"margin": 0.1}),
+    ("MarginRankingLoss", {"margin": 0.2}),
+    ("MultiMarginLoss", {"p": 2, "margin": 0.5, "weight": WEIGHT}),
+    ("TripletMarginLoss", {"margin": 0.5, "p": 1.0, "swap": True}),
+]
+
+
+def _module_pair(name, options):
+    v_opts = {k: vg.from_numpy(v.copy()) if isinstance(v, np.ndarray) else v
+              for k, v in options.items()}  # fmt: skip
+    t_opts = {k: torch.from_numpy(v.copy()) if isinstance(v, np.ndarray) else v
+              for k, v in options.items()}  # fmt: skip
+    return getattr(vg.nn, name)(**v_opts), getattr(torch.nn, name)(**t_opts)
+
+
+@pytest.mark.parametrize(("name", "options"), MODULES)
+def test_loss_modules_match_torch(name, options):
+    v_module, t_module = _module_pair(name, options)
+    assert repr(v_module) == repr(t_module)
+    assert list(v_module.state_dict()) == list(t_module.state_dict())
+    for key, value in t_module.state_dict().items():
+        assert_same(v_module.state_dict()[key], value)
+    assert [n for n, _ in v_module.named_buffers()] == [n for n, _ in t_module.named_buffers()]
+    assert list(v_module.parameters()) == []
+    assert v_module.reduction == t_module.reduction
+    arrays, grad = _module_inputs(name)
+    compare(v_module, t_module, arrays, grad=grad)
+
+
+@pytest.mark.parametrize(
+    ("name", "size_average", "reduce"),
+    [("MSELoss", False, None), ("NLLLoss", None, False), ("BCELoss", True, True),
+     ("KLDivLoss", False, True)],
+)  # fmt: skip
+def test_loss_modules_map_the_legacy_flags(name, size_average, reduce):
+    v_module, v_warnings = _warned(lambda: getattr(vg.nn, name)(size_average=size_average,
+                                                                reduce=reduce))  # fmt: skip
+    t_module, t_warnings = _warned(lambda: getattr(torch.nn, name)(size_average=size_average,
+                                                                   reduce=reduce))  # fmt: skip
+    assert v_module.reduction == t_module.reduction
+    assert v_warnings == t_warnings
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("MultiMarginLoss", {"p": 3}), ("MultiMarginLoss", {"weight": np.ones((5, 1))}),
+     ("TripletMarginLoss", {"margin": 0.0}), ("HuberLoss", {"delta": "1"})],
+)  # fmt: skip
+def test_loss_module_constructor_errors(name, options):
+    assert_same_error(lambda: _module_pair(name, options)[0],
+                      lambda: _module_pair(name, {})[1].__class__(
+                          **{k: torch.from_numpy(v) if isinstance(v, np.ndarray) else v
+                             for k, v in options.items()}))  # fmt: skip
+
+
+def test_loss_module_weight_is_a_buffer_that_moves_with_the_module():
+    module = vg.nn.CrossEntropyLoss(weight=vg.ones(3))
+    module.double()
+    assert module.weight.dtype == vg.float64
+    assert dict(module.named_buffers())["weight"] is module.weight
+    x = vg.randn(2, 3, dtype=vg.float64, requires_grad=True)
+    expected = torch.nn.CrossEntropyLoss(weight=torch.ones(3, dtype=torch.float64))(
+        torch.from_numpy(x.detach().numpy().copy()), torch.tensor([0, 2])
+    )
+    assert_same(module(x, vg.tensor([0, 2])).detach(), expected.detach())
