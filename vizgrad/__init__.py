@@ -54,6 +54,7 @@ from .ops.joining import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.logical import *  # noqa: F403
 from .ops.logical_reductions import *  # noqa: F403
+from .ops.loss import *  # noqa: F403
 from .ops.masked import *  # noqa: F403
 from .ops.min_max import *  # noqa: F403
 from .ops.nonzero import *  # noqa: F403
