@@ -1,5 +1,6 @@
 """``torch.optim``: optimizers and learning-rate schedulers."""
 
+from . import lr_scheduler
 from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam
@@ -17,6 +18,7 @@ __all__ = [
     "Adam",
     "Adamax",
     "AdamW",
+    "lr_scheduler",
     "NAdam",
     "Optimizer",
     "RAdam",
