@@ -36,9 +36,10 @@ from ..dtypes import BOOL
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
 from . import unary
+from .creation import empty_like
 from .declaration import native_function
 from .elementwise import elementwise
-from .iterator import ALL_TYPES, COMPLEX_TYPES, FLOATING_TYPES, dispatch_dtypes
+from .iterator import ALL_TYPES, COMPLEX_TYPES, FLOATING_TYPES, TensorIterator, dispatch_dtypes
 from .logical import where
 
 __all__ = ["softmax", "log_softmax", "celu", "celu_", "selu", "selu_"]
@@ -249,7 +250,8 @@ def _elu_grad(is_result: bool, scales=None):
         if scales is None:
             alpha, scale, input_scale = saved.alpha, saved.scale, saved.input_scale
         else:
-            alpha, scale, input_scale = saved.alpha, 1, 1.0 / saved.alpha
+            # derivatives.yaml writes ``1.0/alpha.toFloat()``: alpha rounded to float32.
+            alpha, scale, input_scale = saved.alpha, 1, 1.0 / float(np.float32(saved.alpha))
         kept = saved.result if is_result else saved.self
         return elu_backward(grad, alpha, scale, input_scale, is_result, kept)
 
@@ -318,14 +320,14 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 selu = native_function(
     "selu(Tensor self) -> Tensor",
-    kernel=lambda self: elu.overloads["elu"](self, _SELU_ALPHA, _SELU_SCALE),
+    kernel=lambda self: elu.overloads["elu"](self, _SELU_ALPHA, _SELU_SCALE, 1),
     kind=COMPOSITE_IMPLICIT,
     variants="function",
     doc="``torch.selu``: ``elu`` with alpha 1.6733 and scale 1.0507.",
 )
 selu_ = native_function(
     "selu_(Tensor(a!) self) -> Tensor(a!)",
-    kernel=lambda self: elu_.overloads["elu_"](self, _SELU_ALPHA, _SELU_SCALE),
+    kernel=lambda self: elu_.overloads["elu_"](self, _SELU_ALPHA, _SELU_SCALE, 1),
     kind=COMPOSITE_IMPLICIT,
     python_bindings=False,
     doc="``torch.selu_``: ``selu`` in place.",
@@ -479,11 +481,22 @@ _HARDTANH_DERIVATIVE = Derivative(
     "HardtanhBackward0", save=("self", "min_val", "max_val"), grads={"self": _hardtanh_backward}
 )
 _hardtanh_structured = elementwise(_hardtanh_kernel, check_all_same_dtype=True)
+
+
+def _hardtanh_functional(self: Tensor, min_val=-1, max_val=1) -> Tensor:
+    """``hardtanh`` writes into ``empty_like(self)`` (as ``hardtanh_out``), which keeps the
+    input's strides even where TensorIterator would not (an empty, stepped input)."""
+    out = empty_like(self)
+    iterator = TensorIterator("hardtanh", (self,), out=out)
+    return iterator.run(_hardtanh_kernel, min_val=min_val, max_val=max_val)
+
+
 hardtanh = native_function(
     "hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor",
     "hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) "
     "-> Tensor(a!)",
     kernel=_hardtanh_structured,
+    kernels={"hardtanh": _hardtanh_functional},
     check=_check_hardtanh,
     derivative=_HARDTANH_DERIVATIVE,
     variants="function",
@@ -497,17 +510,29 @@ hardtanh_ = native_function(
     python_bindings=False,
     doc="``torch._C._nn.hardtanh_``: ``hardtanh`` in place.",
 )
-# relu6 is hardtanh(x, 0, 6) (CompositeImplicitAutograd: HardtanhBackward0).
+
+
+def _relu6(hardtanh_overload):
+    """relu6 is hardtanh(x, 0, 6) (CompositeImplicitAutograd: HardtanhBackward0); the
+    overload is called directly, so hardtanh's checks are made here."""
+
+    def composite(self):
+        _check_hardtanh(self, 0, 6)
+        return hardtanh_overload(self, 0, 6)
+
+    return composite
+
+
 relu6 = native_function(
     "relu6(Tensor self) -> Tensor",
-    kernel=lambda self: hardtanh.overloads["hardtanh"](self, 0, 6),
+    kernel=_relu6(hardtanh.overloads["hardtanh"]),
     kind=COMPOSITE_IMPLICIT,
     variants="function",
     doc="``torch._C._nn.relu6``: ``min(max(0, x), 6)``.",
 )
 relu6_ = native_function(
     "relu6_(Tensor(a!) self) -> Tensor(a!)",
-    kernel=lambda self: hardtanh_.overloads["hardtanh_"](self, 0, 6),
+    kernel=_relu6(hardtanh_.overloads["hardtanh_"]),
     kind=COMPOSITE_IMPLICIT,
     python_bindings=False,
     doc="``torch._C._nn.relu6_``: ``relu6`` in place.",
