@@ -34,6 +34,7 @@ __all__ = ["bilinear"]
 _addmm = addmm.overloads["addmm"]
 _matmul = matmul.overloads["matmul"]
 _add = add.overloads["add.Tensor"]
+# (Operators called directly, as below, get no defaults filled in: pass every scalar.)
 
 
 # --- linear ---------------------------------------------------------------------------------
@@ -44,7 +45,7 @@ def _flatten_nd_linear(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
     view back to ``(…, out)`` (sizes, not ``-1``, so an empty batch works)."""
     sizes = input._size
     flattened = reshape(input, (numel_of(sizes[:-1]), sizes[-1]))
-    result = _addmm(bias, flattened, weight.t())
+    result = _addmm(bias, flattened, weight.t(), beta=1, alpha=1)
     return result.view((*sizes[:-1], result._size[1]))
 
 
@@ -56,7 +57,7 @@ def _linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor
             f"{input_dim}D and {weight_dim}D"
         )
     if input_dim == 2 and bias is not None:  # the fused product, marginally faster
-        return _addmm(bias, input, weight.t())
+        return _addmm(bias, input, weight.t(), beta=1, alpha=1)
     if bias is not None and input.is_contiguous() and (input_dim == 3 or bias.dim() == 1):
         return _flatten_nd_linear(input, weight, bias)
     output = _matmul(input, weight.t())
@@ -171,7 +172,7 @@ def _check_bilinear(input1, input2, weight, bias) -> None:
     for i in range(input1.dim() - 1):
         if input1._size[i] != input2._size[i]:
             raise RuntimeError(
-                "bilinear(): input batch dimensions do not match: got "
+                f"bilinear(): input batch dimensions do not match at dim {i}: got "
                 f"{input1._size[i]} and {input2._size[i]}"
             )
     if input1._size[-1] != weight._size[1]:
@@ -200,7 +201,7 @@ def _bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | Non
     product = _trilinear.overloads["_trilinear"](flat1, weight, flat2, [1, 3], [0], [1, 2],
                                                  [2, 3], 1)  # fmt: skip
     output = reshape(product, output_size)
-    return output if bias is None else _add(output, bias)
+    return output if bias is None else _add(output, bias, alpha=1)
 
 
 bilinear = native_function(
