@@ -123,12 +123,16 @@ def _embedding_renorm_kernel(self: Tensor, indices: Tensor, max_norm: float,
     return self
 
 
+def _not_implemented_grad(grad, saved):
+    raise NotImplementedError("the derivative for 'embedding_renorm' is not implemented.")
+
+
 embedding_renorm_ = native_function(
     "embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) "
     "-> Tensor(a!)",
     kernel=_embedding_renorm_kernel,
-    # derivatives.yaml: ``not_implemented("embedding_renorm")``.
-    derivative=None,
+    # derivatives.yaml: ``not_implemented("embedding_renorm")``: a node that refuses.
+    derivative=Derivative("EmbeddingRenormBackward0", grads={"self": _not_implemented_grad}),
     python_bindings=False,
     doc="``torch.embedding_renorm_``: rows of ``self`` that ``indices`` name rescaled, in "
     "place, to a ``norm_type``-norm of at most ``max_norm``.",
