@@ -62,6 +62,7 @@ from .ops.norms import *  # noqa: F403
 from .ops.padding import *  # noqa: F403
 from .ops.parts import *  # noqa: F403
 from .ops.permutations import *  # noqa: F403
+from .ops.pooling import *  # noqa: F403
 from .ops.ranges import *  # noqa: F403
 from .ops.reduction_machinery import *  # noqa: F403
 from .ops.reductions import *  # noqa: F403
