@@ -302,33 +302,18 @@ def _one_hidden_rnn(cell):
     return rnn
 
 
-def _check_lstm_hidden_state_shapes(hx, num_layers: int, bidirectional: bool) -> None:
-    expected_layers = num_layers * (2 if bidirectional else 1)
-    for index, (tensor, name) in enumerate(zip(hx, ("h_0", "c_0"), strict=True)):
-        if tensor.dim() != 3:
-            raise RuntimeError(
-                f"For batched 3-D input, hx[{index}] ({name}) should be 3-D but got "
-                f"{tensor.dim()}-D tensor"
-            )
-    for tensor, name in zip(hx, ("h_0", "c_0"), strict=True):
-        if tensor.size(0) != expected_layers:
-            raise RuntimeError(
-                f"Expected {name} size(0) to be {expected_layers} (num_layers * "
-                f"num_directions), but got {tensor.size(0)}"
-            )
-
-
 def _lstm_kernel(input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
                  batch_first):  # fmt: skip
     """``lstm.input``: as ``rnn_tanh``, with a pair ``(h, c)`` per layer and direction.
     ``h`` narrower than ``c`` means the LSTM projects ``h`` (``proj_size``)."""
     if len(hx) != 2:
         raise RuntimeError("lstm expects two hidden states")
-    _check_lstm_hidden_state_shapes(hx, num_layers, bidirectional)
     has_projections = hx[0].size(2) != hx[1].size(2)
     if batch_first:
         input = _transpose(input, 0, 1)
-    hiddens = list(zip(_unbind(hx[0], 0), _unbind(hx[1], 0), strict=True))
+    # One ``(h, c)`` per layer and direction, as many as ``h_0`` has (``_lstm_impl``).
+    layer_hx, layer_cx = _unbind(hx[0], 0), _unbind(hx[1], 0)
+    hiddens = [(h, layer_cx[i]) for i, h in enumerate(layer_hx)]
     output, final_hiddens = _rnn_impl(
         _lstm_cell, input, _gather_params(params, has_biases, has_projections), hiddens,
         num_layers, dropout, train, bidirectional,
