@@ -32,12 +32,13 @@ from __future__ import annotations
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..tensor import Tensor
 from .arithmetic import add, mul, sub
-from .creation import empty_like
 from .declaration import native_function
+from .dropout import dropout
 from .joining import cat, stack
 from .linalg import addmm, matmul
 from .permutations import t, transpose
-from .shape_views import _view, reshape
+from .shape_views import _view as view
+from .shape_views import reshape
 from .splitting import unbind, unsafe_chunk
 from .unary import relu, sigmoid, tanh
 
@@ -55,11 +56,12 @@ __all__ = [
 # The overloads the cells call, straight to the dispatcher (no Python argument
 # parsing): a step of an LSTM makes a dozen calls, a sequence thousands. A direct call
 # passes every argument the schema has, defaults too (``alpha=1``), as the parser would.
+_dropout = dropout.overloads["dropout"]
 _addmm_op = addmm.overloads["addmm"]
 _matmul = matmul.overloads["matmul"]
 _t = t.overloads["t"]
 _reshape = reshape.overloads["reshape"]
-_view_op = _view.overloads["view"]
+_view = view.overloads["view"]
 _add_op, _add_inplace_op = add.overloads["add.Tensor"], add.overloads["add_.Tensor"]
 _sub_op = sub.overloads["sub.Tensor"]
 _mul, _mul_ = mul.overloads["mul.Tensor"], mul.overloads["mul_.Tensor"]
@@ -72,11 +74,6 @@ _stack = stack.overloads["stack"]
 _cat = cat.overloads["cat"]
 _transpose = transpose.overloads["transpose.int"]
 _transpose_ = transpose.overloads["transpose_"]
-_empty_like = empty_like.overloads["empty_like"]
-
-
-def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
-    return _addmm_op(bias, mat1, mat2, beta=1, alpha=1)
 
 
 def _add(self: Tensor, other: Tensor) -> Tensor:
@@ -89,6 +86,10 @@ def _add_(self: Tensor, other: Tensor) -> Tensor:
 
 def _sub(self: Tensor, other: Tensor) -> Tensor:
     return _sub_op(self, other, alpha=1)
+
+
+def _addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+    return _addmm_op(bias, mat1, mat2, beta=1, alpha=1)
 
 
 # --- the projections: ``at::linear``, as the cells call it --------------------------------
@@ -111,7 +112,7 @@ def _linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
             for size in sizes[:-1]:
                 rows *= size
             result = _addmm(bias, _reshape(input, (rows, sizes[-1])), _t(weight))
-            return _view_op(result, (*sizes[:-1], result._size[1]))
+            return _view(result, (*sizes[:-1], result._size[1]))
     output = _matmul(input, _t(weight))
     if bias is not None:
         _add_(output, bias)
@@ -231,22 +232,6 @@ def _pairs(values: list) -> list:
     return [(values[i], values[i + 1]) for i in range(0, len(values), 2)]
 
 
-def _dropout(input: Tensor, p: float) -> Tensor:
-    """``at::dropout(input, p, train=True)`` on the CPU (``_dropout_impl``): zero each
-    element with probability ``p`` and scale the rest by ``1 / (1 - p)``, as one
-    recorded product with a Bernoulli mask (``MulBackward0``)."""
-    if p < 0 or p > 1:
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if p == 0 or input.numel() == 0:
-        return input
-    if p == 1:
-        return _mul(input, input.new_zeros(()))
-    noise = _empty_like(input)
-    noise.bernoulli_(1 - p)
-    noise.div_(1 - p)
-    return _mul(input, noise)
-
-
 def _apply_layer_stack(layer, cell, input, hiddens, params, num_layers, dropout_p, train):
     """Each layer's output is the next layer's input, through dropout while training
     (not after the last layer); returns the last output and every layer's final state."""
@@ -259,7 +244,7 @@ def _apply_layer_stack(layer, cell, input, hiddens, params, num_layers, dropout_
         input, final_hidden = layer(cell, input, hiddens[layer_index], params[layer_index])
         final_hiddens.append(final_hidden)
         if dropout_p != 0 and train and layer_index < num_layers - 1:
-            input = _dropout(input, dropout_p)
+            input = _dropout(input, dropout_p, True)
     return input, final_hiddens
 
 
