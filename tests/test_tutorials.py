@@ -12,57 +12,11 @@ numbers are masked and only their count and the text around them are compared.
 
 from __future__ import annotations
 
-import builtins
-import contextlib
-import io
-import re
-
 import numpy as np
 import pytest
-import torch
+from printout_oracle import assert_same_printout, run_as
 
 import vizgrad as vg
-
-NUMBER = re.compile(r"-?\d+(?:\.\d*)?(?:e[+-]?\d+)?")
-ADDRESS = re.compile(r"0x[0-9a-f]+")
-
-
-def run_as(library, code: str, env: dict) -> str:
-    """Run ``code`` with ``import torch`` importing ``library``; return what it printed."""
-    real_import = builtins.__import__
-
-    def import_(name, globals=None, locals=None, fromlist=(), level=0):
-        if library is vg and (name == "torch" or name.startswith("torch.")):
-            name = "vizgrad" + name[len("torch") :]
-        return real_import(name, globals, locals, fromlist, level)
-
-    namespace = {"__builtins__": {**vars(builtins), "__import__": import_}, "__name__": "tutorial"}
-    namespace.update(env)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(code, "<tutorial>", "exec"), namespace)
-    return out.getvalue()
-
-
-def normalised(text: str) -> tuple[str, list[float]]:
-    text = ADDRESS.sub("0xADDR", text.replace("vizgrad", "torch"))
-    numbers = [float(n) for n in NUMBER.findall(text)]
-    skeleton = " ".join(NUMBER.sub("#", text).split())
-    return skeleton, numbers
-
-
-def assert_same_printout(code: str, *, random_values: bool = False, env=None) -> str:
-    env = env or {}
-    theirs = run_as(torch, code, env.get("torch", {}))
-    mine = run_as(vg, code, env.get("vizgrad", {}))
-    their_text, their_numbers = normalised(theirs)
-    my_text, my_numbers = normalised(mine)
-    assert my_text == their_text, f"vizgrad printed:\n{mine}\ntorch printed:\n{theirs}"
-    assert len(my_numbers) == len(their_numbers)
-    if not random_values:
-        np.testing.assert_allclose(my_numbers, their_numbers, rtol=2e-4, atol=2e-5)
-    return mine
-
 
 BUILD_THE_NEURAL_NETWORK = """
 import os
