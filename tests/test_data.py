@@ -2,6 +2,7 @@
 DataLoader's batches, lengths and argument errors."""
 
 import collections
+import itertools
 import warnings
 
 import numpy as np
@@ -366,3 +367,33 @@ def test_frozen_attributes_and_workers():
     )
     with pytest.raises(ValueError, match=r"num_workers=2.*in this process.*num_workers=0"):
         vdata.DataLoader(list(range(4)), num_workers=2)
+
+
+def stream_iterator_class(base):
+    """An iterable dataset that is its own iterator, restarting in ``__iter__``."""
+
+    class Counter(base):
+        def __iter__(self):
+            self.n = 1
+            return self
+
+        def __next__(self):
+            if self.n >= 12:
+                raise StopIteration
+            self.n += 1
+            return self.n - 1
+
+    return Counter
+
+
+@pytest.mark.parametrize("batch_size", [5, None])
+def test_an_iterable_dataset_that_is_its_own_iterator_is_read_once_like_torch(batch_size):
+    mine, theirs = loaders(
+        stream_iterator_class(vdata.IterableDataset)(),
+        stream_iterator_class(tdata.IterableDataset)(),
+        batch_size=batch_size,
+    )
+    # At most 20 batches: a loader restarting the stream would never end.
+    batches = [to_plain(b) for b in itertools.islice(mine, 20)]
+    assert batches == [to_plain(b) for b in theirs]
+    assert len(batches) == (3 if batch_size else 11)

@@ -13,7 +13,6 @@ process, so a loader with workers is refused with a message saying so.
 
 from __future__ import annotations
 
-import itertools
 import math
 import warnings
 
@@ -197,7 +196,14 @@ class DataLoader:
         stream = iter(self.dataset)
         for yielded, request in enumerate(self._index_sampler, start=1):
             if self._auto_collation:
-                batch = list(itertools.islice(stream, len(request)))
+                # next() on the stream, as torch's fetcher: islice would call iter() on it
+                # again, and a dataset that is its own iterator restarts in __iter__.
+                batch = []
+                for _ in request:
+                    try:
+                        batch.append(next(stream))
+                    except StopIteration:
+                        break
                 if not batch or (self.drop_last and len(batch) < len(request)):
                     return
                 data = self.collate_fn(batch)
