@@ -36,6 +36,7 @@ from .grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .legacy_constructors import *  # noqa: F403
 from .ops import python_operators as _python_operators  # binds a + b, a @ b… onto Tensor
 from .ops.activation import *  # noqa: F403
 from .ops.advanced_indexing import *  # noqa: F403

@@ -42,7 +42,7 @@ from .shape import (
 )
 from .storage import Storage
 
-__all__ = ["Tensor", "VersionCounter", "define_method"]
+__all__ = ["Tensor", "VersionCounter", "define_method", "set_legacy_constructor"]
 
 _tensor_ids = itertools.count(1)
 
@@ -94,11 +94,35 @@ def strided_array(storage: Storage, size, stride, offset: int) -> np.ndarray:
         raise
 
 
-class Tensor:
+# ``vizgrad.Tensor(...)`` called as PyTorch's legacy constructor (``torch.Tensor(2, 3)``,
+# ``torch.Tensor([1, 2])``) is answered by ``vizgrad.legacy_constructors``, which needs
+# the factories and installs itself here (the core cannot import them).
+_legacy_constructor = None
+
+
+def set_legacy_constructor(construct) -> None:
+    """Install ``construct(*args, **kwargs)``, what ``Tensor(...)`` returns for user calls."""
+    global _legacy_constructor
+    _legacy_constructor = construct
+
+
+class _TensorType(type):
+    """Tensor's class: ``Tensor(storage, size, stride…)`` builds a tensor (the engine's
+    internal constructor); any other call of ``Tensor`` itself is PyTorch's legacy
+    constructor. Subclasses (``Parameter``) construct as usual."""
+
+    def __call__(cls, *args, **kwargs):
+        if cls is Tensor and not (args and isinstance(args[0], Storage)):
+            return _legacy_constructor(*args, **kwargs)
+        return super().__call__(*args, **kwargs)
+
+
+class Tensor(metaclass=_TensorType):
     """A strided view of a storage, with autograd metadata (``torch.Tensor``).
 
     Create tensors with ``vizgrad.tensor``, ``zeros``, ``arange``…; the constructor
-    is internal.
+    ``Tensor(storage, size, stride…)`` is internal, and any other call is PyTorch's legacy
+    constructor (``Tensor(2, 3)`` uninitialised, ``Tensor([1, 2])`` from data).
     """
 
     __slots__ = (

@@ -9,6 +9,7 @@
 * ``accumulate`` — what ``AccumulateGrad`` does to a leaf's ``.grad``;
 * ``grad_mode``, ``anomaly`` — ``no_grad`` and ``detect_anomaly``;
 * ``function`` — custom ``Function``s; ``gradcheck`` — checking gradients numerically;
+* ``variable`` — ``Variable``, the pre-0.4 name that now returns a plain tensor;
 * ``graph_events`` — a live graph told as the events that built it (for the views).
 """
 
@@ -29,6 +30,7 @@ from .grad_mode import (
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph_events import graph_events
+from .variable import Variable
 
 __all__ = [
     "backward",
@@ -50,6 +52,7 @@ __all__ = [
     "is_anomaly_enabled",
     "graph",
     "graph_events",
+    "Variable",
 ]
 
 

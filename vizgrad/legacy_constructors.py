@@ -1,0 +1,106 @@
+"""PyTorch's legacy tensor constructors: ``torch.Tensor(...)``, ``torch.LongTensor(...)``…
+
+Older code (the study notes among it) builds tensors by calling the tensor types:
+``torch.Tensor(2, 3)`` allocates an uninitialised float tensor of that size (as
+``empty``), ``torch.Tensor([1, 2])`` copies data into the default dtype (as ``tensor``),
+``torch.LongTensor([[1, 2]])`` the same in int64. PyTorch parses these calls in
+``legacy_tensor_generic_ctor_new`` (``torch/csrc/utils/tensor_new.cpp``): sizes are
+integers or one ``torch.Size``; a tuple or list is data. ``torch.Tensor(other)``, an
+alias of ``other`` (``AliasBackward0``), is refused: vizgrad has no ``aten::alias``.
+
+The typed names are ``tensortype`` objects as in PyTorch: calling one constructs, and
+``isinstance(t, torch.LongTensor)`` asks whether ``t`` is an int64 CPU tensor.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+
+from . import dtypes
+from .device import device as Device
+from .ops import creation
+from .shape import Size
+from .tensor import Tensor, set_legacy_constructor
+
+__all__ = [
+    "FloatTensor", "DoubleTensor", "HalfTensor", "ByteTensor", "CharTensor", "ShortTensor",
+    "IntTensor", "LongTensor", "BoolTensor",
+]  # fmt: skip
+
+
+def _is_size_element(value) -> bool:
+    return isinstance(value, (Integral, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def construct(args: tuple, dtype, device):
+    """A legacy constructor's call: ``dtype`` None for ``torch.Tensor`` (the default dtype)."""
+    if device is not None and Device(device).type != "cpu":
+        raise RuntimeError(f"legacy constructor expects device type: cpu but device type: "
+                           f"{Device(device).type} was passed")  # fmt: skip
+    dtype = dtype or creation.get_default_dtype()
+    if not args:
+        return creation.empty(0, dtype=dtype)
+    if len(args) == 1:
+        (arg,) = args
+        if isinstance(arg, Size) or _is_size_element(arg):
+            return creation.empty(arg, dtype=dtype)
+        if isinstance(arg, Tensor):
+            raise TypeError(
+                "vizgrad.Tensor(other) would alias other (PyTorch's AliasBackward0), which "
+                "vizgrad does not implement; use other.detach() or other.view_as(other)"
+            )
+        if isinstance(arg, str):
+            raise TypeError("new(): invalid data type 'str'")
+        if not isinstance(arg, (list, tuple, np.ndarray)):
+            raise TypeError(f"new(): data must be a sequence (got {type(arg).__name__})")
+        return creation.tensor(arg, dtype=dtype)
+    for position, value in enumerate(args, start=1):
+        if not _is_size_element(value):
+            raise TypeError(
+                f"new(): argument 'size' failed to unpack the object at pos {position} with "
+                f'error "type must be tuple of ints,but got {type(value).__name__}"'
+            )
+    return creation.empty(args, dtype=dtype)
+
+
+class tensortype(type):  # noqa: N801 - PyTorch's name
+    """The type of ``torch.LongTensor`` and its kin: a dtype's legacy constructor."""
+
+    def __call__(cls, *args, device=None):
+        return construct(args, cls.dtype, device)
+
+    def __instancecheck__(cls, instance) -> bool:
+        return (
+            isinstance(instance, Tensor)
+            and instance.dtype is cls.dtype
+            and instance.device.type == "cpu"
+        )
+
+    def __repr__(cls) -> str:
+        return f"<class 'vizgrad.{cls.__name__}'>"
+
+
+def _typed(dtype: dtypes.dtype) -> tensortype:
+    name = f"{dtype.scalar_name}Tensor"
+    return tensortype(name, (), {"dtype": dtype, "__module__": "vizgrad", "__qualname__": name})
+
+
+FloatTensor = _typed(dtypes.float32)
+DoubleTensor = _typed(dtypes.float64)
+HalfTensor = _typed(dtypes.float16)
+ByteTensor = _typed(dtypes.uint8)
+CharTensor = _typed(dtypes.int8)
+ShortTensor = _typed(dtypes.int16)
+IntTensor = _typed(dtypes.int32)
+LongTensor = _typed(dtypes.int64)
+BoolTensor = _typed(dtypes.bool)
+
+
+def legacy_tensor(*args, device=None) -> Tensor:
+    """``torch.Tensor(*args, device=None)``."""
+    return construct(args, None, device)
+
+
+set_legacy_constructor(legacy_tensor)
