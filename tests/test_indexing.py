@@ -744,3 +744,16 @@ def test_index_fill_of_a_complex_tensor_takes_a_complex_value():
     filled = vg.zeros(3, dtype=vg.complex64).index_fill_(0, vg.tensor([0]), 1j)
     assert filled.tolist() == torch.zeros(3, dtype=torch.complex64).index_fill_(
         0, torch.tensor([0]), 1j).tolist()  # fmt: skip
+
+
+def test_a_range_indexes_like_a_list_as_in_torch():
+    # x[range(n), labels]: picking one entry per row (the notes' custom loss).
+    v, t = make_pair((4, 3), "float32")
+    labels = [0, 2, 1, 2]
+    assert_same(v[range(4), vg.tensor(labels)], t[range(4), torch.tensor(labels)])
+    assert_same(v[range(1, 3)], t[range(1, 3)])
+    assert_same(v[:, range(2)], t[:, range(2)])
+    assert_same(v[range(0)], t[range(0)])
+    v[range(2), 0] = 7.0
+    t[range(2), 0] = 7.0
+    assert_same(v, t)

@@ -318,7 +318,9 @@ def split_index(tensor: Tensor, index, *, stacklevel: int = 4):
     """
     items = []
     for item in _as_index_tuple(index, stacklevel + 1):
-        if isinstance(item, list | np.ndarray | str):
+        # Any Python sequence indexes as a tensor of its values (torch's
+        # ``sequenceToVariable``): lists, and ``range`` (``x[range(n), labels]``).
+        if isinstance(item, list | range | np.ndarray | str):
             item = _to_index_tensor(item)
         items.append(item)
 

@@ -57,7 +57,7 @@ def _is_advanced(entry) -> bool:
         return False
     if _as_index_int(entry) is not None:
         return False
-    return isinstance(entry, bool | Tensor | list | str | np.ndarray)
+    return isinstance(entry, bool | Tensor | list | range | str | np.ndarray)
 
 
 def _invalid_index(entry) -> IndexError:
