@@ -96,6 +96,7 @@ def test_variable_returns_a_detached_tensor_sharing_storage(requires_grad):
     assert mine.is_leaf and mine.requires_grad == requires_grad
     assert mine.data_ptr() == base.data_ptr() and mine is not base
     assert type(mine) is vg.Tensor and isinstance(vg.zeros(1), vg.autograd.Variable)
+    assert repr(type(mine)).replace("vizgrad", "torch") == repr(type(theirs))
     assert not isinstance(1.0, vg.autograd.Variable)
     assert_same(vg.autograd.Variable(), torch.autograd.Variable())
 

@@ -125,6 +125,9 @@ class Tensor(metaclass=_TensorType):
     constructor (``Tensor(2, 3)`` uninitialised, ``Tensor([1, 2])`` from data).
     """
 
+    # Named where users reach it, as torch.Tensor is (``<class 'torch.Tensor'>``).
+    __module__ = "vizgrad"
+
     __slots__ = (
         "_storage",
         "_size",
