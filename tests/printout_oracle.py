@@ -15,6 +15,7 @@ import io
 import re
 import sys
 import types
+import warnings
 
 import numpy as np
 import torch
@@ -35,11 +36,12 @@ def _importable(module: types.ModuleType):
         del sys.modules[module.__name__]
 
 
-def run_as(library, code: str, env: dict, *, catch: bool = False) -> str:
+def run_as(library, code: str, env: dict, *, catch: bool = False, warns: bool = False) -> str:
     """Run ``code`` with ``import torch`` importing ``library``; return what it printed.
 
     With ``catch``, an exception ending the program is part of the printout (its class and
-    message on a last line), as a notebook cell shows it; otherwise it propagates.
+    message on a last line), as a notebook cell shows it; otherwise it propagates. With
+    ``warns``, the warnings it raised follow, one line each (class and message).
     """
     real_import = builtins.__import__
 
@@ -53,14 +55,20 @@ def run_as(library, code: str, env: dict, *, catch: bool = False) -> str:
     namespace["__builtins__"] = {**vars(builtins), "__import__": import_}
     namespace.update(env)
     out = io.StringIO()
-    with contextlib.redirect_stdout(out), _importable(module):
+    with (
+        contextlib.redirect_stdout(out),
+        _importable(module),
+        warnings.catch_warnings(record=True) as raised,
+    ):
+        warnings.simplefilter("always" if warns else "ignore")
         try:
             exec(compile(code, f"<{PROGRAM}>", "exec"), namespace)
         except Exception as error:
             if not catch:
                 raise
             print(f"{type(error).__name__}: {error}")
-    return out.getvalue()
+    warned = "".join(f"{w.category.__name__}: {w.message}\n" for w in raised)
+    return out.getvalue() + warned
 
 
 def normalised(text: str, *, loose: bool = False) -> tuple[str, list[float]]:
@@ -82,6 +90,7 @@ def assert_same_printout(
     random_values: bool = False,
     env=None,
     catch: bool = False,
+    warns: bool = False,
     rtol: float = 2e-4,
     atol: float = 2e-5,
 ) -> str:
@@ -89,12 +98,12 @@ def assert_same_printout(
 
     ``random_values`` compares only the text around the numbers and their count (values
     drawn from the libraries' different random streams); ``catch`` compares an exception
-    ending the program like printed text; ``env`` maps "torch"/"vizgrad" to the names each
+    ending the program like printed text, ``warns`` the warnings it raised; ``env`` maps "torch"/"vizgrad" to the names each
     run starts with.
     """
     env = env or {}
-    theirs = run_as(torch, code, env.get("torch", {}), catch=catch)
-    mine = run_as(vg, code, env.get("vizgrad", {}), catch=catch)
+    theirs = run_as(torch, code, env.get("torch", {}), catch=catch, warns=warns)
+    mine = run_as(vg, code, env.get("vizgrad", {}), catch=catch, warns=warns)
     their_text, their_numbers = normalised(theirs, loose=random_values)
     my_text, my_numbers = normalised(mine, loose=random_values)
     assert my_text == their_text, f"vizgrad printed:\n{mine}\ntorch printed:\n{theirs}"
