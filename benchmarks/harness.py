@@ -9,6 +9,10 @@ try:
     import torch
 except ImportError:  # the oracle extra is optional for benchmarks
     torch = None
+else:
+    # The issues compare with PyTorch on one thread, as vizgrad (NumPy's elementwise
+    # loops) runs on one. The benchmark process is ours, so setting it here is safe.
+    torch.set_num_threads(1)
 
 
 def best_time(fn, *, repeat: int = 5, min_seconds: float = 0.2) -> float:

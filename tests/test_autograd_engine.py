@@ -1,6 +1,7 @@
 """The backward engine, hooks, grad modes and errors, compared with PyTorch."""
 
 import gc
+import re
 
 import numpy as np
 import pytest
@@ -533,3 +534,28 @@ def test_sequence_nr_is_a_method_as_in_torch():
     assert v2.grad_fn._sequence_nr() - v1.grad_fn._sequence_nr() == (
         t2.grad_fn._sequence_nr() - t1.grad_fn._sequence_nr()
     )
+
+
+def test_node_reprs_read_like_torchs():
+    def shape_of(text):
+        return re.sub(r"0x[0-9a-f]+", "0xADDR", text).replace("torch.", "vizgrad.")
+
+    class Twice:
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    for lib in (vg, torch):
+        w = lib.ones(2, requires_grad=True)
+        y = (w * 2).sum()
+        fn = type("Twice", (lib.autograd.Function,), dict(vars(Twice)))
+        lib_repr = (repr(y.grad_fn), repr(y.grad_fn.next_functions), repr(fn.apply(w).grad_fn))
+        if lib is vg:
+            mine = lib_repr
+        else:
+            theirs = lib_repr
+    assert [shape_of(r) for r in mine] == [shape_of(r) for r in theirs]

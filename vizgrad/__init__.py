@@ -5,7 +5,7 @@ The engine emits events (``vizgrad.events``) that the views in ``vizgrad.widgets
 draw; it never imports Jupyter itself.
 """
 
-from . import autograd, events, return_types
+from . import accelerator, autograd, backends, cuda, events, return_types
 from .device import device, layout, strided
 from .dtypes import ALIASES as _ALIASES
 from .dtypes import (

@@ -89,6 +89,11 @@ class BackwardCFunction(Node, FunctionCtx):
     def name(self) -> str:
         return f"{self._function_class.__name__}Backward"
 
+    def __repr__(self) -> str:
+        # PyTorch makes a Python class per Function in torch.autograd.function, so the
+        # node prints with that module: ``<torch.autograd.function.MyFnBackward object at 0x…>``.
+        return f"<{__name__}.{self.name()} object at {id(self):#x}>"
+
     @property
     def saved_tensors(self) -> tuple:
         if self._released:

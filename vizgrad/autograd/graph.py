@@ -137,7 +137,9 @@ class Node:
         return self.apply(grad_outputs)
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object #{self._id}>"
+        # PyTorch's nodes are C++ classes and print as Python prints any object, by the
+        # class name alone: ``<AddBackward0 object at 0x7f...>``.
+        return f"<{self.name().rsplit('::', 1)[-1]} object at {id(self):#x}>"
 
 
 class AccumulateGrad(Node):

@@ -1,0 +1,3 @@
+"""``torch.backends``: the backends a build could use; vizgrad reports none but the CPU."""
+
+from . import mps
