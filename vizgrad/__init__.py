@@ -54,9 +54,11 @@ from .ops.joining import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.logical import *  # noqa: F403
 from .ops.logical_reductions import *  # noqa: F403
+from .ops.loss import *  # noqa: F403
 from .ops.masked import *  # noqa: F403
 from .ops.min_max import *  # noqa: F403
 from .ops.nonzero import *  # noqa: F403
+from .ops.normalization import *  # noqa: F403
 from .ops.norms import *  # noqa: F403
 from .ops.parts import *  # noqa: F403
 from .ops.permutations import *  # noqa: F403
@@ -83,6 +85,7 @@ from .trace import dispatch_trace
 
 # The layers above the engine, as ``import torch`` makes ``torch.nn`` and ``torch.optim``.
 from . import datasets, nn, optim, utils  # isort: skip
+from .serialization import load, save  # isort: skip  (rebuilds nn.Parameter)
 
 globals().update(_ALIASES)  # vizgrad.float, vizgrad.long, vizgrad.double…
 

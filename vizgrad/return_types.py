@@ -89,3 +89,7 @@ mode = _return_type("mode", _VALUES_INDICES)
 mode_out = _return_type("mode_out", _VALUES_INDICES)
 aminmax = _return_type("aminmax", ("min", "max"))
 aminmax_out = _return_type("aminmax_out", ("min", "max"))
+# ``nll_loss_forward`` names its results too; PyTorch binds it to no Python function, so
+# only the declaration meets these types (``torch.return_types`` has none).
+nll_loss_forward = _return_type("nll_loss_forward", ("output", "total_weight"))
+nll_loss2d_forward = _return_type("nll_loss2d_forward", ("output", "total_weight"))

@@ -49,8 +49,11 @@ _NAMED_DEFAULTS = {
     "inf": math.inf,
     "-inf": -math.inf,
     "contiguous_format": "contiguous_format",
-    "Mean": 1,  # at::Reduction::Mean, as loss functions declare ``int reduction=Mean``
-    "Sum": 2,
+    # ``int reduction=Mean`` (at::Reduction::Mean is 1) as Python sees it: PyTorch's
+    # argument parser reads an int default with ``atol``, which makes any name 0
+    # (Reduction::None), so ``torch.kl_div(x, y)`` is unreduced.
+    "Mean": 0,
+    "Sum": 0,
     "long": "long",
 }
 

@@ -49,6 +49,7 @@ __all__ = [
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
     "floor_divide", "remainder", "fmod", "pow", "rsub", "atan2", "arctan2",
     "maximum", "minimum", "fmax", "fmin", "lerp", "addcmul", "addcdiv", "hypot",
+    "xlogy", "xlogy_",
 ]  # fmt: skip
 
 
@@ -813,6 +814,70 @@ hypot = native_function(
     ),
     doc="``torch.hypot``: ``sqrt(input**2 + other**2)`` elementwise, broadcast and promoted.",
 )
+
+
+# --- xlogy: x * log(y), with 0 * log(0) taken as 0 -----------------------------------
+
+
+@dispatch_dtypes("xlogy_cpu", FLOATING_TYPES)
+def _xlogy_kernel(out, x, y):
+    # ``x * log(y)`` but 0 where x is 0 (even for y = 0, whose log is -inf), unless y is
+    # nan: the convention that makes entropies and KL divergences finite.
+    zero = (x == 0) & ~np.isnan(y)  # before ``out``, which may be ``x`` itself, is written
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.multiply(x, np.log(y), out=out)
+    np.copyto(out, 0, where=zero)
+
+
+def _xlogy_structured(operands, out, inplace):
+    # Integers and bools compute in the default float dtype (``promote_integer_inputs_to_float``).
+    return TensorIterator("xlogy", operands, out=out, inplace=inplace,
+                          promote_integer_inputs_to_float=True).run(_xlogy_kernel)  # fmt: skip
+
+
+def _xlogy_self_grad(grad, saved):
+    """d(x log y)/dx = log y, except where x = 0 and y <= 0 (the 0 the forward chose)."""
+    return xlogy(grad, saved.other).masked_fill((saved.self == 0.0) & (saved.other <= 0.0), 0.0)
+
+
+def _xlogy_scalar_other_grad(grad, saved):
+    slope = xlogy(grad, saved.other)
+    return slope if saved.other > 0 else slope.masked_fill(saved.self == 0.0, 0.0)
+
+
+xlogy = native_function(
+    "xlogy.Tensor(Tensor self, Tensor other) -> Tensor",
+    "xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor",
+    "xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor",
+    "xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+    "xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+    "xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=structured(_xlogy_structured),
+    derivatives={
+        "xlogy.Tensor": Derivative(
+            "XlogyBackward0",
+            save=("self", "other"),
+            grads={
+                "self": _xlogy_self_grad,
+                "other": lambda grad, saved: grad * saved.self / saved.other,
+            },
+        ),
+        "xlogy.Scalar_Self": Derivative(
+            "XlogyBackward1",
+            save=("self", "other"),
+            grads={"other": lambda grad, saved: grad * saved.self / saved.other},
+        ),
+        "xlogy.Scalar_Other": Derivative(
+            "XlogyBackward2", save=("self", "other"), grads={"self": _xlogy_scalar_other_grad}
+        ),
+    },
+    inplace_variants="function, method",
+    doc="``torch.xlogy``: ``input * log(other)``, 0 where ``input`` is 0 (unless "
+    "``other`` is nan).",
+)
+xlogy_ = xlogy.inplace
 
 
 # --- lerp, addcmul, addcdiv ----------------------------------------------------------
