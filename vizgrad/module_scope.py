@@ -21,8 +21,6 @@ and only when needed.
 
 from __future__ import annotations
 
-import contextlib
-
 __all__ = ["running", "current_path", "parameter_name"]
 
 
@@ -71,19 +69,27 @@ def _child_name(caller: _Frame, module) -> str:
     return f"{prefix}.{own}" if prefix else own
 
 
-@contextlib.contextmanager
-def running(module):
-    """The scope of ``module``'s forward (hooks included): entered by ``Module.__call__``."""
-    if _stack:
-        caller = _stack[-1]
-        path = (*caller.path, (_child_name(caller, module), type(module).__name__))
-        frame = _Frame(path, caller.outermost)
-    else:
-        frame = _Frame((("", type(module).__name__),), _Outermost(module))
-    _stack.append(frame)
-    try:
-        yield
-    finally:
+class running:
+    """The scope of ``module``'s forward (hooks included): entered by ``Module.__call__``.
+
+    A class rather than a generator context manager: it runs on every module call.
+    """
+
+    __slots__ = ("module",)
+
+    def __init__(self, module):
+        self.module = module
+
+    def __enter__(self) -> None:
+        module = self.module
+        if _stack:
+            caller = _stack[-1]
+            path = (*caller.path, (_child_name(caller, module), type(module).__name__))
+            _stack.append(_Frame(path, caller.outermost))
+        else:
+            _stack.append(_Frame((("", type(module).__name__),), _Outermost(module)))
+
+    def __exit__(self, *exc) -> None:
         _stack.pop()
 
 
