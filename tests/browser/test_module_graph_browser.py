@@ -59,7 +59,7 @@ def test_module_boxes_collapse_and_open(jupyter_lab, page, artifacts_dir):
     view.locator("svg g.cluster.vg-module").first.wait_for(timeout=30_000)
     # The Sequential around everything, and one box per layer.
     assert view.locator("svg g.cluster.vg-module").count() == 4
-    assert "Affine (0)" in view.locator("svg").inner_text()
+    assert "Affine (0)" in view.locator("svg").text_content()
     assert view.locator("svg g.node").filter(has_text="0.weight").count() == 1
     page.screenshot(path=str(artifacts_dir / "modules-open.png"), full_page=True)
 
@@ -69,7 +69,7 @@ def test_module_boxes_collapse_and_open(jupyter_lab, page, artifacts_dir):
     collapsed.wait_for(timeout=20_000)
     assert view.locator("svg g.cluster.vg-module").count() == 3
     assert view.locator("svg g.node").filter(has_text="0.weight").count() == 0
-    assert "4 nodes (click to open)" in collapsed.inner_text()
+    assert "4 nodes (click to open)" in collapsed.text_content()
     page.screenshot(path=str(artifacts_dir / "modules-collapsed.png"), full_page=True)
 
     # ...and clicking that node opens it again.
@@ -86,7 +86,7 @@ def test_module_boxes_collapse_and_open(jupyter_lab, page, artifacts_dir):
         arg=view.element_handle(),
         timeout=20_000,
     )
-    assert view.locator("svg g.node").count() == 9  # 3 addmm, 2 t, relu, 4 leaves - sum outside
+    assert view.locator("svg g.node").count() == 10  # 2 addmm, 2 t, relu, 4 leaves, the sum
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert not [t for t in errors.all_inner_texts() if "Error" in t]
 
