@@ -45,13 +45,17 @@ from .ops.comparison import *  # noqa: F403
 from .ops.copy import *  # noqa: F403
 from .ops.creation import *  # noqa: F403
 from .ops.detach import *  # noqa: F403
+from .ops.distance import *  # noqa: F403
+from .ops.dropout import *  # noqa: F403
 from .ops.einsum import *  # noqa: F403
+from .ops.embedding import *  # noqa: F403
 from .ops.fill import *  # noqa: F403
 from .ops.flat_indexing import *  # noqa: F403
 from .ops.index_ops import *  # noqa: F403
 from .ops.indexing_common import *  # noqa: F403
 from .ops.joining import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
+from .ops.linear import *  # noqa: F403
 from .ops.logical import *  # noqa: F403
 from .ops.logical_reductions import *  # noqa: F403
 from .ops.loss import *  # noqa: F403

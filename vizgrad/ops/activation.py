@@ -1,4 +1,6 @@
-"""Softmax and log-softmax (``SoftMax.cpp``).
+"""Activation functions: softmax and log-softmax (``SoftMax.cpp``), and the pointwise
+nonlinearities of ``torch.nn`` (``Activation.cpp``): leaky_relu, elu, celu, selu, gelu,
+silu, softplus, hardtanh, relu6, mish and log_sigmoid.
 
 ``softmax(x)[i] = exp(x[i]) / sum_j exp(x[j])`` along one dimension. Computed as
 written it overflows for large inputs, so the kernel subtracts the maximum first
@@ -10,20 +12,37 @@ As in PyTorch, ``softmax`` is CompositeImplicitAutograd: it wraps ``dim``, conve
 the input to ``dtype`` if one is given (a recorded copy, so gradients flow back
 through the cast) and calls ``_softmax``, the operator with the kernel and the
 derivative (``SoftmaxBackward0``). Likewise ``log_softmax`` and ``_log_softmax``.
+
+The pointwise nonlinearities are structured kernels over one NumPy loop each, with the
+derivative ``derivatives.yaml`` gives them (``LeakyReluBackward0``, ``GeluBackward0``…),
+written with vizgrad operators so that a second backward works too. Most of them live
+in PyTorch's ``torch._C._nn`` namespace, not in ``torch``: they are declared as functions
+only (no ``Tensor`` method) and only ``celu`` and ``selu``, which ``torch`` has, are
+exported. Their in-place forms (``leaky_relu_``…) are functions of ``torch._C._nn`` but
+not ``Tensor`` methods, so each is declared apart from its functional twin, bound
+without a method (``python_bindings=False``). Half-precision inputs compute in float32,
+as PyTorch's CPU kernels compute in their ``opmath`` type.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
+from ..dtypes import BOOL
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
+from . import unary
+from .creation import empty_like
 from .declaration import native_function
-from .iterator import FLOATING_TYPES
+from .elementwise import elementwise
+from .iterator import ALL_TYPES, COMPLEX_TYPES, FLOATING_TYPES, TensorIterator, dispatch_dtypes
+from .logical import where
 
-__all__ = ["softmax", "log_softmax"]
+__all__ = ["softmax", "log_softmax", "celu", "celu_", "selu", "selu_"]
 
 
 def _not_implemented(kernel: str, input: Tensor, dim: int) -> None:
@@ -118,4 +137,437 @@ log_softmax = native_function(
     kernel=_converted_then(_log_softmax.overloads["_log_softmax"]),
     kind=COMPOSITE_IMPLICIT,
     doc="``torch.log_softmax``: the logarithm of ``softmax``, computed without underflow.",
+)
+
+
+# --- the pointwise nonlinearities (``Activation.cpp``) ----------------------------------
+
+
+def _opmath(x: np.ndarray) -> np.ndarray:
+    """Half precision computes in float32, as PyTorch's ``opmath_type<Half>`` does."""
+    return x.astype(np.float32) if x.dtype == np.float16 else x
+
+
+def _pointwise(kernel_name: str, function, supported=FLOATING_TYPES) -> elementwise:
+    """A structured loop ``out = function(x, **options)`` for the dtypes PyTorch compiles.
+
+    Unlike ``exp``, these keep integer inputs as they are, so an integer tensor meets
+    the kernel's dtype dispatch: ``"elu_cpu" not implemented for 'Long'``.
+    """
+
+    @dispatch_dtypes(kernel_name, supported)
+    def compute(out, x, **options):
+        with np.errstate(all="ignore"):  # exp overflows to inf: the formulas expect it
+            np.copyto(out, function(_opmath(x), **options), casting="unsafe")
+
+    return elementwise(compute)
+
+
+# leaky_relu: x where x > 0, else negative_slope * x.
+
+
+def _leaky_relu(x, negative_slope=0.01):
+    return np.where(x > 0, x, x * negative_slope)
+
+
+_LEAKY_RELU_NEGATIVE_INPLACE = (
+    "In-place leakyReLu backward calculation is triggered with a negative slope which is "
+    "not supported. This is caused by calling in-place forward function with a negative "
+    "slope, please call out-of-place version instead. File an issue at "
+    "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
+    "backward calculation with negative slope"
+)
+
+
+def _leaky_relu_backward(self_is_result: bool):
+    """``leaky_relu_backward``: the slope is 1 where the input (or, in place, the output,
+    which has the same sign for a positive slope) is positive, else ``negative_slope``."""
+
+    def grad_fn(grad, saved):
+        slope = saved.negative_slope
+        if self_is_result and slope < 0:  # a negative slope flips the sign: x is lost
+            raise RuntimeError(_LEAKY_RELU_NEGATIVE_INPLACE)
+        x = saved.result if self_is_result else saved.self
+        return where(x > 0, grad, grad * slope)
+
+    return grad_fn
+
+
+_leaky_relu_kernel = _pointwise("leaky_relu_cpu", _leaky_relu)
+leaky_relu = native_function(
+    "leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor",
+    "leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_leaky_relu_kernel,
+    derivative=Derivative("LeakyReluBackward0", save=("self", "negative_slope"),
+                          grads={"self": _leaky_relu_backward(False)}),
+    variants="function",
+    doc="``torch._C._nn.leaky_relu``: ``x`` where positive, else ``negative_slope * x``.",
+)  # fmt: skip
+# derivatives.yaml gives the in-place form its own formula, in terms of the output.
+leaky_relu_ = native_function(
+    "leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)",
+    kernel=_leaky_relu_kernel,
+    derivative=Derivative("LeakyReluBackward1", save=("result", "negative_slope"),
+                          grads={"self": _leaky_relu_backward(True)}),
+    python_bindings=False,
+    doc="``torch._C._nn.leaky_relu_``: ``leaky_relu`` in place.",
+)  # fmt: skip
+
+
+# elu: scale * x where x > 0, else alpha * scale * (exp(input_scale * x) - 1).
+
+
+def _elu(x, alpha=1, scale=1, input_scale=1):
+    return np.where(x > 0, x * scale, np.expm1(x * input_scale) * (alpha * scale))
+
+
+_ELU_NEGATIVE_INPLACE = (
+    "In-place elu backward calculation is triggered with a negative slope which is not "
+    "supported. This is caused by calling in-place forward function with a negative slope, "
+    "please call out-of-place version instead."
+)
+
+
+def elu_backward(grad, alpha, scale, input_scale, is_result: bool, self_or_result):
+    """``elu_backward``: ``scale`` where positive; on the other side the slope is
+    ``input_scale * alpha * scale * exp(input_scale * x)``, which is also
+    ``input_scale * (result + alpha * scale)`` when only the output is kept."""
+    if is_result and alpha < 0:  # the output no longer tells the input's sign
+        raise RuntimeError(_ELU_NEGATIVE_INPLACE)
+    negative_coefficient = alpha * scale
+    if is_result:
+        negative = (self_or_result + negative_coefficient) * input_scale
+    else:
+        negative = (self_or_result * input_scale).exp() * (input_scale * negative_coefficient)
+    return grad * where(self_or_result <= 0, negative, scale)
+
+
+def _elu_grad(is_result: bool, scales=None):
+    """The formula of ``elu``/``elu_`` (``scales`` None) or of ``celu``/``celu_``, which
+    is elu's with ``scale`` 1 and ``input_scale`` ``1 / alpha``."""
+
+    def grad_fn(grad, saved):
+        if scales is None:
+            alpha, scale, input_scale = saved.alpha, saved.scale, saved.input_scale
+        else:
+            # derivatives.yaml writes ``1.0/alpha.toFloat()``: alpha rounded to float32.
+            alpha, scale, input_scale = saved.alpha, 1, 1.0 / float(np.float32(saved.alpha))
+        kept = saved.result if is_result else saved.self
+        return elu_backward(grad, alpha, scale, input_scale, is_result, kept)
+
+    return grad_fn
+
+
+_ELU_SCALARS = ("alpha", "scale", "input_scale")
+_elu_kernel = _pointwise("elu_cpu", _elu)
+elu = native_function(
+    "elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor",
+    "elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    kernel=_elu_kernel,
+    derivative=Derivative("EluBackward0", save=("self", *_ELU_SCALARS),
+                          grads={"self": _elu_grad(False)}),
+    variants="function",
+    doc="``torch._C._nn.elu``: ``scale * x`` where positive, else "
+    "``alpha * scale * (exp(input_scale * x) - 1)``.",
+)  # fmt: skip
+elu_ = native_function(
+    "elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)",
+    kernel=_elu_kernel,
+    derivative=Derivative("EluBackward1", save=("result", *_ELU_SCALARS),
+                          grads={"self": _elu_grad(True)}),
+    python_bindings=False,
+    doc="``torch._C._nn.elu_``: ``elu`` in place.",
+)  # fmt: skip
+
+
+# celu is elu with input_scale 1 / alpha (CompositeExplicitAutograd: its own node).
+
+
+def _check_celu(input, alpha=1.0, out=None):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+
+
+def _celu(x, alpha=1.0):
+    return _elu(x, alpha, 1, 1.0 / alpha)
+
+
+_celu_kernel = _pointwise("elu_cpu", _celu)
+celu = native_function(
+    "celu(Tensor self, Scalar alpha=1.0) -> Tensor",
+    kernel=_celu_kernel,
+    check=_check_celu,
+    derivative=Derivative("CeluBackward0", save=("self", "alpha"),
+                          grads={"self": _elu_grad(False, scales="celu")}),
+    variants="function",
+    doc="``torch.celu``: ``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.",
+)  # fmt: skip
+celu_ = native_function(
+    "celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)",
+    kernel=_celu_kernel,
+    check=_check_celu,
+    derivative=Derivative("CeluBackward1", save=("result", "alpha"),
+                          grads={"self": _elu_grad(True, scales="celu")}),
+    python_bindings=False,
+    doc="``torch.celu_``: ``celu`` in place.",
+)  # fmt: skip
+
+
+# selu is elu with the self-normalising constants (CompositeImplicitAutograd: EluBackward).
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+selu = native_function(
+    "selu(Tensor self) -> Tensor",
+    kernel=lambda self: elu.overloads["elu"](self, _SELU_ALPHA, _SELU_SCALE, 1),
+    kind=COMPOSITE_IMPLICIT,
+    variants="function",
+    doc="``torch.selu``: ``elu`` with alpha 1.6733 and scale 1.0507.",
+)
+selu_ = native_function(
+    "selu_(Tensor(a!) self) -> Tensor(a!)",
+    kernel=lambda self: elu_.overloads["elu_"](self, _SELU_ALPHA, _SELU_SCALE, 1),
+    kind=COMPOSITE_IMPLICIT,
+    python_bindings=False,
+    doc="``torch.selu_``: ``selu`` in place.",
+)
+
+
+# gelu: x * Phi(x), Phi the standard normal's distribution function (or its tanh fit).
+
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_KAPPA = 0.044715
+_ONE_OVER_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+
+
+def _check_gelu(input, *, approximate="none", out=None):
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+
+
+def _gelu(x, approximate="none"):
+    if approximate == "tanh":
+        return 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + _KAPPA * x * x * x)))
+    # NumPy has no erf: vizgrad's own (float64), as ``torch.erf`` computes it.
+    return (x * 0.5 * (1 + unary._erf(x * math.sqrt(0.5)))).astype(x.dtype, copy=False)
+
+
+def gelu_backward(grad, self, approximate="none"):
+    """``gelu_backward``: ``Phi(x) + x * phi(x)``; with ``tanh`` the derivative of
+    ``0.5 x (1 + tanh(u))``, ``u = sqrt(2/pi) (x + 0.044715 x^3)``."""
+    if approximate == "tanh":
+        inner = (self + self.pow(3) * _KAPPA) * _SQRT_2_OVER_PI
+        tanh_inner = inner.tanh()
+        left_derivative = (tanh_inner + 1) * 0.5
+        inner_derivative = (self * self * (3 * _KAPPA) + 1) * _SQRT_2_OVER_PI
+        right_derivative = self * 0.5 * (1 - tanh_inner * tanh_inner) * inner_derivative
+        return grad * (left_derivative + right_derivative)
+    cdf = ((self * math.sqrt(0.5)).erf() + 1) * 0.5
+    pdf = (self * self * -0.5).exp() * _ONE_OVER_SQRT_2PI
+    return grad * (cdf + self * pdf)
+
+
+_gelu_kernel = _pointwise("GeluKernelImpl", _gelu)
+_GELU_DERIVATIVE = Derivative(
+    "GeluBackward0",
+    save=("self", "approximate"),
+    grads={"self": lambda grad, saved: gelu_backward(grad, saved.self, saved.approximate)},
+)
+gelu = native_function(
+    "gelu(Tensor self, *, str approximate='none') -> Tensor",
+    "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)",
+    kernel=_gelu_kernel,
+    check=_check_gelu,
+    derivative=_GELU_DERIVATIVE,
+    variants="function",
+    doc="``torch._C._nn.gelu``: ``x * Phi(x)``; ``approximate='tanh'`` uses the tanh fit.",
+)
+gelu_ = native_function(
+    "gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)",
+    kernel=_gelu_kernel,
+    check=_check_gelu,
+    derivative=_GELU_DERIVATIVE,
+    python_bindings=False,
+    doc="``torch._C._nn.gelu_``: ``gelu`` in place.",
+)
+
+
+# silu (swish): x * sigmoid(x).
+
+
+def _silu(x):
+    return x / (1 + np.exp(-x))
+
+
+def _silu_backward(grad, saved):
+    """``infinitely_differentiable_silu_backward``: ``s (1 + x (1 - s))``, ``s = sigmoid(x)``."""
+    s = saved.self.sigmoid()
+    return grad * s * (saved.self * (1 - s) + 1)
+
+
+_silu_kernel = _pointwise("silu_cpu", _silu, FLOATING_TYPES | COMPLEX_TYPES)
+_SILU_DERIVATIVE = Derivative("SiluBackward0", save=("self",), grads={"self": _silu_backward})
+silu = native_function(
+    "silu(Tensor self) -> Tensor",
+    "silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_silu_kernel,
+    derivative=_SILU_DERIVATIVE,
+    variants="function",
+    doc="``torch._C._nn.silu``: ``x * sigmoid(x)``, the sigmoid-weighted linear unit.",
+)
+silu_ = native_function(
+    "silu_(Tensor(a!) self) -> Tensor(a!)",
+    kernel=_silu_kernel,
+    derivative=_SILU_DERIVATIVE,
+    python_bindings=False,
+    doc="``torch._C._nn.silu_``: ``silu`` in place.",
+)
+
+
+# softplus: log(1 + exp(beta * x)) / beta, and x itself once beta * x > threshold.
+
+
+def _softplus(x, beta=1, threshold=20):
+    scaled = x * beta
+    return np.where(scaled > threshold, x, np.log1p(np.exp(scaled)) / beta)
+
+
+def _softplus_backward(grad, saved):
+    """``softplus_backward``: ``sigmoid(beta x)``, and 1 where the forward was linear."""
+    scaled = saved.self * saved.beta
+    return where(scaled > saved.threshold, grad, grad * scaled.sigmoid())
+
+
+softplus = native_function(
+    "softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor",
+    "softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    kernel=_pointwise("softplus_cpu", _softplus),
+    derivative=Derivative("SoftplusBackward0", save=("self", "beta", "threshold"),
+                          grads={"self": _softplus_backward}),
+    variants="function",
+    doc="``torch._C._nn.softplus``: a smooth ``relu``, ``log(1 + exp(beta * x)) / beta``.",
+)  # fmt: skip
+
+
+# hardtanh: x clamped to [min_val, max_val] (PyTorch runs clamp's kernel).
+
+
+def _check_hardtanh(input, min_val=-1, max_val=1, out=None):
+    if input._dtype.category == BOOL:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if input._dtype.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
+    if input._dtype.name == "uint8" and (int(min_val) < 0 or int(max_val) < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+
+
+@dispatch_dtypes("clamp_scalar_cpu", ALL_TYPES)
+def _hardtanh_kernel(out, x, min_val=-1, max_val=1):
+    if x.dtype.kind in "iu":  # integer bounds: the limits don't promote the input
+        min_val, max_val = int(min_val), int(max_val)
+    # max then min, as clamp: min_val > max_val gives max_val everywhere; NaN stays NaN.
+    np.minimum(np.maximum(x, min_val), max_val, out=out, casting="unsafe")
+
+
+def _hardtanh_backward(grad, saved):
+    """``hardtanh_backward``: the slope is 1 strictly inside the limits, 0 outside."""
+    inside = (saved.self > saved.min_val).logical_and(saved.self < saved.max_val)
+    return where(inside, grad, 0.0)
+
+
+_HARDTANH_DERIVATIVE = Derivative(
+    "HardtanhBackward0", save=("self", "min_val", "max_val"), grads={"self": _hardtanh_backward}
+)
+_hardtanh_structured = elementwise(_hardtanh_kernel, check_all_same_dtype=True)
+
+
+def _hardtanh_functional(self: Tensor, min_val=-1, max_val=1) -> Tensor:
+    """``hardtanh`` writes into ``empty_like(self)`` (as ``hardtanh_out``), which keeps the
+    input's strides even where TensorIterator would not (an empty, stepped input)."""
+    out = empty_like(self)
+    iterator = TensorIterator("hardtanh", (self,), out=out)
+    return iterator.run(_hardtanh_kernel, min_val=min_val, max_val=max_val)
+
+
+hardtanh = native_function(
+    "hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor",
+    "hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    kernel=_hardtanh_structured,
+    kernels={"hardtanh": _hardtanh_functional},
+    check=_check_hardtanh,
+    derivative=_HARDTANH_DERIVATIVE,
+    variants="function",
+    doc="``torch._C._nn.hardtanh``: ``x`` clamped to ``[min_val, max_val]``; keeps the dtype.",
+)
+hardtanh_ = native_function(
+    "hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)",
+    kernel=_hardtanh_structured,
+    check=_check_hardtanh,
+    derivative=_HARDTANH_DERIVATIVE,
+    python_bindings=False,
+    doc="``torch._C._nn.hardtanh_``: ``hardtanh`` in place.",
+)
+
+
+def _relu6(hardtanh_overload):
+    """relu6 is hardtanh(x, 0, 6) (CompositeImplicitAutograd: HardtanhBackward0); the
+    overload is called directly, so hardtanh's checks are made here."""
+
+    def composite(self):
+        _check_hardtanh(self, 0, 6)
+        return hardtanh_overload(self, 0, 6)
+
+    return composite
+
+
+relu6 = native_function(
+    "relu6(Tensor self) -> Tensor",
+    kernel=_relu6(hardtanh.overloads["hardtanh"]),
+    kind=COMPOSITE_IMPLICIT,
+    variants="function",
+    doc="``torch._C._nn.relu6``: ``min(max(0, x), 6)``.",
+)
+relu6_ = native_function(
+    "relu6_(Tensor(a!) self) -> Tensor(a!)",
+    kernel=_relu6(hardtanh_.overloads["hardtanh_"]),
+    kind=COMPOSITE_IMPLICIT,
+    python_bindings=False,
+    doc="``torch._C._nn.relu6_``: ``relu6`` in place.",
+)
+
+
+# mish: x * tanh(softplus(x)).
+
+
+def _mish(x):
+    return x * np.tanh(np.log1p(np.exp(x)))
+
+
+def _mish_backward(grad, saved):
+    """``infinitely_differentiable_mish_backward``: with ``t = tanh(softplus(x))``,
+    the slope is ``t + x sigmoid(x) (1 - t^2)``."""
+    x = saved.self
+    t = softplus(x).tanh()
+    return grad * (t + x * x.sigmoid() * (1 - t * t))
+
+
+_mish_kernel = _pointwise("mish_cpu", _mish)
+_MISH_DERIVATIVE = Derivative("MishBackward0", save=("self",), grads={"self": _mish_backward})
+mish = native_function(
+    "mish(Tensor self) -> Tensor",
+    "mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_mish_kernel,
+    derivative=_MISH_DERIVATIVE,
+    variants="function",
+    doc="``torch._C._nn.mish``: ``x * tanh(softplus(x))``.",
+)
+mish_ = native_function(
+    "mish_(Tensor(a!) self) -> Tensor(a!)",
+    kernel=_mish_kernel,
+    derivative=_MISH_DERIVATIVE,
+    python_bindings=False,
+    doc="``torch._C._nn.mish_``: ``mish`` in place.",
 )
