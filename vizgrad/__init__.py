@@ -42,6 +42,7 @@ from .ops.advanced_indexing import *  # noqa: F403
 from .ops.arithmetic import *  # noqa: F403
 from .ops.basic_indexing import *  # noqa: F403
 from .ops.comparison import *  # noqa: F403
+from .ops.convolution import *  # noqa: F403
 from .ops.copy import *  # noqa: F403
 from .ops.creation import *  # noqa: F403
 from .ops.detach import *  # noqa: F403
@@ -64,8 +65,10 @@ from .ops.min_max import *  # noqa: F403
 from .ops.nonzero import *  # noqa: F403
 from .ops.normalization import *  # noqa: F403
 from .ops.norms import *  # noqa: F403
+from .ops.padding import *  # noqa: F403
 from .ops.parts import *  # noqa: F403
 from .ops.permutations import *  # noqa: F403
+from .ops.pooling import *  # noqa: F403
 from .ops.ranges import *  # noqa: F403
 from .ops.reduction_machinery import *  # noqa: F403
 from .ops.reductions import *  # noqa: F403
