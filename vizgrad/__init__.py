@@ -73,6 +73,7 @@ from .ops.ranges import *  # noqa: F403
 from .ops.reduction_machinery import *  # noqa: F403
 from .ops.reductions import *  # noqa: F403
 from .ops.resize import *  # noqa: F403
+from .ops.rnn import *  # noqa: F403
 from .ops.sampling import *  # noqa: F403
 from .ops.scan import *  # noqa: F403
 from .ops.scatter_gather import *  # noqa: F403

@@ -4,6 +4,12 @@ Each returns a tuple of views of its input, cut along one dimension: ``unbind``
 ``select``s every index, the ``split`` family and ``chunk`` ``narrow`` into pieces.
 The pieces share their input's storage, so the gradient of each piece flows back into
 its part of the input.
+
+The ``unsafe_`` twins (``unsafe_split``, ``unsafe_chunk``) cut the same pieces, but
+autograd does not know them as views: each has a version counter of its own, so it
+may be written in place without touching its input's graph. The recurrent cells use
+them to squash each gate in place (``RNN.cpp``); writing one piece changes the input
+too, which is why they are "unsafe".
 """
 
 from __future__ import annotations
@@ -25,6 +31,9 @@ __all__ = [
     "split_with_sizes",
     "chunk",
     "tensor_split",
+    "unsafe_split",
+    "unsafe_split_with_sizes",
+    "unsafe_chunk",
 ]
 
 
@@ -243,4 +252,57 @@ tensor_split = native_function(
     },
     kind=COMPOSITE_IMPLICIT,
     doc="``torch.tensor_split``: ``n`` nearly equal sections, or cuts before the given indices.",
+)
+
+
+# --- the unsafe twins: the same pieces, not autograd views -------------------------------
+
+
+# The kernels are ``split``'s: the schemas have no alias annotation, so the dispatcher
+# makes no views of the pieces, and each keeps the version counter it was made with
+# (``unsafe_split`` resets it in ``TensorShape.cpp``).
+unsafe_split = native_function(
+    "unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]",
+    kernel=_split_kernel,
+    derivative=Derivative(
+        "UnsafeSplitBackward0",
+        save=("self_sym_sizes", "split_size", "dim"),
+        grads={"self": _join_grads(cat)},
+        multi_output=True,
+    ),
+    doc="``torch.unsafe_split``: ``split``'s pieces, which autograd does not treat as views.",
+)
+_unsafe_split_op = unsafe_split.overloads["unsafe_split.Tensor"]
+
+unsafe_split_with_sizes = native_function(
+    "unsafe_split_with_sizes(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]",
+    kernel=_split_with_sizes_kernel,
+    derivative=Derivative(
+        "UnsafeSplitWithSizesBackward0",
+        save=("self_sym_sizes", "split_sizes", "dim"),
+        grads={"self": _join_grads(cat)},
+        multi_output=True,
+    ),
+    doc="``torch.unsafe_split_with_sizes``: ``split_with_sizes``' pieces, not autograd views.",
+)
+_unsafe_split_with_sizes_op = unsafe_split_with_sizes.overloads["unsafe_split_with_sizes"]
+
+
+def _unsafe_chunk_kernel(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    if len(self._size) == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    dim_size = self._size[wrap_dim(dim, len(self._size))]
+    split_size = -(-dim_size // chunks)
+    if split_size == 0 and dim_size == 0:
+        return _unsafe_split_with_sizes_op(self, (0,) * chunks, dim)
+    return _unsafe_split_op(self, split_size, dim)
+
+
+unsafe_chunk = native_function(
+    "unsafe_chunk(Tensor self, int chunks, int dim=0) -> Tensor[]",
+    kernel=_unsafe_chunk_kernel,
+    kind=COMPOSITE_IMPLICIT,
+    doc="``torch.unsafe_chunk``: ``chunk``'s pieces, which autograd does not treat as views.",
 )
