@@ -8,6 +8,7 @@ import pytest
 from vizgrad.widgets import GraphView
 from vizgrad.widgets.render.dag_dot import graph_drawing, to_dot
 from vizgrad.widgets.state.graph import GraphState, events_for_graph
+from vizgrad.widgets.timeline import describe_event
 
 import vizgrad as vg
 from vizgrad import events, module_scope, nn
@@ -157,3 +158,15 @@ def test_graph_view_collapses_and_reports_modules():
         assert not plain.has_modules
     finally:
         plain.close()
+
+
+def test_the_timeline_says_which_module_ran_a_step():
+    net = Net()
+    with events.Recorder() as rec:
+        net(vg.randn(2, 3))
+    sentences = [describe_event(e) for e in rec.events]
+    assert any(
+        s.startswith("aten::addmm (functional): call in Affine (head) enters") for s in sentences
+    )
+    assert any("recorded ReluBackward0" in s and s.endswith(" in Act (body.1)") for s in sentences)
+    assert any(s.endswith("(parameter head.weight)") for s in sentences)
