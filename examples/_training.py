@@ -16,7 +16,10 @@ BAR_WIDTH = 30
 
 
 def progress(epoch: int, epochs: int, done: int, total: int, loss: float) -> None:
-    """One line, redrawn in place: ``epoch 3/15 [#########.....] loss 0.1234``."""
+    """One line, redrawn in place: ``epoch 3/15 [#########.....] loss 0.1234`` (in a log
+    that is not a terminal, only each epoch's finished line)."""
+    if done < total and not sys.stdout.isatty():
+        return
     filled = BAR_WIDTH * done // total
     bar = "#" * filled + "." * (BAR_WIDTH - filled)
     end = "\n" if done == total else ""

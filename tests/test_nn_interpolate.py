@@ -268,3 +268,23 @@ def test_uint8_smooth_modes_are_refused_not_approximated(mode):
     # PyTorch computes these in fixed point; vizgrad refuses rather than differ by a step.
     with pytest.raises(NotImplementedError, match="uint8"):
         F.interpolate(vg.ones(1, 1, 2, 2, dtype=vg.uint8), size=3, mode=mode)
+
+
+@pytest.mark.parametrize(
+    "shape, options",
+    [
+        ((2, 3, 7), {"size": 3}),
+        ((2, 3, 8, 9), {"size": (3, 4)}),
+        ((1, 2, 6, 6), {"scale_factor": 0.5}),
+        ((1, 2, 5, 7), {"size": (10, 3)}),
+    ],
+    ids=str,
+)
+def test_area_mode_is_adaptive_average_pooling(shape, options):
+    v, t = make_pair(shape, "float64", "transposed" if len(shape) == 4 else "contiguous")
+    assert_same(F.interpolate(v, mode="area", **options), TF.interpolate(t, mode="area", **options))
+    check_gradients(
+        lambda x: F.interpolate(x, mode="area", **options),
+        lambda x: TF.interpolate(x, mode="area", **options),
+        [shape],
+    )

@@ -847,3 +847,15 @@ def test_loss_module_weight_is_a_buffer_that_moves_with_the_module():
         torch.from_numpy(x.detach().numpy().copy()), torch.tensor([0, 2])
     )
     assert_same(module(x, vg.tensor([0, 2])).detach(), expected.detach())
+
+
+def test_nll_loss_node_has_torchs_edges():
+    # Only the input with a formula gets an edge (target and weight have none), as in torch.
+    for lib, fn in ((vg, F), (torch, TF)):
+        x = lib.zeros(2, 3, requires_grad=True)
+        loss = fn.nll_loss(x.log_softmax(1), lib.tensor([0, 2]), weight=lib.ones(3))
+        names = [n.name() if n is not None else None for n, _ in loss.grad_fn.next_functions]
+        if lib is vg:
+            mine = names
+        else:
+            assert mine == names == ["LogSoftmaxBackward0"]

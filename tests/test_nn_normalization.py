@@ -264,18 +264,19 @@ def test_layer_norm_errors(call):
 @pytest.mark.parametrize("groups", [1, 2, 3, 6])
 @pytest.mark.parametrize("affine", [True, False])
 def test_group_norm_values(shape, groups, dtype, affine):
-    if len(shape) == 2 and groups == 6:
-        pytest.skip("one element per group: its deviation is rounding noise times 1/sqrt(eps)")
+    # One element per group: x - mean is rounding noise, divided by sqrt(eps) ~ 3e-3, so
+    # both results are the bias up to that noise, not equal to each other bit for bit.
+    degenerate = {"atol": 1e-2, "rtol": 0} if len(shape) == 2 and groups == 6 else {}
     x, tx = make_pair(shape, dtype, "transposed", seed=1)
     (w, tw), (b, tb) = make_pair((6,), dtype, seed=2), make_pair((6,), dtype, seed=3)
     if not affine:
         w = tw = b = tb = None
-    assert_same(F.group_norm(x, groups, w, b), TF.group_norm(tx, groups, tw, tb))
+    assert_same(F.group_norm(x, groups, w, b), TF.group_norm(tx, groups, tw, tb), **degenerate)
     n, c = shape[0], shape[1]
     hxw = int(np.prod(shape[2:]))
     xc, txc = x.contiguous(), tx.contiguous()
     assert_same(vg.native_group_norm(xc, w, b, n, c, hxw, groups, 1e-5),
-                torch.native_group_norm(txc, tw, tb, n, c, hxw, groups, 1e-5))  # fmt: skip
+                torch.native_group_norm(txc, tw, tb, n, c, hxw, groups, 1e-5), **degenerate)  # fmt: skip
 
 
 def test_group_norm_keeps_channels_last_and_empty_batches():

@@ -21,7 +21,7 @@ way a profiler's enter/exit records do.
 
 from __future__ import annotations
 
-from . import events
+from . import events, module_scope
 from .autograd_meta import CreationMeta, DifferentiableViewMeta
 from .grad_mode import state as grad_state
 from .schema import FunctionSchema
@@ -357,4 +357,5 @@ def _autograd_note(op: Operator, args: tuple, kwargs: dict) -> str:
 def _emit_step(op: Operator, key: str, action: str, args: tuple, note: str = "") -> None:
     inputs = tuple([a._id for a in args if isinstance(a, Tensor)])
     events.bus.emit(events.OpDispatched(op.qualname, key, action, _state.depth, op.variant, inputs,
-                                        note, _state.call, _state.parent))  # fmt: skip
+                                        note, _state.call, _state.parent,
+                                        module_scope.current_path()))  # fmt: skip

@@ -26,6 +26,12 @@ Schema version history:
   each output of a node described after the fact, by
   ``vizgrad.autograd.graph_events``), and ``event_id(obj)``, the id events name a
   live tensor, storage or node by.
+
+  Additive, still version 2: ``OpDispatched.module`` and ``NodeCreated.module``, the
+  path of ``nn.Module``s whose forward was running (``(("", "Sequential"), ("0",
+  "Linear"))``, empty outside any module), and ``NodeCreated.parameter``, the qualified
+  name of the module parameter an ``AccumulateGrad`` feeds (``"0.weight"``); see
+  ``vizgrad.module_scope``.
 """
 
 from __future__ import annotations
@@ -155,6 +161,8 @@ class OpDispatched(Event):
     note: str = ""
     call: int = 0
     parent: int = 0
+    # The nn.Module path the call ran in: ((qualified_name, type_name), ...), outermost first.
+    module: tuple = ()
 
 
 @dataclass(slots=True)
@@ -227,6 +235,10 @@ class NodeCreated(Event):
     # ``vizgrad.autograd.graph_events`` for a graph described after the forward pass,
     # whose inner outputs are gone. No ids: a recording keeps it as it is.
     output_meta: tuple = ()
+    # The nn.Module path whose forward recorded the node (as ``OpDispatched.module``), and
+    # for an AccumulateGrad of a module parameter, the parameter's name ("0.weight").
+    module: tuple = ()
+    parameter: str = ""
 
 
 @dataclass(slots=True)

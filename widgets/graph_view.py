@@ -18,6 +18,9 @@ API:
 
 * ``GraphView(tensor=None, names=None, show_saved=False, show_values=False)`` —
   ``names`` maps names to tensors (``{"w": w}``, like ``torchviz.make_dot(params=...)``);
+  parameters of the ``nn.Module`` that recorded the graph are named without it
+  (``0.weight``), and nodes are boxed by module (``group_modules``; ``collapsed`` lists
+  the qualified names of the modules drawn as one node);
   ``show_saved`` draws the tensors each node saved for backward; ``show_values`` adds
   value previews of the tensors the view was given and the gradients nodes received.
 * ``follow()`` / ``unfollow()`` / ``with g:`` — grow with every ``NodeCreated`` event.
@@ -41,7 +44,10 @@ Selectors (stable, for the browser tests and for styling):
   ``vg-running``, ``vg-queued``, ``vg-waiting``, ``vg-done``, ``vg-accumulated``;
   ``svg g.edge`` the edges (``id="e_n3_0"``: node 3's edge 0), ``vg-carried`` once a
   gradient went along them;
-* ``.vg-dag-saved input``, ``.vg-dag-values input`` the two toggles;
+* ``.vg-dag-saved input``, ``.vg-dag-values input`` the two toggles, and
+  ``.vg-dag-modules input`` (shown when the graph was recorded in ``nn.Module``s) which
+  draws a box per module; clicking a module's box (``svg g.cluster.vg-module``) collapses
+  it into one node (``svg g.node.vg-module-collapsed``), clicking that node opens it;
 * ``.vg-dag-steps input[type=range]`` the backward step slider, ``.vg-dag-prev``,
   ``.vg-dag-next``, ``.vg-dag-play`` its buttons, ``.vg-dag-step-label`` its text;
 * ``.vg-dag-notice`` (e.g. graphviz missing), ``.vg-dag-panel`` the engine's state:
@@ -93,6 +99,9 @@ class GraphView(anywidget.AnyWidget):
     notice = traitlets.Unicode("").tag(sync=True)
     show_saved = traitlets.Bool(False).tag(sync=True)
     show_values = traitlets.Bool(False).tag(sync=True)
+    group_modules = traitlets.Bool(True).tag(sync=True)  # a box per nn.Module
+    collapsed = traitlets.List(traitlets.Unicode()).tag(sync=True)  # modules drawn as one node
+    has_modules = traitlets.Bool(False).tag(sync=True)  # were any nodes recorded in a module?
     graph_state = traitlets.Dict().tag(sync=True)  # the shown GraphState, as to_json()
     panel = traitlets.Dict().tag(sync=True)  # the engine's state, in words, for the side panel
     frame = traitlets.Int(0).tag(sync=True)  # which step of the last backward is shown
@@ -114,7 +123,9 @@ class GraphView(anywidget.AnyWidget):
         self._note = ""  # the view's own notice; the layout adds its own (graphviz missing)
         self._seed(tensor, names)
         self._listen()
-        self.observe(self._on_toggle, names=["show_saved", "show_values"])
+        self.observe(
+            self._on_toggle, names=["show_saved", "show_values", "group_modules", "collapsed"]
+        )
         self.observe(self._on_frame, names=["frame"])
         self.refresh()
 
@@ -262,7 +273,13 @@ class GraphView(anywidget.AnyWidget):
         """Draw the shown state now."""
         started = time.perf_counter()
         state = self._shown
-        drawing = graph_drawing(state, show_saved=self.show_saved, show_values=self.show_values)
+        drawing = graph_drawing(
+            state,
+            show_saved=self.show_saved,
+            show_values=self.show_values,
+            group_modules=self.group_modules,
+            collapsed=self.collapsed,
+        )
         layout = render_svg(drawing)
         with self.hold_sync():
             self.svg = layout.svg
@@ -270,6 +287,7 @@ class GraphView(anywidget.AnyWidget):
             self.notice = " · ".join(text for text in (self._note, layout.notice) if text)
             self.graph_state = state.to_json(drawn_only=True)
             self.panel = engine_panel(state)
+            self.has_modules = any(record.get("module") for record in state.nodes.values())
             self.n_frames = len(self._frames)
         self._dirty = False
         self._last_render = time.perf_counter()
@@ -310,8 +328,12 @@ class GraphView(anywidget.AnyWidget):
     function render({ model, el: root }) {
       root.classList.add("vg-dag");
       const controls = el("div", "vg-dag-controls");
+      const modules = toggle("vg-dag-modules", "modules", model, "group_modules");
       controls.append(toggle("vg-dag-saved", "saved tensors", model, "show_saved"),
-                      toggle("vg-dag-values", "values", model, "show_values"));
+                      toggle("vg-dag-values", "values", model, "show_values"), modules);
+      const showModules = () => { modules.style.display = model.get("has_modules") ? "" : "none"; };
+      model.on("change:has_modules", showModules);
+      showModules();
       const steps = el("div", "vg-dag-steps");
       const prev = el("button", "vg-dag-prev", "◀");
       const play = el("button", "vg-dag-play", "▶ play");
@@ -373,6 +395,17 @@ class GraphView(anywidget.AnyWidget):
         }
         panel.append(el("div", "vg-dag-last", p.last_step || ""));
       };
+      // A module's box collapses into one node when clicked; the node opens it again.
+      // Ids are "m-" + the module's qualified name (see render/dag_dot.py).
+      canvas.addEventListener("click", (event) => {
+        const group = event.target.closest("g.vg-module, g.vg-module-collapsed");
+        if (!group || !group.id.startsWith("m-")) return;
+        const name = group.id.slice(2);
+        const now = model.get("collapsed").filter((n) => n !== name);
+        if (group.classList.contains("vg-module")) now.push(name);
+        model.set("collapsed", now);
+        model.save_changes();
+      });
       const draw = () => {
         canvas.innerHTML = model.get("svg");  // SVG from graphviz or vizgrad: labels escaped
         notice.textContent = model.get("notice");
@@ -406,6 +439,7 @@ class GraphView(anywidget.AnyWidget):
     .vg-dag-heading, .vg-dag-phase { font-weight: bold; }
     .vg-dag-last { margin-top: 6px; color: #374151; }
     .vg-dag svg g.node.vg-running > * { stroke-width: 2.5; }
+    .vg-dag svg g.vg-module, .vg-dag svg g.vg-module-collapsed { cursor: pointer; }
     """
 
 

@@ -197,6 +197,14 @@ def _backend_of(call) -> str:
     return keys[-1] if keys else "CPU"
 
 
+def _in_module(module) -> str:
+    """`` in Linear (0)`` for an event recorded in a module's forward, else ``""``."""
+    if not module:
+        return ""
+    name, type_name = module[-1]
+    return f" in {type_name} ({name})" if name else f" in {type_name}"
+
+
 def describe_event(event, dispatch: DispatchState | None = None) -> str:
     """One plain sentence for one event (``dispatch``: the state after folding it)."""
     if event is None:
@@ -206,7 +214,8 @@ def describe_event(event, dispatch: DispatchState | None = None) -> str:
     if isinstance(e, events.OpDispatched):
         if e.action == "call":
             where = "nested call" if e.depth else "call"
-            return f"{e.op} ({e.variant}): {where} enters the dispatcher at {e.key}"
+            return (f"{e.op} ({e.variant}): {where}{_in_module(e.module)} enters the "
+                    f"dispatcher at {e.key}")  # fmt: skip
         return f"{e.op} → {e.key}"
     if isinstance(e, events.OpReturned):
         if e.error:
@@ -229,9 +238,12 @@ def describe_event(event, dispatch: DispatchState | None = None) -> str:
         return f"storage #{e.storage} allocated: {e.numel} × {e.dtype}"
     if isinstance(e, events.NodeCreated):
         if e.variable:
-            return f"autograd: {e.name} (node #{e.node}) created for leaf tensor #{e.variable}"
+            parameter = f" (parameter {e.parameter})" if e.parameter else ""
+            return (f"autograd: {e.name} (node #{e.node}) created for leaf tensor "
+                    f"#{e.variable}{parameter}")  # fmt: skip
         saved = f", saving {_ids(e.saved)}" if e.saved else ""
-        return f"autograd recorded {e.name} (node #{e.node}) for {_ids(e.outputs)}{saved}"
+        return (f"autograd recorded {e.name} (node #{e.node}) for {_ids(e.outputs)}{saved}"
+                f"{_in_module(e.module)}")  # fmt: skip
     if isinstance(e, events.BackwardStarted):
         return (f"backward() starts at node {_ids(e.roots)}: dependencies counted for "
                 f"{len(e.dependencies)} nodes")  # fmt: skip

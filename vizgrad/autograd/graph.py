@@ -18,7 +18,7 @@ import itertools
 import re
 import sys
 
-from .. import events
+from .. import events, module_scope
 from ..dispatcher import current_call
 from ..tensor import COMPLEX_AUTOGRAD_REFUSED
 from .accumulate import accumulate_into_leaf
@@ -92,6 +92,9 @@ class Node:
         # ``output_nr -> tensor`` for each output whose gradient ``retain_grad()`` keeps.
         self._retain_grad_hooks: dict = {}
         self.metadata: dict = {}
+        path = module_scope.current_path()
+        if path:  # made in a module's forward: say which (the views group nodes by it)
+            self.metadata["module"] = path
         self._anomaly_trace = None  # the forward stack, kept by detect_anomaly
 
     def name(self) -> str:
@@ -145,6 +148,9 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         super().__init__((), MAX_SEQUENCE_NR)
         self.variable = variable
+        parameter = module_scope.parameter_name(variable)
+        if parameter is not None:
+            self.metadata["parameter"] = parameter
 
     def name(self) -> str:
         # PyTorch names its C++-only nodes by their qualified C++ name.
@@ -232,6 +238,8 @@ def announce_node(node: Node, outputs=(), saved=(), variable=None) -> None:
             variable._id if variable is not None else 0,
             tuple(nr for _, nr in node.next_functions),
             current_call(),  # the operator call whose autograd key recorded it
+            module=node.metadata.get("module", ()),
+            parameter=node.metadata.get("parameter", ""),
         )
     )
 

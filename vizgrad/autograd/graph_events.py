@@ -85,6 +85,8 @@ def graph_events(*roots) -> list[events.Event]:
             variable=events.event_id(variable),
             next_input_nrs=tuple(nr for _, nr in node.next_functions),
             output_meta=output_meta.get(node, ()),
+            module=node.metadata.get("module", ()),
+            parameter=node.metadata.get("parameter", ""),
         ))  # fmt: skip
     return out
 

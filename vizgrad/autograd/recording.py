@@ -70,9 +70,18 @@ def bind_arguments(op, args, kwargs) -> dict:
 
 
 def _differentiable_inputs(op, bound):
-    """``(name, value)`` per gradient edge: every Tensor parameter, lists flattened."""
+    """``(name, value)`` per gradient edge: every Tensor parameter the derivative has a
+    formula for (all of them for an operator without one), lists flattened.
+
+    An input with no formula (``nll_loss``'s ``target`` and ``weight``) gets no edge, as
+    in PyTorch, whose generated code collects the next edges of the inputs with
+    derivatives only (``collect_next_edges`` in ``VariableType``).
+    """
+    formulas = op.derivative.grads if op.derivative is not None else None
     for type_, name in op.params:
         if not type_.startswith("Tensor") or name == "out":
+            continue
+        if formulas is not None and name not in formulas:
             continue
         value = bound.get(name)
         if type_.startswith("Tensor[]") or type_.startswith("Tensor?[]"):

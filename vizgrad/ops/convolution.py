@@ -99,12 +99,13 @@ def _columns(windows: np.ndarray, groups: int, dtype) -> np.ndarray:
     n, c = windows.shape[:2]
     order = (0, 1, *range(2 + dims, 2 + 2 * dims), *range(2, 2 + dims))
     patches = np.ascontiguousarray(windows.transpose(order), dtype=dtype)
-    return patches.reshape(n, groups, -1, int(np.prod(windows.shape[2 : 2 + dims])))
+    per_column = c // groups * int(np.prod(windows.shape[2 + dims :]))
+    return patches.reshape(n, groups, per_column, int(np.prod(windows.shape[2 : 2 + dims])))
 
 
 def _by_group(weight: np.ndarray, groups: int) -> np.ndarray:
     """The weight as one matrix per group: ``(groups, rows / groups, everything else)``."""
-    return weight.reshape(groups, weight.shape[0] // groups, -1)
+    return weight.reshape(groups, weight.shape[0] // groups, int(np.prod(weight.shape[1:])))
 
 
 def _contract(weight: np.ndarray, columns: np.ndarray, groups: int) -> np.ndarray:
@@ -116,14 +117,15 @@ def _spread(weight: np.ndarray, values: np.ndarray, groups: int) -> np.ndarray:
     """The transposed product: what each patch entry contributed to ``values``
     ``(N, C, *positions)`` through the weight, ``(N, groups, C_patch * prod(k), positions)``."""
     n = values.shape[0]
-    rows = values.reshape(n, groups, weight.shape[0] // groups, -1)
+    positions = int(np.prod(values.shape[2:]))
+    rows = values.reshape(n, groups, weight.shape[0] // groups, positions)
     return np.matmul(_by_group(weight, groups).swapaxes(-1, -2), rows)
 
 
 def _weight_grad(values: np.ndarray, columns: np.ndarray, groups: int, shape) -> np.ndarray:
     """``sum_n values[n] @ columns[n]^T`` per group: the weight's gradient, in ``shape``."""
-    n = values.shape[0]
-    rows = values.reshape(n, groups, values.shape[1] // groups, -1)
+    n, positions = values.shape[0], int(np.prod(values.shape[2:]))
+    rows = values.reshape(n, groups, values.shape[1] // groups, positions)
     return np.matmul(rows, columns.swapaxes(-1, -2)).sum(axis=0).reshape(shape)
 
 
@@ -408,9 +410,6 @@ def _part_of_backward(which: int):
 convolution = native_function(
     "convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, "
     "SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor",
-    "convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, "
-    "SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, "
-    "SymInt groups, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_convolution_kernel,
     derivative=Derivative(
         "ConvolutionBackward0",

@@ -98,8 +98,6 @@ def _constant_pad_nd_kernel(self: Tensor, pad, value=0) -> Tensor:
 
 constant_pad_nd = native_function(
     "constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor",
-    "constant_pad_nd.out(Tensor self, SymInt[] pad, Scalar value=0, *, Tensor(a!) out) "
-    "-> Tensor(a!)",
     kernel=_constant_pad_nd_kernel,
     # ``constant_pad_nd_backward``: the gradient cropped back, i.e. padded by -pad.
     derivative=Derivative(
@@ -304,19 +302,19 @@ def _pad_circular_kernel(self: Tensor, pad) -> Tensor:
     for i in range(dims):
         dim = len(in_shape) - 1 - i
         left, right = pad[2 * i], pad[2 * i + 1]
-        out_slice = _slice_op(out_slice, dim, max(left, 0), out_shape[dim] - max(right, 0))
-        in_slice = _slice_op(in_slice, dim, max(-left, 0), in_shape[dim] - max(-right, 0))
+        out_slice = _slice_op(out_slice, dim, max(left, 0), out_shape[dim] - max(right, 0), 1)
+        in_slice = _slice_op(in_slice, dim, max(-left, 0), in_shape[dim] - max(-right, 0), 1)
     out_slice.copy_(in_slice)
     for i in range(dims):
         dim = len(in_shape) - 1 - i
         left, right = pad[2 * i], pad[2 * i + 1]
         if left > 0:
             end = out_shape[dim] - max(right, 0)
-            _slice_op(out, dim, 0, left).copy_(_slice_op(out, dim, end - left, end))
+            _slice_op(out, dim, 0, left, 1).copy_(_slice_op(out, dim, end - left, end, 1))
         if right > 0:
             start = max(left, 0)
-            _slice_op(out, dim, out_shape[dim] - right, out_shape[dim]).copy_(
-                _slice_op(out, dim, start, start + right)
+            _slice_op(out, dim, out_shape[dim] - right, out_shape[dim], 1).copy_(
+                _slice_op(out, dim, start, start + right, 1)
             )
     return out
 

@@ -96,7 +96,12 @@ def _pool_geometry(op: str, input: Tensor, kernel_size, stride, padding, dilatio
     if op == "max_pool2d" and input.dim() not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     size = input._size
-    plane = size[-3]  # (an IndexError for a 2-d input, as PyTorch's ``size(-3)``)
+    if len(size) < 3:  # PyTorch reads ``size(-3)``
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-len(size)}, "
+            f"{len(size) - 1}], but got -3)"
+        )
+    plane = size[-3]
     out = [
         pooling_output_shape(size[-2 + i], kernel[i], padding[i], stride[i], dilation[i],
                              ceil_mode)

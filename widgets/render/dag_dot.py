@@ -10,7 +10,13 @@ What is drawn follows what a student sees in PyTorch:
 * optionally (``show_saved``) one dashed box per tensor a node saved for backward;
 * optionally (``show_values``) value previews and the gradients a node received;
 * one arrow per ``next_functions`` edge, from a node to the node its gradient goes to
-  next (the direction gradients flow), labelled with ``input_nr`` when it is not 0.
+  next (the direction gradients flow), labelled with ``input_nr`` when it is not 0;
+* with ``group_modules``, one box per ``nn.Module`` whose forward recorded nodes
+  (``Linear (0)`` around its ``AddmmBackward0``, ``TBackward0`` and the
+  ``AccumulateGrad`` of its parameters), nested as the modules are. A module named in
+  ``collapsed`` is drawn as one node standing for all of its nodes, with the edges
+  that enter or leave it; an AccumulateGrad of a module parameter is titled with the
+  parameter's name (``0.weight``) unless the user named the tensor.
 
 During ``backward()`` the engine's state is drawn on top: the running node, the
 ready queue (with each node's place in it), every node's dependency count, the
@@ -28,17 +34,30 @@ CSS classes (kept in the SVG, for the widget and the browser tests): every node 
 node an edge points at whose creation the view did not see); during backward
 ``vg-running``, ``vg-queued``, ``vg-waiting``, ``vg-done``, ``vg-accumulated``. Edges
 have ``vg-edge`` (``vg-saved-edge`` for saved tensors) and ``vg-carried`` once a
-gradient went along them.
+gradient went along them. A module's box is a cluster ``<g id="m-0" class="cluster
+vg-module">`` (``m-`` then the module's qualified name; ``m-`` alone for the outermost
+module); a collapsed module is a node ``<g id="m-0" class="node vg-node
+vg-module-collapsed">``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from ..state.graph import GraphState
 from .escape import escape_html
 
-__all__ = ["Drawing", "DrawnNode", "DrawnEdge", "graph_drawing", "to_dot", "dag_dot"]
+__all__ = [
+    "Drawing",
+    "DrawnNode",
+    "DrawnEdge",
+    "DrawnGroup",
+    "graph_drawing",
+    "to_dot",
+    "dag_dot",
+    "module_id",
+]
 
 # Colours of the standalone drawing (the widget's CSS may restyle by class).
 FILL = {
@@ -49,6 +68,7 @@ FILL = {
     "queued": "#fde68a",
     "done": "#e5e7eb",
     "accumulated": "#86efac",
+    "module": "#ede9fe",
 }
 EDGE_COLOR = "#6b7280"
 CARRIED_COLOR = "#dc2626"
@@ -78,9 +98,29 @@ class DrawnEdge:
 
 
 @dataclass(frozen=True)
+class DrawnGroup:
+    """A box around the nodes an ``nn.Module`` recorded (a DOT cluster)."""
+
+    id: str
+    label: str
+    parent: str | None  # the enclosing group's id
+    members: tuple[str, ...]  # node ids directly inside (not inside a nested group)
+
+
+@dataclass(frozen=True)
 class Drawing:
     nodes: tuple[DrawnNode, ...] = ()
     edges: tuple[DrawnEdge, ...] = field(default=())
+    groups: tuple[DrawnGroup, ...] = ()
+
+
+def module_id(qualified_name: str) -> str:
+    """The drawing id of a module's box: ``m-`` and its qualified name (``m-0.fc``)."""
+    return f"m-{qualified_name}"
+
+
+def _module_label(name: str, type_name: str) -> str:
+    return f"{type_name} ({name})" if name else type_name
 
 
 # --- state -> drawing --------------------------------------------------------------
@@ -90,7 +130,7 @@ def _describe_tensor(state: GraphState, tensor: int, show_values: bool) -> list[
     """``a: [3] float32`` (name if known), then ``= [1.0, 2.0, 3.0]`` with show_values."""
     record = state.tensors.get(tensor)
     kind = f"{record['shape']} {record['dtype']}" if record else "(shape unknown)"
-    name = state.names.get(tensor)
+    name = state.names.get(tensor) or state.parameter_names.get(tensor)
     lines = [f"{name}: {kind}" if name else kind]
     if show_values and tensor in state.values:
         lines.append(f"= {state.values[tensor]}")
@@ -179,8 +219,15 @@ def _saved(state: GraphState, node: int, show_values: bool):
         yield box, line
 
 
-def graph_drawing(state: GraphState, *, show_saved: bool = False, show_values: bool = False):
-    """The drawing of ``state``: nodes by id, edges by (node, position)."""
+def graph_drawing(
+    state: GraphState,
+    *,
+    show_saved: bool = False,
+    show_values: bool = False,
+    group_modules: bool = True,
+    collapsed=(),
+):
+    """The drawing of ``state``: nodes by id, edges by (node, position), module boxes."""
     nodes, edges = [], []
     for node in sorted(state.nodes):
         nodes.append(_node(state, node, show_values))
@@ -192,7 +239,72 @@ def graph_drawing(state: GraphState, *, show_saved: bool = False, show_values: b
     edges.sort(key=lambda e: _edge_order(e.id))
     missing = sorted({edge[2] for edge in state.edges()} - set(state.nodes))
     nodes += [_unseen(node) for node in missing]
-    return Drawing(tuple(nodes), tuple(edges))
+    drawing = Drawing(tuple(nodes), tuple(edges))
+    if not group_modules:
+        return drawing
+    return _group_by_module(state, drawing, set(collapsed))
+
+
+def _group_by_module(state: GraphState, drawing: Drawing, collapsed: set) -> Drawing:
+    """Put each node in the box of the innermost module that recorded it; replace each
+    collapsed module (the outermost collapsed one, when nested) by a single node."""
+    paths = {f"n{node}": record.get("module") or [] for node, record in state.nodes.items()}
+    owner: dict[str, str] = {}  # saved-tensor boxes go where their node goes
+    for node in drawing.nodes:
+        base = node.id.split("_s")[0]
+        owner[node.id] = base
+    stand_in: dict[str, str] = {}  # node id -> the collapsed module node replacing it
+    groups: dict[str, dict] = {}
+    for node in drawing.nodes:
+        path = paths.get(owner[node.id], [])
+        parent = None
+        for name, type_name in path:
+            group_id = module_id(name)
+            if name in collapsed:
+                stand_in[node.id] = group_id
+                groups.setdefault(group_id, {"label": _module_label(name, type_name),
+                                             "parent": parent, "members": [],
+                                             "collapsed": True, "titles": []})  # fmt: skip
+                groups[group_id]["titles"].append(node.title)
+                break
+            group = groups.setdefault(group_id, {"label": _module_label(name, type_name),
+                                                 "parent": parent, "members": [],
+                                                 "collapsed": False})  # fmt: skip
+            parent = group_id
+        if node.id not in stand_in and parent is not None:
+            groups[parent]["members"].append(node.id)
+    nodes = [node for node in drawing.nodes if node.id not in stand_in]
+    for group_id, group in groups.items():
+        if group["collapsed"]:
+            nodes.append(_collapsed_node(group_id, group))
+            if group["parent"] is not None:
+                groups[group["parent"]]["members"].append(group_id)
+    edges, seen = [], set()
+    for edge in drawing.edges:
+        source = stand_in.get(edge.source, edge.source)
+        target = stand_in.get(edge.target, edge.target)
+        if source == target and edge.source != edge.target:
+            continue  # inside a collapsed module
+        if (source, target) in seen and (source != edge.source or target != edge.target):
+            continue  # one arrow between a collapsed module and each neighbour
+        seen.add((source, target))
+        edges.append(dataclasses.replace(edge, source=source, target=target))
+    boxes = tuple(
+        DrawnGroup(group_id, group["label"], group["parent"], tuple(group["members"]))
+        for group_id, group in groups.items()
+        if not group["collapsed"]
+    )
+    return Drawing(tuple(nodes), tuple(edges), boxes)
+
+
+def _collapsed_node(group_id: str, group: dict) -> DrawnNode:
+    counts: dict[str, int] = {}
+    for title in group["titles"]:
+        counts[title] = counts.get(title, 0) + 1
+    parts = [f"{title} x{n}" if n > 1 else title for title, n in counts.items()]
+    lines = (f"{len(group['titles'])} nodes (click to open)", *parts)
+    return DrawnNode(group_id, group["label"], lines, ("vg-node", "vg-module-collapsed"),
+                     FILL["module"])  # fmt: skip
 
 
 def _edge_order(edge_id: str) -> tuple:
@@ -225,12 +337,15 @@ def to_dot(drawing: Drawing) -> str:
         f'color="{EDGE_COLOR}"];',
         f'  edge [fontname="Helvetica", fontsize=9, color="{EDGE_COLOR}", arrowsize=0.7];',
     ]
+    children: dict[str | None, list[DrawnGroup]] = {}
+    for group in drawing.groups:
+        children.setdefault(group.parent, []).append(group)
+    boxed = {member for group in drawing.groups for member in group.members}
+    for group in children.get(None, []):
+        out += _cluster(group, children, drawing, depth=1)
     for node in drawing.nodes:
-        style = ', style="dashed,filled"' if node.dashed else ""
-        out.append(
-            f"  {node.id} [id={_quoted(node.id)}, class={_quoted(' '.join(node.classes))}, "
-            f"fillcolor={_quoted(node.fill)}{style}, label={_html_label(node.title, node.lines)}];"
-        )
+        if node.id not in boxed:
+            out.append("  " + _dot_node(node))
     for edge in drawing.edges:
         attrs = [f"id={_quoted(edge.id)}", f"class={_quoted(' '.join(edge.classes))}"]
         if edge.color != EDGE_COLOR:
@@ -243,11 +358,37 @@ def to_dot(drawing: Drawing) -> str:
             attrs.append("arrowhead=none")
         if edge.label:
             attrs.append(f"label={_html_label('', [edge.label])}")
-        out.append(f"  {edge.source} -> {edge.target} [{', '.join(attrs)}];")
+        source, target = (e if e.isidentifier() else _quoted(e) for e in (edge.source, edge.target))
+        out.append(f"  {source} -> {target} [{', '.join(attrs)}];")
     out.append("}")
     return "\n".join(out) + "\n"
 
 
-def dag_dot(state: GraphState, *, show_saved: bool = False, show_values: bool = False) -> str:
-    """DOT source of the backward DAG in ``state`` (deterministic: golden-testable)."""
-    return to_dot(graph_drawing(state, show_saved=show_saved, show_values=show_values))
+def _dot_node(node: DrawnNode) -> str:
+    style = ', style="dashed,filled"' if node.dashed else ""
+    return (f"{node.id if node.id.isidentifier() else _quoted(node.id)} [id={_quoted(node.id)}, "
+            f"class={_quoted(' '.join(node.classes))}, fillcolor={_quoted(node.fill)}{style}, "
+            f"label={_html_label(node.title, node.lines)}];")  # fmt: skip
+
+
+def _cluster(group: DrawnGroup, children: dict, drawing: Drawing, depth: int) -> list[str]:
+    """A DOT cluster per module box, nested as the modules are."""
+    pad = "  " * depth
+    lines = [
+        f"{pad}subgraph {_quoted('cluster_' + group.id)} {{",
+        f"{pad}  id={_quoted(group.id)}; class={_quoted('vg-module')}; "
+        f'style="rounded,dashed"; color="#7c3aed"; fontcolor="#5b21b6"; fontname="Helvetica"; fontsize=10; '
+        f"label={_html_label(group.label, [])};",
+    ]
+    by_id = {node.id: node for node in drawing.nodes}
+    lines += [f"{pad}  {_dot_node(by_id[member])}" for member in group.members if member in by_id]
+    for child in children.get(group.id, []):
+        lines += _cluster(child, children, drawing, depth + 1)
+    lines.append(f"{pad}}}")
+    return lines
+
+
+def dag_dot(state: GraphState, **options) -> str:
+    """DOT source of the backward DAG in ``state`` (deterministic: golden-testable);
+    ``options`` are ``graph_drawing``'s."""
+    return to_dot(graph_drawing(state, **options))

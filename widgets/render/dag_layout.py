@@ -210,6 +210,7 @@ def builtin_svg(drawing: Drawing) -> str:
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="vg-builtin-layout" '
            f'width="{width:.0f}pt" height="{height:.0f}pt" viewBox="0 0 {width:.1f} {height:.1f}">',
            '<g id="graph0" class="graph" font-family="Helvetica,Arial,sans-serif">']  # fmt: skip
+    out += _group_boxes(drawing, centre, size)
     ports = _ports(edges, routes, centre, size)
     for edge in edges:
         waypoints = [centre[d] for d in routes.get(edge.id, ())]
@@ -218,6 +219,43 @@ def builtin_svg(drawing: Drawing) -> str:
         out.append(_node_svg(node, centre[node.id], size[node.id]))
     out.append("</g></svg>")
     return "\n".join(out)
+
+
+GROUP_PADDING = 6
+
+
+def _group_boxes(drawing: Drawing, centre, size) -> list[str]:
+    """A dashed box per module group, around all the nodes inside it (nested groups
+    included). The layered layout does not pull a module's nodes together as graphviz's
+    clusters do, so a box may also cover a node of another module it sits between."""
+    nested: dict[str | None, list] = {}
+    for group in drawing.groups:
+        nested.setdefault(group.parent, []).append(group)
+
+    def inside(group) -> list[str]:
+        found = [m for m in group.members if m in centre]
+        for child in nested.get(group.id, []):
+            found += inside(child)
+        return found
+
+    out = []
+    for group in drawing.groups:
+        members = inside(group)
+        if not members:
+            continue
+        left = min(centre[m][0] - size[m][0] / 2 for m in members) - GROUP_PADDING
+        right = max(centre[m][0] + size[m][0] / 2 for m in members) + GROUP_PADDING
+        top = min(centre[m][1] - size[m][1] / 2 for m in members) - GROUP_PADDING - LINE_HEIGHT
+        bottom = max(centre[m][1] + size[m][1] / 2 for m in members) + GROUP_PADDING
+        out.append(
+            f'<g id="{escape_html(group.id)}" class="cluster vg-module">'
+            f'<rect x="{left:.1f}" y="{top:.1f}" width="{right - left:.1f}" '
+            f'height="{bottom - top:.1f}" rx="6" fill="none" stroke="#7c3aed" '
+            f'stroke-dasharray="4,3"/>'
+            f'<text x="{left + 4:.1f}" y="{top + LINE_HEIGHT - 3:.1f}" font-size="10" '
+            f'fill="#5b21b6">{escape_html(group.label)}</text></g>'
+        )
+    return out
 
 
 DUMMY_WIDTH = 8

@@ -63,6 +63,9 @@ class GraphState:
         self.nodes: dict[int, dict] = {}
         self.tensors: dict[int, dict] = {}
         self.names: dict[int, str] = {}
+        # Leaves that are module parameters, by the parameter's qualified name ("0.weight"):
+        # the title of their AccumulateGrad when the user gave the tensor no name.
+        self.parameter_names: dict[int, str] = {}
         self.values: dict[int, str] = {}
         self._ids: dict[str, dict[int, int]] = {"node": {}, "tensor": {}}
         # Names and previews given by engine id before the events numbered that tensor.
@@ -173,7 +176,11 @@ class GraphState:
             "next": [[n, nr if n else 0] for n, nr in zip(next_nodes, input_nrs, strict=True)],
             # Shapes of outputs whose tensors are unknown (a graph walked after the fact).
             "output_meta": [[list(shape), dtype] for shape, dtype in d.get("output_meta", ())],
+            # The nn.Module path that recorded it: [[qualified_name, type_name], ...].
+            "module": [list(step) for step in d.get("module", ())],
         }
+        if d.get("parameter") and d.get("variable"):
+            self.parameter_names = {**self.parameter_names, d["variable"]: d["parameter"]}
 
     def _backward_started(self, d: dict) -> None:
         self._reset_backward()
@@ -289,7 +296,7 @@ class GraphState:
         return record["sequence_nr"] - self.first_sequence_nr
 
     def tensor_title(self, tensor: int) -> str:
-        return self.names.get(tensor) or f"tensor {tensor}"
+        return self.names.get(tensor) or self.parameter_names.get(tensor) or f"tensor {tensor}"
 
     def node_title(self, node: int) -> str:
         record = self.nodes.get(node)
@@ -331,6 +338,7 @@ class GraphState:
             "nodes": keyed(self.nodes),
             "tensors": keyed(tensors),
             "names": keyed(self.names),
+            "parameter_names": keyed(self.parameter_names),
             "values": keyed(self.values),
             "ids": {
                 space: [[k, v] for k, v in table.items()] for space, table in self._ids.items()
@@ -362,6 +370,7 @@ class GraphState:
         state.nodes = keyed(data["nodes"])
         state.tensors = keyed(data["tensors"])
         state.names = keyed(data["names"])
+        state.parameter_names = keyed(data.get("parameter_names", {}))
         state.values = keyed(data["values"])
         state._ids = {space: {k: v for k, v in pairs} for space, pairs in data["ids"].items()}
         state.phase = data["phase"]

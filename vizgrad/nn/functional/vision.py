@@ -15,6 +15,7 @@ import numpy as np
 
 from ...ops import upsample as _upsample
 from ...tensor import Tensor
+from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
 
@@ -114,10 +115,14 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
             "requires a 4-D tensor as input"
         )
+    if mode == "area" and input.dim() in (3, 4):
+        # "area" is adaptive average pooling to the output size, as in PyTorch.
+        pool = adaptive_avg_pool1d if input.dim() == 3 else adaptive_avg_pool2d
+        return pool(input, output_size)
     if antialias or mode in ("area", "lanczos"):
-        # PyTorch's anti-aliased kernels (_upsample_*_aa) and "area" (adaptive average
-        # pooling) are other operators, which vizgrad does not have.
-        what = "antialias=True" if antialias else f"mode={mode!r}"
+        # PyTorch's anti-aliased kernels (_upsample_*_aa) and 3-D "area" (adaptive
+        # average pooling in 3-D) are operators vizgrad does not have.
+        what = "antialias=True" if antialias else f"mode={mode!r} on {input.dim()}-D input"
         raise NotImplementedError(f"interpolate: {what} is not supported by vizgrad")
 
     operator = _OPERATORS.get((mode, input.dim()))

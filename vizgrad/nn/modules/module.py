@@ -25,6 +25,7 @@ import weakref
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
+from ... import module_scope
 from ...arg_parser import PythonArgParser
 from ...autograd.graph import RemovableHandle as _AutogradHandle
 from ...device import device as Device
@@ -482,7 +483,10 @@ class Module:
     # --- calling ---------------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
-        return self._call_impl(*args, **kwargs)
+        # The scope tells each operation and autograd node which module ran it
+        # (``vizgrad.module_scope``): the views group a model's graph by it.
+        with module_scope.running(self):
+            return self._call_impl(*args, **kwargs)
 
     def _call_impl(self, *args, **kwargs):
         """What ``module(...)`` does: forward pre-hooks, ``forward``, forward hooks, with
