@@ -1839,13 +1839,13 @@ def test_saving_and_loading(code, in_tmp_path):
     check(code)
 
 
-@pytest.mark.xfail(
-    reason="vizgrad.save refuses to pickle a module (torch writes it; its weights-only load "
-    "then refuses it), and vizgrad.load has no weights_only=False: a design of "
-    "vizgrad.serialization, which never writes what it could not read back",
-    strict=True,
-)
 @pytest.mark.parametrize("code", [ENTIRE_MODEL, ENTIRE_MODEL_SHORT, LOAD_AND_RESAVE])
-def test_loading_a_whole_model_fails_as_in_torch(code, in_tmp_path):
-    printed = check(code, catch=True)
-    assert printed.startswith("UnpicklingError: Weights only load failed.")
+def test_saving_a_whole_model_is_refused_at_once(code, in_tmp_path):
+    """A difference README states: torch writes a whole module, and then its default
+    weights-only load refuses to read it back; vizgrad refuses to write it, saying what
+    to save instead (nothing vizgrad writes needs code run to be read)."""
+    theirs = run_as(torch, code, same_env()["torch"], catch=True)
+    assert "UnpicklingError: Weights only load failed." in theirs
+    mine = run_as(vg, code, same_env()["vizgrad"], catch=True)
+    assert "PicklingError: vizgrad.save cannot write a vizgrad.nn.modules" in mine
+    assert "Save a model's or an optimizer's state_dict() rather than the object itself." in mine
