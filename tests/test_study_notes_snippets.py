@@ -1847,5 +1847,5 @@ def test_saving_a_whole_model_is_refused_at_once(code, in_tmp_path):
     theirs = run_as(torch, code, same_env()["torch"], catch=True)
     assert "UnpicklingError: Weights only load failed." in theirs
     mine = run_as(vg, code, same_env()["vizgrad"], catch=True)
-    assert "PicklingError: vizgrad.save cannot write a vizgrad.nn.modules" in mine
+    assert "PicklingError: vizgrad.save cannot write a " in mine
     assert "Save a model's or an optimizer's state_dict() rather than the object itself." in mine
