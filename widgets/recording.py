@@ -97,7 +97,7 @@ class Recording(events.Recorder):
           shown in the stride maps and the DAG instead of ``tensor #3``;
         * ``title`` — the page's title and heading (default ``"vizgrad recording"``);
         * ``max_frames`` — at most this many steps become frames of the page's scrubber,
-          evenly spaced, first and last kept (default 1000): bounds the file's size.
+          evenly spaced, first and last kept (default: every step up to 250,000).
         """
         from .export import export_html
 
