@@ -6,13 +6,16 @@ its shape, stride and storage offset, its dtype, its ``_base`` and its ``_versio
 That is all a stride map needs to draw a tensor in a replay, when the live tensor is
 long gone.
 
-Records are never changed in place (a change makes a new dict), so ``copy()`` only
-copies the outer tables: a Timeline can afford a snapshot every few hundred events.
+Records are never changed in place (a change makes a new dict), and the tables are
+``ChunkedMap``s whose chunks copies share: ``copy()`` costs a few references per 64
+tensors, so a Timeline's snapshots grow with the recording, not with its square.
 """
 
 from __future__ import annotations
 
 import json
+
+from .persistent import ChunkedMap
 
 __all__ = ["TensorState"]
 
@@ -35,9 +38,9 @@ class TensorState:
     """
 
     def __init__(self):
-        self.storages: dict[int, dict] = {}
-        self.tensors: dict[int, dict] = {}
-        self.versions: dict[int, int] = {}
+        self.storages: ChunkedMap = ChunkedMap()
+        self.tensors: ChunkedMap = ChunkedMap()
+        self.versions: ChunkedMap = ChunkedMap()
         self.last_write: dict | None = None  # the latest InplaceWrite, as a dict
 
     # --- folding events ---------------------------------------------------------------
@@ -125,9 +128,9 @@ class TensorState:
     def copy(self) -> TensorState:
         """A snapshot: the tables are copied, the (never mutated) records are shared."""
         snapshot = TensorState()
-        snapshot.storages = dict(self.storages)
-        snapshot.tensors = dict(self.tensors)
-        snapshot.versions = dict(self.versions)
+        snapshot.storages = self.storages.copy()
+        snapshot.tensors = self.tensors.copy()
+        snapshot.versions = self.versions.copy()
         snapshot.last_write = self.last_write
         return snapshot
 
@@ -151,11 +154,11 @@ class TensorState:
         if isinstance(data, str):
             data = json.loads(data)
         state = cls()
-        state.storages = {int(k): dict(v) for k, v in data["storages"].items()}
-        state.tensors = {
-            int(k): {**v, "shape": tuple(v["shape"]), "stride": tuple(v["stride"])}
+        state.storages = ChunkedMap((int(k), dict(v)) for k, v in data["storages"].items())
+        state.tensors = ChunkedMap(
+            (int(k), {**v, "shape": tuple(v["shape"]), "stride": tuple(v["stride"])})
             for k, v in data["tensors"].items()
-        }
-        state.versions = {int(k): v for k, v in data["versions"].items()}
+        )
+        state.versions = ChunkedMap((int(k), v) for k, v in data["versions"].items())
         state.last_write = data.get("last_write")
         return state
