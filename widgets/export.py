@@ -82,6 +82,7 @@ from .render.escape import escape_html
 from .render.stride_map import StorageInfo, ViewGeometry, stride_map_data, stride_map_html
 from .state.dispatch import DispatchState
 from .state.graph import GraphState
+from .state.rounds import Round, Rounds, round_state
 from .state.tensors import TensorState
 from .stride_map import StrideMap
 from .timeline import Scrubber, describe_event, event_dicts_of, tensors_of_step
@@ -209,30 +210,6 @@ def _names_by_id(recording, names) -> dict[int, str]:
 # --- the views, step by step -------------------------------------------------------------
 
 
-class _Round:
-    """The nodes of one round of a recording: recorded from the end of one backward pass
-    to the end of the next, with the older nodes they lead to (a parameter's
-    AccumulateGrad, a graph kept by ``retain_graph``)."""
-
-    def __init__(self):
-        self.created: list[int] = []  # this round's nodes, in the order they were recorded
-        self.nodes: dict[int, None] = {}  # those and the older nodes they reach
-        self.frames: list[tuple[dict, int, dict | None]] = []  # (frame, nodes recorded, marks)
-        self.backward = False  # has this round's backward pass started?
-
-    def add(self, graph: GraphState, node: int) -> None:
-        self.created.append(node)
-        stack = [node]
-        while stack:
-            current = stack.pop()
-            if current in self.nodes:
-                continue
-            self.nodes[current] = None
-            record = graph.nodes.get(current)
-            if record is not None:
-                stack.extend(n for n, _ in record["next"] if n)
-
-
 class _Exporter:
     """Folds a recording once, step by step, and keeps each view's distinct renderings."""
 
@@ -246,9 +223,10 @@ class _Exporter:
                                                                 _Table())  # fmt: skip
         self.notices: list[str] = []
         self.frames: list[dict] = []
-        self.rounds = 0
-        self._round: _Round | None = None
-        self._backward_done = False
+        self.rounds = Rounds()
+        # Per round, its frames: (frame, nodes recorded by then, backward marks or None
+        # when the graph did not change since the frame before).
+        self._round_frames: list[tuple[dict, int, dict | None]] = []
         self._closed_calls: dict[int, int] = {}  # returned top-level call -> its fragment
         self._shown: list[int] = []  # the stride map's tensors, kept while a step names none
         self._dirty = {"stride": True, "trace": True, "graph": True}
@@ -256,26 +234,17 @@ class _Exporter:
 
     # --- folding ----------------------------------------------------------------------
 
-    def fold(self, d: dict) -> None:
+    def fold(self, d: dict, step: int) -> None:
         kind = d["kind"]
-        graph = self.graph
-        if kind == "node_created" and not d.get("variable") and self._backward_done:
-            self._end_round()  # a new forward pass after a finished backward: a new round
+        ended = self.rounds.before(d, step)
+        if ended is not None:
+            self._end_round(ended)  # a new forward pass after a finished backward
         self.tensors.apply(d)
         self.dispatch.apply(d)
-        before = len(graph.nodes)
-        graph.apply(d)
+        self.graph.apply(d)
         if kind in _GRAPH_KINDS:
             self._dirty["graph"] = True
-            if len(graph.nodes) > before:
-                if self._round is None:
-                    self._round = _Round()
-                    self.rounds += 1
-                self._round.add(graph, graph.known("node", d["node"]))
-            if kind == "backward_started" and self._round is not None:
-                self._round.backward = True
-            if kind == "ready_queue_changed" and graph.phase == "done":
-                self._backward_done = True
+            self.rounds.after(d, self.graph, step)
         if kind in DispatchState.KINDS:
             self._dirty["trace"] = True
         if kind in _TENSOR_KINDS:
@@ -301,9 +270,10 @@ class _Exporter:
             self._last["panel"] = self.panels.add(panel, key=json.dumps(panel))
         frame["panel"] = self._last["panel"]
         frame["dag"], frame["overlay"] = -1, -1
-        if self._round is not None:
-            overlay = self._overlay() if graph_changed else None
-            self._round.frames.append((frame, len(self._round.created), overlay))
+        this = self.rounds.at(step)
+        if this is not None:
+            marks = self._marks(this) if graph_changed else None
+            self._round_frames.append((frame, len(this.created), marks))
         self._dirty = {"stride": False, "trace": False, "graph": False}
         self.frames.append(frame)
 
@@ -350,19 +320,18 @@ class _Exporter:
         notice = tree_notice_html(len(state.roots) - len(roots), len(roots))
         return self.windows.add([notice, fragments], key=(notice, tuple(fragments)))
 
-    def _overlay(self) -> dict:
+    def _marks(self, this: Round) -> dict:
         """The backward pass's marks on this round's nodes, in the state's own ids (none
         before the round's backward: the last round's marks are not this graph's)."""
-        if not self._round.backward:
+        if not this.backward:
             return {"nodes": [], "edges": []}
-        identity = {node: node for node in self._round.nodes}
-        return backward_overlay(self.graph, identity)
+        return backward_overlay(self.graph, {node: node for node in this.nodes})
 
     # --- rounds -------------------------------------------------------------------------
 
-    def _end_round(self) -> None:
+    def _end_round(self, this: Round | None) -> None:
         """Draw the round's graph once, in ids of its own, and point its frames at it."""
-        this, self._round, self._backward_done = self._round, None, False
+        frames, self._round_frames = self._round_frames, []
         if this is None:
             return
         graph = self.graph
@@ -371,7 +340,7 @@ class _Exporter:
             record = graph.nodes.get(node)
             ids.update((n, None) for n, _ in (record["next"] if record else ()) if n)
         drawn = {node: number for number, node in enumerate(sorted(ids), 1)}
-        drawing = _with_status_slots(graph_drawing(_round_state(graph, drawn)))
+        drawing = _with_status_slots(graph_drawing(round_state(graph, ids, drawn)))
         dot = to_dot(drawing)
         dag = self.dags._index.get(dot)
         if dag is None:
@@ -381,7 +350,7 @@ class _Exporter:
             dag = self.dags.add(layout.svg, key=dot)
         marks = {"nodes": [], "edges": []}
         made: dict[tuple, int] = {}  # (marks, nodes recorded) -> overlay
-        for frame, recorded, new_marks in this.frames:
+        for frame, recorded, new_marks in frames:
             marks = new_marks or marks  # None: the graph did not change since the last frame
             overlay = made.get((id(marks), recorded))
             if overlay is None:
@@ -395,29 +364,11 @@ class _Exporter:
             frame["dag"], frame["overlay"] = dag, overlay
 
     def finish(self) -> None:
-        self._end_round()
-        if self.rounds > 1:
+        self._end_round(self.rounds.rounds[-1] if self.rounds.rounds else None)
+        if len(self.rounds.rounds) > 1:
             self.notices.append(
-                f"The recording built {self.rounds:,} backward graphs, one per round of forward "
+                f"The recording built {len(self.rounds.rounds):,} backward graphs, one per round of forward "
                 "and backward: each step shows the graph of its own round.")  # fmt: skip
-
-
-def _round_state(graph: GraphState, drawn: dict[int, int]) -> GraphState:
-    """The round's nodes as a forward-phase state numbered ``drawn`` (its own ids)."""
-    state = GraphState()
-    state.tensors, state.names = graph.tensors, graph.names
-    state.parameter_names = graph.parameter_names
-    for node, number in drawn.items():
-        record = graph.nodes.get(node)
-        if record is None:
-            continue
-        state.nodes[number] = {
-            **record,
-            "next": [[drawn.get(n, 0) if n else 0, nr] for n, nr in record["next"]],
-        }
-    seqs = [r["sequence_nr"] for r in state.nodes.values() if not r["variable"]]
-    state.first_sequence_nr = min(seqs) if seqs else None
-    return state
 
 
 # Room in a round's drawing for what backward writes into its nodes (the overlay's words):
@@ -474,7 +425,7 @@ def export_data(recording, *, names=None, max_frames: int = DEFAULT_MAX_FRAMES) 
     for step, d in enumerate(event_list, 1):
         if not isinstance(d, dict):
             d = d.to_dict()
-        exporter.fold(d)
+        exporter.fold(d, step)
         if at < len(steps) and steps[at] == step:
             exporter.frame(step, d)
             at += 1

@@ -19,6 +19,12 @@ every ``snapshot_every`` events; the state at step ``k`` is the snapshot at or b
 ``k``, copied, with at most ``snapshot_every - 1`` events folded on top — or, when
 stepping forward, the current states with the few events in between. So a step never
 re-folds the whole recording, however long (the same idea as a video's keyframes).
+The states' tables share their chunks with the snapshots (``state.persistent``), so
+the snapshots of a recording cost memory in proportion to its length.
+
+**Rounds.** A training loop builds one graph per iteration; the DAG shows the graph
+of the step's *round* (``state.rounds``: the nodes recorded since the last finished
+backward pass, and the older nodes they reach), as an exported page does.
 
 Selectors for the browser tests: ``.vg-timeline`` (the whole widget),
 ``.vg-scrubber`` (the ``Scrubber`` anywidget: ``.vg-scrubber input[type=range]`` is
@@ -46,8 +52,13 @@ import traitlets
 from vizgrad import events
 
 from .dispatch_trace import DispatchTrace
+from .graph_view import GraphView
 from .render.dispatch_tree import call_outputs
 from .state.dispatch import AUTOGRAD_KEY, INPLACE_OR_VIEW_KEY, DispatchState
+from .state.graph import GraphState
+from .state.rounds import Rounds, round_state
+from .state.tensors import TensorState
+from .stride_map import StrideMap
 
 __all__ = ["DEFAULT_SNAPSHOT_EVERY", "Replay", "Scrubber", "Timeline", "compact_event",
            "describe_event", "event_dicts_of", "view_states"]  # fmt: skip
@@ -65,9 +76,6 @@ MAX_TENSORS_SHOWN = 4
 
 def view_states() -> dict:
     """A fresh state per view, by name: what a Timeline folds the events into."""
-    from .state.graph import GraphState
-    from .state.tensors import TensorState
-
     return {"tensors": TensorState(), "graph": GraphState(), "dispatch": DispatchState()}
 
 
@@ -126,11 +134,17 @@ class Replay:
         self.events = [compact_event(e) for e in event_list]
         self.snapshot_every = snapshot_every
         self._snapshots: list[dict] = []  # _snapshots[j]: the states after j * N events
+        # The recording's graphs, one per forward-and-backward: the DAG shows the step's.
+        self.rounds = Rounds()
         states = make_states()
+        graph = states.get("graph")
         for k, event in enumerate(self.events):
             if k % snapshot_every == 0:
                 self._snapshots.append(_copy_states(states))
+            self.rounds.before(event, k + 1)
             _apply(states, event)
+            if graph is not None:
+                self.rounds.after(event, graph, k + 1)
         if len(self.events) % snapshot_every == 0:
             self._snapshots.append(_copy_states(states))
         self._step = len(self.events)  # ``states`` is the state at the last step
@@ -416,9 +430,6 @@ class Timeline(widgets.VBox):
     step = traitlets.Int(0)
 
     def __init__(self, recording, *, snapshot_every=DEFAULT_SNAPSHOT_EVERY, interval_ms=400):
-        from .graph_view import GraphView
-        from .stride_map import StrideMap
-
         self.recording = recording
         self.replay = Replay(event_dicts_of(recording), snapshot_every=snapshot_every)
         last = self.replay.n_steps
@@ -438,6 +449,7 @@ class Timeline(widgets.VBox):
         self._tensor_ids: list[int] = []
         self._shown_step: int | None = None  # the step the views show now
         self._shown_ids: list[int] | None = None
+        self._shown_round = None  # the round whose graph the DAG shows
 
         super().__init__([self.notice, self.scrubber, self.description, views])
         self.add_class("vg-timeline")
@@ -493,8 +505,12 @@ class Timeline(widgets.VBox):
         if self._tensor_ids != self._shown_ids or self._changed(states["tensors"], step):
             self.stride_map.show_state(states["tensors"], self._tensor_ids)
             self._shown_ids = list(self._tensor_ids)
-        if self._changed(states["graph"], step):
-            self.graph_view.show_state(states["graph"])
+        # The DAG of the step's round: a training loop's graph of this iteration, not all.
+        this = self.replay.rounds.at(step)
+        if self._changed(states["graph"], step) or this is not self._shown_round:
+            graph = states["graph"]
+            self.graph_view.show_state(round_state(graph, this.nodes) if this else graph)
+            self._shown_round = this
         self.dispatch_trace.show_state(dispatch, dispatch.last_call if event is not None else -1)
         self._shown_step = step
         self.description.value = (
