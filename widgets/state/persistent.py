@@ -188,7 +188,7 @@ class ChunkedList(Sequence):
 
     def __eq__(self, other) -> bool:
         if isinstance(other, Sequence):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
         return NotImplemented
 
     __hash__ = None
