@@ -99,8 +99,10 @@ def test_chunked_map_copies_share_chunks_and_write_their_own():
     assert len(table) == 299 and len(snapshot) == 299
     assert table == {**{i: str(i) for i in range(1, 300) if i != 7}, 5: "five", 1000: "new"}
     # Only the chunks written were copied: the rest are the same objects.
-    shared = [c for c in snapshot._chunks if snapshot._chunks[c] is table._chunks.get(c)]
-    assert len(shared) == len(snapshot._chunks) - 1  # 5 and 7 share chunk 0
+    chunks = [(c, t) for block in snapshot._blocks.values() for c, t in block.items()]
+    mine = {c: t for block in table._blocks.values() for c, t in block.items()}
+    shared = [c for c, t in chunks if mine.get(c) is t]
+    assert len(shared) == len(chunks) - 1  # 5 and 7 are in chunk 0, 1000 in a new one
     edges = ChunkedMap({(3, 0): "g", (3, 1): "h"})
     assert edges[(3, 1)] == "h" and (4, 0) not in edges
 
@@ -130,8 +132,8 @@ def test_replay_snapshots_grow_with_the_recording_not_its_square():
         replay = Replay(rec.event_dicts(), snapshot_every=50)
         held = 0
         for snapshot in replay._snapshots:
-            held += len(snapshot["dispatch"].calls._chunks)
-            held += sum(len(t._chunks) for t in (snapshot["tensors"].tensors,
+            held += len(snapshot["dispatch"].calls._blocks)
+            held += sum(len(t._blocks) for t in (snapshot["tensors"].tensors,
                                                  snapshot["graph"].nodes))  # fmt: skip
         return held / len(replay.events)
 

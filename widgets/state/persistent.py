@@ -7,9 +7,11 @@ recording's length (a 96,000-event recording: 257 MB of snapshots; 384,000: 3.3 
 
 These two containers are the classic answer, *structural sharing* (as in Clojure's
 vectors or a file system's copy-on-write blocks): entries live in small chunks of
-``CHUNK`` slots; ``copy()`` copies only the list of chunks, and whichever copy writes
-into a shared chunk copies that one chunk first. A snapshot then costs ``n / CHUNK``
-references plus the chunks written since the last one.
+``CHUNK`` slots, grouped in blocks of 64 chunks; ``copy()`` copies only the table of
+blocks, and whichever copy writes into a shared block or chunk copies that one first.
+A snapshot then costs ``n / 4096`` references plus what was written since the last
+one: for any recording a Recorder can hold (a million events) that is linear in
+practice.
 
 * ``ChunkedMap`` — a ``dict`` for integer keys (ids; ``(node, position)`` pairs are
   chunked by their first element). Iteration is in key order chunk by chunk, and in
@@ -26,6 +28,9 @@ __all__ = ["CHUNK", "ChunkedList", "ChunkedMap"]
 
 CHUNK = 64  # slots per chunk: a write copies at most this many references
 _SHIFT = 6
+# Chunks per block: a copy holds one reference per block (n / 4096 of them), so the
+# snapshots of a million-event recording still cost a few megabytes, not gigabytes.
+_BLOCK_SHIFT = 6
 
 
 def _chunk_of(key) -> int:
@@ -35,47 +40,64 @@ def _chunk_of(key) -> int:
 
 
 class ChunkedMap(MutableMapping):
-    """A mapping whose ``copy()`` shares its chunks (copy-on-write, chunk by chunk)."""
+    """A mapping whose ``copy()`` shares its chunks (copy-on-write, chunk by chunk).
 
-    __slots__ = ("_chunks", "_owned", "_len")
+    Two levels: blocks of chunks of entries. A copy copies the table of blocks; a write
+    copies the block and the chunk it lands in, unless this map already owns them.
+    """
+
+    __slots__ = ("_blocks", "_owned_blocks", "_owned_chunks", "_len")
 
     def __init__(self, items=()):
-        self._chunks: dict[int, dict] = {}
-        self._owned: set[int] = set()  # chunks no other copy holds: written in place
+        self._blocks: dict[int, dict[int, dict]] = {}
+        self._owned_blocks: set[int] = set()  # written since the last copy: in place
+        self._owned_chunks: set[int] = set()
         self._len = 0
         for key, value in dict(items).items():
             self[key] = value
 
     def copy(self) -> ChunkedMap:
         other = ChunkedMap.__new__(ChunkedMap)
-        other._chunks = dict(self._chunks)
-        other._owned = set()
+        other._blocks = dict(self._blocks)
+        other._owned_blocks, other._owned_chunks = set(), set()
         other._len = self._len
-        self._owned = set()  # both now share every chunk
+        self._owned_blocks, self._owned_chunks = set(), set()  # both share everything now
         return other
 
+    def _chunk(self, chunk: int) -> dict | None:
+        block = self._blocks.get(chunk >> _BLOCK_SHIFT)
+        return None if block is None else block.get(chunk)
+
     def _writable(self, chunk: int) -> dict:
-        table = self._chunks.get(chunk)
+        index = chunk >> _BLOCK_SHIFT
+        block = self._blocks.get(index)
+        if block is None:
+            block = self._blocks[index] = {}
+            self._owned_blocks.add(index)
+        elif index not in self._owned_blocks:
+            block = self._blocks[index] = dict(block)
+            self._owned_blocks.add(index)
+        table = block.get(chunk)
         if table is None:
-            table = self._chunks[chunk] = {}
-            self._owned.add(chunk)
-        elif chunk not in self._owned:
-            table = self._chunks[chunk] = dict(table)
-            self._owned.add(chunk)
+            table = block[chunk] = {}
+            self._owned_chunks.add(chunk)
+        elif chunk not in self._owned_chunks:
+            table = block[chunk] = dict(table)
+            self._owned_chunks.add(chunk)
         return table
 
     def __getitem__(self, key):
-        table = self._chunks.get(_chunk_of(key))
+        table = self._chunk(_chunk_of(key))
         if table is None:
             raise KeyError(key)
         return table[key]
 
     def get(self, key, default=None):
-        table = self._chunks.get(_chunk_of(key))
+        table = self._chunk(_chunk_of(key))
         return default if table is None else table.get(key, default)
 
     def __contains__(self, key) -> bool:
-        table = self._chunks.get(_chunk_of(key))
+        table = self._chunk(_chunk_of(key))
         return table is not None and key in table
 
     def __setitem__(self, key, value) -> None:
@@ -86,18 +108,20 @@ class ChunkedMap(MutableMapping):
 
     def __delitem__(self, key) -> None:
         chunk = _chunk_of(key)
-        if key not in self._chunks.get(chunk, ()):
+        if key not in (self._chunk(chunk) or ()):
             raise KeyError(key)
-        table = self._writable(chunk)
-        del table[key]
+        del self._writable(chunk)[key]
         self._len -= 1
-        if not table:
-            del self._chunks[chunk]
-            self._owned.discard(chunk)
+
+    def _tables(self):
+        for index in sorted(self._blocks):
+            block = self._blocks[index]
+            for chunk in sorted(block):
+                yield block[chunk]
 
     def __iter__(self):
-        for chunk in sorted(self._chunks):
-            yield from self._chunks[chunk]
+        for table in self._tables():
+            yield from table
 
     def __len__(self) -> int:
         return self._len
@@ -107,12 +131,12 @@ class ChunkedMap(MutableMapping):
         return iter(self)
 
     def items(self):
-        for chunk in sorted(self._chunks):
-            yield from self._chunks[chunk].items()
+        for table in self._tables():
+            yield from table.items()
 
     def values(self):
-        for chunk in sorted(self._chunks):
-            yield from self._chunks[chunk].values()
+        for table in self._tables():
+            yield from table.values()
 
     def __eq__(self, other) -> bool:
         if isinstance(other, MutableMapping | dict):
@@ -126,62 +150,77 @@ class ChunkedMap(MutableMapping):
 
 
 class ChunkedList(Sequence):
-    """A list that grows at its end, whose ``copy()`` shares its chunks (copy-on-write)."""
+    """A list that grows at its end, whose ``copy()`` shares its chunks (copy-on-write;
+    blocks of chunks, as ``ChunkedMap``)."""
 
-    __slots__ = ("_chunks", "_owned", "_len")
+    __slots__ = ("_blocks", "_owned_blocks", "_owned_chunks", "_len")
 
     def __init__(self, items=()):
-        self._chunks: list[list] = []
-        self._owned: set[int] = set()
+        self._blocks: list[list[list]] = []
+        self._owned_blocks: set[int] = set()
+        self._owned_chunks: set[int] = set()
         self._len = 0
         for item in items:
             self.append(item)
 
     def copy(self) -> ChunkedList:
         other = ChunkedList.__new__(ChunkedList)
-        other._chunks = list(self._chunks)
-        other._owned = set()
+        other._blocks = list(self._blocks)
+        other._owned_blocks, other._owned_chunks = set(), set()
         other._len = self._len
-        self._owned = set()
+        self._owned_blocks, self._owned_chunks = set(), set()
         return other
 
     def _writable(self, chunk: int) -> list:
-        if chunk not in self._owned:
-            self._chunks[chunk] = list(self._chunks[chunk])
-            self._owned.add(chunk)
-        return self._chunks[chunk]
+        index = chunk >> _BLOCK_SHIFT
+        if index == len(self._blocks):
+            self._blocks.append([])
+            self._owned_blocks.add(index)
+        elif index not in self._owned_blocks:
+            self._blocks[index] = list(self._blocks[index])
+            self._owned_blocks.add(index)
+        block = self._blocks[index]
+        at = chunk & ((1 << _BLOCK_SHIFT) - 1)
+        if at == len(block):
+            block.append([])
+            self._owned_chunks.add(chunk)
+        elif chunk not in self._owned_chunks:
+            block[at] = list(block[at])
+            self._owned_chunks.add(chunk)
+        return block[at]
 
     def append(self, item) -> None:
-        chunk = self._len >> _SHIFT
-        if chunk == len(self._chunks):
-            self._chunks.append([])
-            self._owned.add(chunk)
-        self._writable(chunk).append(item)
+        self._writable(self._len >> _SHIFT).append(item)
         self._len += 1
 
     def extend(self, items) -> None:
         for item in items:
             self.append(item)
 
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
+    def _at(self, index: int) -> int:
         if index < 0:
             index += self._len
         if not 0 <= index < self._len:
             raise IndexError("ChunkedList index out of range")
-        return self._chunks[index >> _SHIFT][index & (CHUNK - 1)]
+        return index
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        index = self._at(index)
+        chunk = index >> _SHIFT
+        return self._blocks[chunk >> _BLOCK_SHIFT][chunk & ((1 << _BLOCK_SHIFT) - 1)][
+            index & (CHUNK - 1)
+        ]
 
     def __setitem__(self, index: int, item) -> None:
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError("ChunkedList assignment index out of range")
+        index = self._at(index)
         self._writable(index >> _SHIFT)[index & (CHUNK - 1)] = item
 
     def __iter__(self):
-        for chunk in self._chunks:
-            yield from chunk
+        for block in self._blocks:
+            for chunk in block:
+                yield from chunk
 
     def __len__(self) -> int:
         return self._len
