@@ -34,7 +34,7 @@ API:
 
 While a view is open the event bus is active, so every operation emits its events:
 close views you no longer watch. Live drawing is throttled (a redraw at most every
-~0.2 s, and once at the end of the block, of ``backward()`` and of each notebook
+~0.2 s, or nine times as long as the last redraw took, and once at the end of the block, of ``backward()`` and of each notebook
 cell), so a long forward pass is not slowed down by graphviz.
 
 Selectors (stable, for the browser tests and for styling):
@@ -75,6 +75,9 @@ __all__ = ["GraphView", "engine_panel"]
 MAX_FRAMES = 5000  # a backward pass longer than this keeps its last frames
 MAX_TENSORS = 100_000  # shapes kept while following; beyond, undrawn ones are forgotten
 RENDER_INTERVAL = 0.2  # seconds between live redraws (at least)
+# ...and at least this many times the last redraw's own time: drawing a large graph
+# (seconds for 3,000 nodes) takes at most a tenth of the time the engine runs.
+RENDER_SHARE = 9
 
 
 def _preview(tensor) -> str:
@@ -219,7 +222,7 @@ class GraphView(anywidget.AnyWidget):
         if self._state.phase == "done" and kind == "ready_queue_changed":
             self._show_last_frame()
         elif time.perf_counter() - self._last_render >= max(
-            RENDER_INTERVAL, 4 * self._render_seconds
+            RENDER_INTERVAL, RENDER_SHARE * self._render_seconds
         ):
             self.refresh()
 

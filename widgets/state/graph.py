@@ -81,12 +81,14 @@ class GraphState:
 
     def _reset_backward(self) -> None:
         self.phase = "backward"
-        # roots, queue and dependencies are replaced whole by each event, never changed
-        # in place: snapshots share them.
+        # roots and queue are replaced whole by each event, never changed in place:
+        # snapshots share them.
         self.roots: list[int] = []
         self.running = 0
         self.queue: list[int] = []
-        self.dependencies: dict[int, int] = {}
+        self.dependencies: ChunkedMap = ChunkedMap()  # node -> gradients still to arrive
+        # The last event's table, in its own ids (None in a snapshot: not kept).
+        self._raw_dependencies: dict | None = {}
         self.edge_grads: ChunkedMap = ChunkedMap()  # (node, position) -> summary
         self.grads_in: ChunkedMap = ChunkedMap()  # node -> summaries
         self.finished: ChunkedMap = ChunkedMap()  # the nodes run, in order (keys; values None)
@@ -126,11 +128,7 @@ class GraphState:
                 d[name] = [self.local_id(space, v) for v in value]
             elif isinstance(value, int):
                 d[name] = self.local_id(space, value)
-        if "dependencies" in d:
-            d["dependencies"] = {
-                self.local_id("node", int(k)): v for k, v in d["dependencies"].items()
-            }
-        return d
+        return d  # "dependencies" keeps the engine's ids: _set_dependencies renumbers it
 
     # --- folding events ---------------------------------------------------------------
 
@@ -192,19 +190,39 @@ class GraphState:
     def _backward_started(self, d: dict) -> None:
         self._reset_backward()
         self.roots = list(d["roots"])
-        self.dependencies = dict(d["dependencies"])
+        self._set_dependencies(d["dependencies"])
         self.last_step = (
             f"backward starts at {self.describe_nodes(self.roots)}: dependencies counted"
         )
 
     def _ready_queue_changed(self, d: dict) -> None:
         self.queue = list(d["queue"])
-        self.dependencies = dict(d["dependencies"])
+        self._set_dependencies(d["dependencies"])
         if not self.queue and self.running == 0 and self.finished:
             self.phase = "done"
             self.last_step = "the ready queue is empty: backward is done"
         else:
             self.last_step = f"ready queue: {self.describe_nodes(self.queue) or 'empty'}"
+
+    def _set_dependencies(self, counts: dict) -> None:
+        """Fold the engine's dependency counts (every pending node, at every queue change:
+        the hot loop of following a large backward pass). Compared with the previous
+        event's table in the engine's ids first (plain dicts), so only the counts that
+        changed are renumbered and written; the snapshots of a backward pass (one per
+        step) then share the rest."""
+        previous, table = self._raw_dependencies, self.dependencies
+        if previous is None:  # a snapshot: it does not keep the engine's last table
+            self.dependencies = ChunkedMap(
+                (self.local_id("node", int(node)), count) for node, count in counts.items()
+            )
+            self._raw_dependencies = counts
+            return
+        for node in previous.keys() - counts.keys():
+            table.pop(self.local_id("node", int(node)), None)
+        for node, count in counts.items():
+            if previous.get(node) != count:
+                table[self.local_id("node", int(node))] = count
+        self._raw_dependencies = counts  # replaced whole by the next event, never changed
 
     def _node_started(self, d: dict) -> None:
         node = d["node"]
@@ -317,8 +335,8 @@ class GraphState:
 
     # --- snapshots and export -----------------------------------------------------------
 
-    _TABLES = ("nodes", "tensors", "names", "parameter_names", "values", "edge_grads",
-               "grads_in", "finished", "accumulated", "hooks")  # fmt: skip
+    _TABLES = ("nodes", "tensors", "names", "parameter_names", "values", "dependencies",
+               "edge_grads", "grads_in", "finished", "accumulated", "hooks")  # fmt: skip
 
     def copy(self) -> GraphState:
         """A snapshot: tables share their chunks until written (``persistent``), records
@@ -329,6 +347,9 @@ class GraphState:
             setattr(new, name, getattr(self, name).copy())
         new._ids = {space: table.copy() for space, table in self._ids.items()}
         new._pending = dict(self._pending)
+        # Not kept: a GraphView's frames would each hold an engine table of every pending
+        # node. A snapshot that folds on rebuilds its counts from the next event's table.
+        new._raw_dependencies = None
         return new
 
     def to_json(self, *, drawn_only: bool = False) -> dict:
@@ -399,7 +420,7 @@ class GraphState:
         state.roots = list(data["roots"])
         state.running = data["running"]
         state.queue = list(data["queue"])
-        state.dependencies = {int(k): v for k, v in data["dependencies"].items()}
+        state.dependencies = keyed(data["dependencies"])
         state.edge_grads = ChunkedMap(
             (tuple(int(x) for x in key.split(":")), s) for key, s in data["edge_grads"].items()
         )

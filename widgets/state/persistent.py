@@ -86,18 +86,25 @@ class ChunkedMap(MutableMapping):
             self._owned_chunks.add(chunk)
         return table
 
+    # Reads are the hot path (renumbering every id of every event): inlined lookups.
     def __getitem__(self, key):
-        table = self._chunk(_chunk_of(key))
+        chunk = key >> _SHIFT if type(key) is int else _chunk_of(key)
+        block = self._blocks.get(chunk >> _BLOCK_SHIFT)
+        table = None if block is None else block.get(chunk)
         if table is None:
             raise KeyError(key)
         return table[key]
 
     def get(self, key, default=None):
-        table = self._chunk(_chunk_of(key))
+        chunk = key >> _SHIFT if type(key) is int else _chunk_of(key)
+        block = self._blocks.get(chunk >> _BLOCK_SHIFT)
+        table = None if block is None else block.get(chunk)
         return default if table is None else table.get(key, default)
 
     def __contains__(self, key) -> bool:
-        table = self._chunk(_chunk_of(key))
+        chunk = key >> _SHIFT if type(key) is int else _chunk_of(key)
+        block = self._blocks.get(chunk >> _BLOCK_SHIFT)
+        table = None if block is None else block.get(chunk)
         return table is not None and key in table
 
     def __setitem__(self, key, value) -> None:
