@@ -72,9 +72,14 @@ class Recording(events.Recorder):
 
     @classmethod
     def from_json(cls, text: str) -> Recording:
-        """A recording saved by ``to_json`` (events are plain data: nothing is executed)."""
-        loaded = events.Recorder.from_json(text)  # checks the schema version
+        """A recording saved by ``to_json`` (events are plain data: nothing is executed).
+
+        Checked as it is read: a malformed or crafted file is a ``ValueError`` naming
+        the field and what it should hold (``events.check_recording``)."""
+        loaded = events.Recorder.from_json(text)  # checks the schema and every event
         max_events = json.loads(text).get("max_events", DEFAULT_MAX_EVENTS)
+        if isinstance(max_events, bool) or not isinstance(max_events, int) or max_events < 1:
+            raise ValueError(f"field 'max_events' must be an integer >= 1; got {max_events!r:.40}")
         rec = cls(max_events=max(max_events, len(loaded)))
         rec.dropped = loaded.dropped
         for event in loaded.events:

@@ -60,8 +60,13 @@ from .state.rounds import Rounds, round_state
 from .state.tensors import TensorState
 from .stride_map import StrideMap
 
-__all__ = ["DEFAULT_SNAPSHOT_EVERY", "Replay", "Scrubber", "Timeline", "compact_event",
+__all__ = ["DEFAULT_SNAPSHOT_EVERY", "MAX_SHOWN_EVENTS", "Replay", "Scrubber", "Timeline", "compact_event",
            "describe_event", "event_dicts_of", "view_states"]  # fmt: skip
+
+# The longest recording a Timeline or an exported page replays: the Recorder's own bound
+# (opening it takes ~35 s and ~1.2 GB). Longer ones (loaded from a file) are refused at
+# once with their size rather than folded for minutes.
+MAX_SHOWN_EVENTS = 1_000_000
 
 # Events folded at most per scrubber step: small enough for a step well under 50 ms,
 # large enough that snapshots of a 10^6-event recording stay few (2000).
@@ -298,12 +303,22 @@ def tensors_of_step(event, dispatch: DispatchState, known) -> list[int]:
 
 
 def event_dicts_of(recording) -> list:
-    """Event dicts, ids renumbered from 1, from a Recording, a Recorder or a list of events."""
+    """Event dicts, ids renumbered from 1, from a Recording, a Recorder or a list of events
+    (a list of dicts is checked: ``ValueError`` naming the event and field that is wrong).
+
+    A recording longer than ``MAX_SHOWN_EVENTS`` is refused with its size."""
+    size = len(recording) if hasattr(recording, "__len__") else None
+    if size is not None and size > MAX_SHOWN_EVENTS:
+        raise ValueError(f"this recording has {size:,} events: too many to show (at most "
+                         f"{MAX_SHOWN_EVENTS:,}); record a shorter part of the run")  # fmt: skip
     if hasattr(recording, "event_dicts"):
         return recording.event_dicts()
     if isinstance(recording, events.Recorder):
         return recording.to_dicts()
-    return list(recording)
+    # Dicts from elsewhere are checked, and completed with the fields they may omit.
+    return [event if isinstance(event, events.Event) else
+            events.event_from_dict(event, index).to_dict()
+            for index, event in enumerate(recording)]  # fmt: skip
 
 
 _SCRUBBER_ESM = r"""
@@ -473,8 +488,11 @@ class Timeline(widgets.VBox):
         self._show(change["new"])
 
     def close(self) -> None:
-        for child in (self.scrubber, self.stride_map, self.graph_view, self.dispatch_trace):
-            child.close()
+        # getattr: a Timeline whose recording was refused is closed half-built.
+        for name in ("scrubber", "stride_map", "graph_view", "dispatch_trace"):
+            child = getattr(self, name, None)
+            if child is not None:
+                child.close()
         super().close()
 
     # --- showing ------------------------------------------------------------------------
