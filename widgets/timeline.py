@@ -52,7 +52,7 @@ import traitlets
 from vizgrad import events
 
 from .dispatch_trace import DispatchTrace
-from .graph_view import GraphView
+from .graph_view import STATIC, GraphView
 from .render.dispatch_tree import call_outputs
 from .state.dispatch import AUTOGRAD_KEY, INPLACE_OR_VIEW_KEY, DispatchState
 from .state.graph import GraphState
@@ -64,7 +64,7 @@ __all__ = ["DEFAULT_SNAPSHOT_EVERY", "MAX_SHOWN_EVENTS", "Replay", "Scrubber", "
            "describe_event", "event_dicts_of", "view_states"]  # fmt: skip
 
 # The longest recording a Timeline or an exported page replays: the Recorder's own bound
-# (opening it takes ~35 s and ~1.2 GB). Longer ones (loaded from a file) are refused at
+# (opening one took 75 s and 1.1 GB on a loaded 2-core machine). Longer ones (loaded from a file) are refused at
 # once with their size rather than folded for minutes.
 MAX_SHOWN_EVENTS = 1_000_000
 
@@ -321,82 +321,12 @@ def event_dicts_of(recording) -> list:
             for index, event in enumerate(recording)]  # fmt: skip
 
 
-_SCRUBBER_ESM = r"""
-function render({ model, el }) {
-  el.classList.add("vg-scrubber");
-  const button = (cls, text, title) => {
-    const b = document.createElement("button");
-    b.className = cls;
-    b.textContent = text;
-    b.title = title;
-    return b;
-  };
-  const play = button("vg-play", "", "play / pause");
-  const back = button("vg-step-back", "◀", "step back");
-  const forward = button("vg-step-forward", "▶", "step forward");
-  const range = document.createElement("input");
-  range.type = "range";
-  range.min = "0";
-  range.step = "1";
-  range.className = "vg-scrubber-range";
-  range.setAttribute("aria-label", "step");
-  const label = document.createElement("span");
-  label.className = "vg-scrubber-label";
-  el.replaceChildren(play, back, forward, range, label);
-
-  let timer = null;
-  const last = () => model.get("max");
-  function moveTo(step) {
-    model.set("value", Math.max(0, Math.min(last(), step)));
-    model.save_changes();
-  }
-  function setPlaying(on) {
-    model.set("playing", on);
-    model.save_changes();
-  }
-  function tick() {
-    if (model.get("value") >= last()) setPlaying(false);
-    else moveTo(model.get("value") + 1);
-  }
-  function draw() {
-    range.max = String(last());
-    range.value = String(model.get("value"));
-    label.textContent = `step ${model.get("value")} / ${last()}`;
-    const playing = model.get("playing");
-    play.textContent = playing ? "❚❚ pause" : "▶ play";
-    if (playing && timer === null) timer = setInterval(tick, model.get("interval"));
-    if (!playing && timer !== null) { clearInterval(timer); timer = null; }
-  }
-  range.addEventListener("input", () => moveTo(Number(range.value)));
-  back.addEventListener("click", () => moveTo(model.get("value") - 1));
-  forward.addEventListener("click", () => moveTo(model.get("value") + 1));
-  play.addEventListener("click", () => {
-    if (!model.get("playing") && model.get("value") >= last()) moveTo(0);  // replay from the start
-    setPlaying(!model.get("playing"));
-  });
-  for (const name of ["value", "max", "playing"]) model.on(`change:${name}`, draw);
-  draw();
-  return () => { if (timer !== null) clearInterval(timer); };
-}
-export default { render };
-"""
-
-_SCRUBBER_CSS = r"""
-.vg-scrubber { display: flex; gap: 6px; align-items: center; font: 13px system-ui, sans-serif; }
-.vg-scrubber .vg-scrubber-range { flex: 1 1 24em; max-width: 36em; }
-.vg-scrubber .vg-scrubber-label { color: #555; font-variant-numeric: tabular-nums; }
-"""
-
 # The DAG inside a Timeline: its canvas takes the width it is given (the SVG scales down
 # to it, never below DAG_MIN_WIDTH before the side panel moves under the drawing), so the
 # graph is never squeezed beside the panel. A VBox has no stylesheet of its own: these
-# rules travel with the Timeline's Scrubber (anywidget adds a widget's _css to the page).
+# rules travel with the Timeline's Scrubber (static/scrubber.css; anywidget adds a
+# widget's _css to the page).
 DAG_MIN_WIDTH = "360px"
-_TIMELINE_CSS = f"""
-.vg-timeline .vg-dag-body {{ flex-wrap: wrap; }}
-.vg-timeline .vg-dag-canvas {{ flex: 1 1 {DAG_MIN_WIDTH}; min-width: 0; }}
-.vg-timeline .vg-dag-canvas svg {{ display: block; }}
-"""
 
 # The stride map and the DAG side by side when each gets a column this wide, else stacked.
 VIEW_MIN_WIDTH = "600px"
@@ -431,8 +361,8 @@ class Scrubber(anywidget.AnyWidget):
     is sent back as a ``value`` change, which the Timeline answers by redrawing.
     """
 
-    _esm = traitlets.Unicode(_SCRUBBER_ESM).tag(sync=True)
-    _css = traitlets.Unicode(_SCRUBBER_CSS + _TIMELINE_CSS).tag(sync=True)
+    _esm = STATIC / "scrubber.js"
+    _css = STATIC / "scrubber.css"
     value = traitlets.Int(0).tag(sync=True)
     max = traitlets.Int(0).tag(sync=True)
     playing = traitlets.Bool(False).tag(sync=True)
