@@ -166,7 +166,7 @@ class Replay:
 
     def event_at(self, step: int) -> events.Event | None:
         """The event step ``step`` has just folded (None at step 0)."""
-        return events.event_from_dict(self.events[step - 1]) if step > 0 else None
+        return events.event_from_dict(self.events[step - 1], check=False) if step > 0 else None
 
     def states_at(self, step: int) -> dict:
         """The states after the first ``step`` events (shared with the replay: read only)."""

@@ -112,7 +112,8 @@ def round_state(graph: GraphState, nodes, numbering: dict[int, int] | None = Non
             node = numbering[node]
         kept[node] = record
     state.nodes = type(graph.nodes)(kept)
-    if numbering is not None:
+    if numbering is not None:  # the graph alone: no backward pass drawn into it
+        state._reset_backward()
         state.phase = "forward"
     seqs = [r["sequence_nr"] for r in kept.values() if not r["variable"]]
     state.first_sequence_nr = min(seqs) if seqs else None

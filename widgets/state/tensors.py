@@ -41,6 +41,8 @@ class TensorState:
         self.storages: ChunkedMap = ChunkedMap()
         self.tensors: ChunkedMap = ChunkedMap()
         self.versions: ChunkedMap = ChunkedMap()
+        # For storages whose creation was not recorded: the least numel their tensors read.
+        self.extents: ChunkedMap = ChunkedMap()
         self.last_write: dict | None = None  # the latest InplaceWrite, as a dict
 
     # --- folding events ---------------------------------------------------------------
@@ -64,6 +66,17 @@ class TensorState:
             "dtype": d["dtype"],
             "base": 0,
         }
+        self._reads_up_to(self.tensors[d["tensor"]])
+
+    def _reads_up_to(self, record: dict) -> None:
+        """Grow the extent of an unrecorded storage to cover what ``record`` reads."""
+        if record["storage"] in self.storages or 0 in record["shape"]:
+            return
+        last = record["offset"] + sum(
+            (n - 1) * s for n, s in zip(record["shape"], record["stride"], strict=True)
+        )
+        if last + 1 > self.extents.get(record["storage"], 0):
+            self.extents[record["storage"]] = last + 1
 
     def _view_created(self, d: dict) -> None:
         record = self.tensors.get(d["tensor"])
@@ -76,6 +89,7 @@ class TensorState:
             "stride": tuple(d["stride"]),
             "offset": d["offset"],
         }
+        self._reads_up_to(self.tensors[d["tensor"]])
 
     def _inplace_write(self, d: dict) -> None:
         self.versions[self.root(d["tensor"])] = d["version"]
@@ -110,14 +124,7 @@ class TensorState:
         storage = self.storages.get(storage_id)
         if storage is not None:
             return storage["numel"]
-        needed = 0
-        for record in self.tensors.values():
-            if record["storage"] == storage_id and 0 not in record["shape"]:
-                last = record["offset"] + sum(
-                    (n - 1) * s for n, s in zip(record["shape"], record["stride"], strict=True)
-                )
-                needed = max(needed, last + 1)
-        return needed
+        return self.extents.get(storage_id, 0)  # kept up to date as tensors arrive
 
     def views_of_storage(self, storage_id: int) -> list[int]:
         """Ids of the tensors reading ``storage_id``, in creation order."""
@@ -131,6 +138,7 @@ class TensorState:
         snapshot.storages = self.storages.copy()
         snapshot.tensors = self.tensors.copy()
         snapshot.versions = self.versions.copy()
+        snapshot.extents = self.extents.copy()
         snapshot.last_write = self.last_write
         return snapshot
 
@@ -161,4 +169,6 @@ class TensorState:
         )
         state.versions = ChunkedMap((int(k), v) for k, v in data["versions"].items())
         state.last_write = data.get("last_write")
+        for record in state.tensors.values():
+            state._reads_up_to(record)
         return state
