@@ -23,6 +23,9 @@ import warnings
 
 from vizgrad import events
 
+from .export import export_html
+from .timeline import Timeline, compact_in_place
+
 __all__ = ["DEFAULT_MAX_EVENTS", "Recording", "record"]
 
 DEFAULT_MAX_EVENTS = 1_000_000
@@ -56,8 +59,6 @@ class Recording(events.Recorder):
         depends on what ran before. Sequences are tuples (``timeline.compact_event``):
         records the garbage collector need not scan. Read only (cached until more
         events arrive)."""
-        from .timeline import compact_in_place
-
         key = (len(self._events), self._events[-1].seq if self._events else 0, self.dropped)
         if self._replay_cache is None or self._replay_cache[0] != key:
             self._replay_cache = (key, [compact_in_place(d) for d in self.to_dicts()])
@@ -90,8 +91,6 @@ class Recording(events.Recorder):
 
     def show(self, **kwargs):
         """The Timeline of this recording (displayed when it is a cell's last value)."""
-        from .timeline import Timeline
-
         return Timeline(self, **kwargs)
 
     def to_html(self, path, **options):
@@ -104,8 +103,6 @@ class Recording(events.Recorder):
         * ``max_frames`` — at most this many steps become frames of the page's scrubber,
           evenly spaced, first and last kept (default: every step up to 250,000).
         """
-        from .export import export_html
-
         return export_html(self, path, **options)
 
     def __repr__(self) -> str:
