@@ -1,15 +1,51 @@
-"""Widget benchmarks (issue "views"): how fast the views follow the engine.
+"""Widget benchmarks (issues "views" and "the views hold up"): how fast the views follow
+the engine, and what long recordings cost.
 
 Each case returns a ``harness.Result``; ``CASES`` lists them for ``python -m benchmarks``.
-The widget libraries are imported inside the cases, so this module imports without
-the ``jupyter`` extra.
+The recordings measured (issue 10's "Scale"): a lesson recording (lesson 0's) and a
+200-iteration training loop (``nn.Linear``, ``optim.SGD``, ``F.mse_loss``), exported
+(size and time; first frame in Chromium when Playwright and ``/usr/bin/chromium`` are
+there), replayed (time and memory) and scrubbed (time per step); a 250,000-event
+Timeline, and a GraphView following a 3,000-node backward pass.
 """
 
 from __future__ import annotations
 
+import random
+import resource
+import tempfile
+import time
+import tracemalloc
+import warnings
+from pathlib import Path
+
 import vizgrad as vg
+import vizgrad.nn.functional as F
+from vizgrad import nn, optim
 
 from .harness import Result, best_time
+
+try:  # the jupyter extra (and, for the first-frame case, Playwright and Chromium)
+    from vizgrad.widgets import DispatchTrace, GraphView, StrideMap
+    from vizgrad.widgets.export import export_html
+    from vizgrad.widgets.recording import record
+    from vizgrad.widgets.render import dag_layout
+    from vizgrad.widgets.render.dag_dot import graph_drawing
+    from vizgrad.widgets.state.graph import GraphState, events_for_graph
+    from vizgrad.widgets.timeline import (
+        TRACE_WINDOW,
+        Replay,
+        Timeline,
+        describe_event,
+        tensors_of_step,  # fmt: skip
+    )
+except ImportError:
+    record = None
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:
+    sync_playwright = None
+CHROMIUM = Path("/usr/bin/chromium")
 
 
 def stride_map_update_64x64() -> Result:
@@ -19,8 +55,6 @@ def stride_map_update_64x64() -> Result:
     its synced ``data`` (grid, storage strip, values): what a learner waits for after
     ``x.add_(1)`` in a cell.
     """
-    from vizgrad.widgets import StrideMap
-
     x = vg.zeros(64, 64)
     widget = StrideMap(x, names=["x"])
     try:
@@ -40,8 +74,6 @@ def _dag_of_a_loop(steps: int, *, shared_leaves: bool):
     graphviz slow. Otherwise each step has its own leaves (a deep feed-forward net), and
     two AccumulateGrad nodes per step.
     """
-    from vizgrad.widgets.state.graph import GraphState, events_for_graph
-
     x = vg.ones(4, requires_grad=True)
     w, b = vg.ones(4, requires_grad=True), vg.ones(4, requires_grad=True)
     y = x
@@ -56,9 +88,6 @@ def _dag_of_a_loop(steps: int, *, shared_leaves: bool):
 
 
 def _dag_layout_case(name: str, state) -> Result:
-    from vizgrad.widgets.render import dag_layout
-    from vizgrad.widgets.render.dag_dot import graph_drawing
-
     def draw():
         dag_layout._cache.clear()  # time the layout, not the cache
         return dag_layout.render_svg(graph_drawing(state))
@@ -99,13 +128,6 @@ def replay_step_100k_events() -> Result:
     graphviz layout is timed by its own case: its cost grows with the graph, not with
     the recording's length.)
     """
-    import random
-    import warnings
-
-    from vizgrad.widgets import DispatchTrace, StrideMap
-    from vizgrad.widgets.recording import record
-    from vizgrad.widgets.timeline import TRACE_WINDOW, Replay, describe_event, tensors_of_step
-
     x, w = vg.randn(8, 8), vg.randn(8, 8, requires_grad=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the bounded buffer's notice
@@ -144,3 +166,186 @@ def replay_step_100k_events() -> Result:
 
 
 CASES.append(replay_step_100k_events)
+
+
+# --- issue 10, "Scale": long recordings ----------------------------------------------------
+
+MB = 1e6
+
+
+def lesson_recording():
+    """Lesson 0's recording: a view, a transpose, a multiply, a sum and its backward."""
+    with record() as rec:
+        w = vg.arange(6.0, requires_grad=True)
+        loss = (w.view(2, 3).t() * 2).sum()
+        loss.backward()
+    return rec
+
+
+def training_recording(iterations: int = 200):
+    """A linear regression trained for ``iterations`` steps: ``nn.Linear``, ``optim.SGD``,
+    ``F.mse_loss`` (about 167 events per iteration)."""
+    vg.manual_seed(0)
+    x = vg.randn(64, 3)
+    y = x @ vg.tensor([[1.0], [-2.0], [0.5]]) + 0.3
+    model = nn.Linear(3, 1)
+    optimizer = optim.SGD(model.parameters(), lr=0.05)
+    with record() as rec:
+        for _ in range(iterations):
+            optimizer.zero_grad()
+            F.mse_loss(model(x), y).backward()
+            optimizer.step()
+    return rec
+
+
+def _export_case(name: str, rec, max_seconds: float, max_mb: float, first_frame_s: float):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "page.html"
+        started = time.perf_counter()
+        export_html(rec, path)
+        seconds = time.perf_counter() - started
+        size = path.stat().st_size / MB
+        first = _first_frame(path)
+    shown = f", first frame {first:.1f} s" if first is not None else ""
+    passed = seconds <= max_seconds and size <= max_mb and (first is None or first <= first_frame_s)
+    return Result(f"export {name} ({len(rec):,} ev): {size:.2f} MB{shown}", seconds, None, None,
+                  f"<= {max_seconds:g} s, {max_mb:g} MB, {first_frame_s:g} s", passed)  # fmt: skip
+
+
+def _first_frame(path: Path) -> float | None:
+    """Seconds from opening the page in Chromium to its first frame drawn (None: no browser)."""
+    if sync_playwright is None or not CHROMIUM.exists():
+        return None
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                             args=["--no-sandbox", "--disable-gpu"])  # fmt: skip
+        page = browser.new_page()
+        started = time.perf_counter()
+        page.goto(path.as_uri())
+        page.wait_for_selector(".vg-export[data-ready]", timeout=60_000)
+        seconds = time.perf_counter() - started
+        browser.close()
+    return seconds
+
+
+def export_lesson_recording() -> Result:
+    """``rec.to_html`` of lesson 0's recording: the issue's lesson page was 5.5 MB."""
+    return _export_case("lesson recording", lesson_recording(), 5.0, 1.0, 3.0)
+
+
+def export_training_200() -> Result:
+    """``rec.to_html`` of 200 training iterations (was 462 s, 797 MB, never drew)."""
+    return _export_case("200-iteration training", training_recording(), 30.0, 20.0, 3.0)
+
+
+def _replay_case(name: str, rec) -> Result:
+    """Replay (what a Timeline folds first): time, then the memory it holds (tracemalloc)."""
+    dicts = rec.event_dicts()
+    started = time.perf_counter()
+    Replay(dicts)
+    seconds = time.perf_counter() - started
+    tracemalloc.start()
+    replay = Replay(dicts)
+    held = tracemalloc.get_traced_memory()[0] / MB
+    tracemalloc.stop()
+    del replay
+    per_event = held * MB / len(dicts)
+    return Result(f"replay {name}: {held:.1f} MB ({per_event:.0f} B/event)", seconds, None,
+                  None, "<= 30 s, linear", seconds <= 30)  # fmt: skip
+
+
+def replay_lesson_recording() -> Result:
+    return _replay_case("lesson recording", lesson_recording())
+
+
+def replay_training_200() -> Result:
+    return _replay_case("200-iteration training", training_recording())
+
+
+def _scrub_case(name: str, rec) -> Result:
+    """A Timeline's step (every view redrawn as the slider moves): the slowest of steps
+    forward, steps back and random jumps, each the mean of 30."""
+    timeline = Timeline(rec)
+    n = timeline.replay.n_steps
+    rng = random.Random(0)
+    worst = 0.0
+    for move in (lambda k: k + 1, lambda k: k - 1, lambda k: rng.randrange(0, n + 1)):
+        timeline.step = n // 2
+        started = time.perf_counter()
+        for _ in range(30):
+            timeline.step = min(max(move(timeline.step), 0), n)
+        worst = max(worst, (time.perf_counter() - started) / 30)
+    timeline.close()
+    return Result(f"timeline step, {name}", worst, None, None, "<= 100 ms", worst <= 0.1)
+
+
+def scrub_lesson_recording() -> Result:
+    return _scrub_case("lesson recording", lesson_recording())
+
+
+def scrub_training_3_steps() -> Result:
+    """The issue's 770-event case: 3 training steps of a small MLP (was 0.23-1.9 s)."""
+    vg.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+    optimizer = optim.SGD(model.parameters(), lr=0.1)
+    x, y = vg.randn(16, 4), vg.randn(16, 1)
+    with record() as rec:
+        for _ in range(3):
+            optimizer.zero_grad()
+            F.mse_loss(model(x), y).backward()
+            optimizer.step()
+    return _scrub_case(f"3 MLP training steps ({len(rec)} ev)", rec)
+
+
+def scrub_training_200() -> Result:
+    return _scrub_case("200-iteration training", training_recording())
+
+
+def timeline_250k_events() -> Result:
+    """A Timeline of a 250,000-event recording opens in <= 30 s and <= 800 MB (peak RSS,
+    the recording included)."""
+    x, w = vg.randn(8, 8), vg.randn(8, 8, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the bounded buffer's notice
+        with record(max_events=250_000) as rec:
+            while len(rec) < 250_000:
+                (x @ w).tanh().mul(0.5).sum().backward()
+                w.grad = None
+    started = time.perf_counter()
+    timeline = Timeline(rec)
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3  # kB on Linux
+    timeline.close()
+    return Result(f"timeline opens, 250,000 events (peak RSS {peak:.0f} MB)", seconds, None,
+                  None, "<= 30 s, 800 MB", seconds <= 30 and peak <= 800)  # fmt: skip
+
+
+def graph_view_follows_3000_nodes() -> Result:
+    """GraphView(loss), then loss.backward() of a 3,002-node chain: every engine step a
+    frame (the issue: 85 s, 4.9 GB)."""
+    x = vg.ones(4, requires_grad=True)
+    y = x
+    for _ in range(3000):
+        y = y * 1.001
+    loss = y.sum()
+    view = GraphView(loss)
+    started = time.perf_counter()
+    loss.backward()
+    seconds = time.perf_counter() - started
+    frames = view.n_frames
+    view.close()
+    return Result(f"GraphView follows 3,002-node backward ({frames} frames)", seconds, None,
+                  None, "<= 10 s", seconds <= 10)  # fmt: skip
+
+
+CASES += [
+    export_lesson_recording,
+    export_training_200,
+    replay_lesson_recording,
+    replay_training_200,
+    scrub_lesson_recording,
+    scrub_training_3_steps,
+    scrub_training_200,
+    timeline_250k_events,
+    graph_view_follows_3000_nodes,
+]

@@ -67,6 +67,8 @@ __all__ = [
     "Recorder",
     "event_from_dict",
     "event_id",
+    "check_event_dict",
+    "check_recording",
 ]
 
 SCHEMA_VERSION = 2
@@ -312,8 +314,16 @@ EVENT_TYPES = {cls.kind: cls for cls in (
 )}  # fmt: skip
 
 
-def event_from_dict(d: dict) -> Event:
-    """Rebuild an event from ``Event.to_dict()`` (after a JSON round trip)."""
+def event_from_dict(d: dict, index: int | None = None, *, check: bool = True) -> Event:
+    """Rebuild an event from ``Event.to_dict()`` (after a JSON round trip).
+
+    The dict is checked first (``check_event_dict``): a malformed or crafted one is a
+    ``ValueError`` naming the field and what it should hold (``index``: the event's
+    place in its recording, for the message). ``check=False`` skips that for a dict
+    checked already (a replay rebuilds the event of every step it shows).
+    """
+    if check:
+        check_event_dict(d, index)
     d = dict(d)
     cls = EVENT_TYPES[d.pop("kind")]
     seq = d.pop("seq", 0)
@@ -325,6 +335,96 @@ def event_from_dict(d: dict) -> Event:
     event = cls(**d)
     event.seq = seq
     return event
+
+
+# --- checking a loaded recording ----------------------------------------------------------
+#
+# A recording is data from a file: before anything folds it, every event is checked
+# against its dataclass, so a malformed or crafted file fails at once, saying which
+# event and field are wrong, instead of as a KeyError or AttributeError deep inside a
+# view. What each sequence field holds (the annotations say only "tuple"):
+
+_INT_SEQUENCES = frozenset({"shape", "stride", "output_stride", "inputs", "outputs",
+                            "next_nodes", "saved", "next_input_nrs", "queue", "roots"})  # fmt: skip
+_STR_SEQUENCES = frozenset({"input_dtypes", "grad_inputs", "grad_outputs"})
+_NON_NEGATIVE = frozenset({"numel", "offset", "depth", "version", "seq"})
+_MAX_DIMS = 64
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _ints(value) -> bool:
+    return isinstance(value, list | tuple) and all(_is_int(v) for v in value)
+
+
+def _expected(name: str, annotation: str, id_space: str | None) -> tuple:
+    """``(test, words)`` for one field: what it must hold, and how a message says it."""
+    if name in _INT_SEQUENCES:
+        return _ints, "a list of integers"
+    if name in _STR_SEQUENCES:
+        return (lambda v: isinstance(v, list | tuple) and all(isinstance(x, str) for x in v),
+                "a list of strings")  # fmt: skip
+    if name == "module":
+        return (lambda v: isinstance(v, list | tuple) and all(
+            isinstance(p, list | tuple) and len(p) == 2 and all(isinstance(x, str) for x in p)
+            for p in v), "a list of [qualified name, type name] string pairs")  # fmt: skip
+    if name == "output_meta":
+        return (lambda v: isinstance(v, list | tuple) and all(
+            isinstance(p, list | tuple) and len(p) == 2 and _ints(p[0]) and isinstance(p[1], str)
+            for p in v), "a list of [shape, dtype] pairs")  # fmt: skip
+    if name == "dependencies":
+        return (lambda v: isinstance(v, dict) and all(
+            (_is_int(k) or (isinstance(k, str) and k.isdigit())) and _is_int(c) and c >= 0
+            for k, c in v.items()), "an object of node id -> count (integers >= 0)")  # fmt: skip
+    if annotation == "int":
+        if id_space is not None or name in _NON_NEGATIVE:
+            return (lambda v: _is_int(v) and v >= 0), "an integer >= 0"
+        return _is_int, "an integer"
+    if annotation == "str":
+        return (lambda v: isinstance(v, str)), "a string"
+    if annotation == "bool":
+        return (lambda v: isinstance(v, bool)), "true or false"
+    return (lambda v: True), "anything"
+
+
+def check_event_dict(d, index: int | None = None) -> None:
+    """Raise ``ValueError`` unless ``d`` is an event as ``Event.to_dict()`` writes it
+    (after a JSON round trip): a known kind, every field without a default present,
+    no unknown field, each field of the right type (ids and sizes >= 0, shapes and
+    strides of equal length)."""
+    where = "event" if index is None else f"event {index}"
+    if not isinstance(d, dict):
+        raise ValueError(f"{where}: expected an object (a dict), got {type(d).__name__}")
+    kind = d.get("kind")
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ValueError(f"{where}: field 'kind' must be one of {', '.join(sorted(EVENT_TYPES))}; "
+                         f"got {kind!r:.60}")  # fmt: skip
+    where = f"{where} ({kind})"
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(d) - set(fields) - {"kind"})
+    if unknown:
+        raise ValueError(f"{where}: unknown field {unknown[0]!r:.60} (a {kind} event has "
+                         f"{', '.join(fields)})")  # fmt: skip
+    for name, f in fields.items():
+        if name not in d:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise ValueError(f"{where}: missing field {name!r}")
+            continue
+        test, words = _expected(name, str(f.type), cls.id_fields.get(name))
+        if not test(d[name]):
+            raise ValueError(f"{where}: field {name!r} must be {words}; got {d[name]!r:.60}")
+    if "shape" in d and "stride" in d and len(d["shape"]) != len(d["stride"]):
+        raise ValueError(f"{where}: fields 'shape' and 'stride' must have the same length; "
+                         f"got {len(d['shape'])} and {len(d['stride'])}")  # fmt: skip
+    for name in ("shape", "stride", "output_stride"):
+        if name in d and len(d[name]) > _MAX_DIMS:
+            raise ValueError(f"{where}: field {name!r} must have at most {_MAX_DIMS} "
+                             f"dimensions; got {len(d[name])}")  # fmt: skip
+    if "shape" in d and any(n < 0 for n in d["shape"]):
+        raise ValueError(f"{where}: field 'shape' must hold sizes >= 0; got {d['shape']!r:.60}")
 
 
 def event_id(obj) -> int:
@@ -376,6 +476,26 @@ class EventBus:
 bus = EventBus()
 subscribe = bus.subscribe
 unsubscribe = bus.unsubscribe
+
+
+def check_recording(data) -> dict:
+    """``data`` (a parsed recording) if its top level is as ``Recorder.to_json`` writes
+    it, else a ``ValueError`` naming the field (the events are checked one by one as
+    they are read)."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a recording is a JSON object; got {type(data).__name__}")
+    if data.get("schema_version") != SCHEMA_VERSION:
+        raise ValueError(
+            f"recording has event schema version {data.get('schema_version')!r:.40}, "
+            f"this vizgrad reads version {SCHEMA_VERSION}"
+        )
+    if not isinstance(data.get("events"), list):
+        raise ValueError(f"field 'events' must be a list of events; got "
+                         f"{type(data.get('events')).__name__}")  # fmt: skip
+    dropped = data.get("dropped", 0)
+    if not _is_int(dropped) or dropped < 0:
+        raise ValueError(f"field 'dropped' must be an integer >= 0; got {dropped!r:.40}")
+    return data
 
 
 class Recorder:
@@ -471,13 +591,10 @@ class Recorder:
 
     @classmethod
     def from_json(cls, text: str) -> Recorder:
-        data = json.loads(text)
-        if data.get("schema_version") != SCHEMA_VERSION:
-            raise ValueError(
-                f"recording has event schema version {data.get('schema_version')}, "
-                f"this vizgrad reads version {SCHEMA_VERSION}"
-            )
+        """A recording saved by ``to_json``. Every part is checked before it is kept:
+        a malformed or crafted file is a ``ValueError`` saying which field is wrong."""
+        data = check_recording(json.loads(text))
         rec = cls(max_events=max(len(data["events"]), 1))
         rec.dropped = data.get("dropped", 0)
-        rec._events.extend(event_from_dict(d) for d in data["events"])
+        rec._events.extend(event_from_dict(d, i) for i, d in enumerate(data["events"]))
         return rec

@@ -27,6 +27,8 @@ Front end (anywidget) and the selectors the browser tests use:
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import anywidget
 import traitlets
 
@@ -37,84 +39,7 @@ from .state.dispatch import DispatchState
 
 __all__ = ["DispatchTrace"]
 
-_ESM = r"""
-function render({ model, el }) {
-  el.classList.add("vg-dispatch-trace");
-  const bar = document.createElement("div");
-  bar.className = "vg-trace-bar";
-  const filter = document.createElement("input");
-  filter.type = "search";
-  filter.className = "vg-trace-filter";
-  filter.placeholder = "filter by operator (e.g. mul)";
-  filter.setAttribute("aria-label", "filter by operator");
-  const toggle = document.createElement("button");
-  toggle.className = "vg-trace-toggle";
-  const count = document.createElement("span");
-  count.className = "vg-trace-count";
-  bar.append(filter, toggle, count);
-  const body = document.createElement("div");
-  body.className = "vg-trace-body";
-  el.replaceChildren(bar, body);
-
-  function draw() {
-    if (document.activeElement !== filter && filter.value !== model.get("filter")) {
-      filter.value = model.get("filter");
-    }
-    const asText = model.get("view") === "text";
-    toggle.textContent = asText ? "show tree" : "show text (dispatch_trace)";
-    const shown = model.get("n_shown"), total = model.get("n_calls");
-    count.textContent = shown === total ? `${total} calls` : `${shown} of ${total} calls`;
-    if (asText) {
-      const pre = document.createElement("pre");
-      pre.className = "vg-trace-text";
-      pre.textContent = model.get("text");  // text, never markup
-      body.replaceChildren(pre);
-    } else {
-      body.innerHTML = model.get("tree_html");  // rendered and escaped by Python
-      const current = body.querySelector(".vg-trace-current");
-      if (current) current.scrollIntoView({ block: "nearest" });
-    }
-  }
-  filter.addEventListener("input", () => {
-    model.set("filter", filter.value);
-    model.save_changes();
-  });
-  toggle.addEventListener("click", () => {
-    model.set("view", model.get("view") === "text" ? "tree" : "text");
-    model.save_changes();
-  });
-  for (const name of ["tree_html", "text", "view", "filter", "n_shown"]) {
-    model.on(`change:${name}`, draw);
-  }
-  draw();
-}
-export default { render };
-"""
-
-_CSS = r"""
-.vg-dispatch-trace { font: 13px/1.4 system-ui, sans-serif; }
-.vg-dispatch-trace .vg-trace-bar { display: flex; gap: 8px; align-items: center; margin-bottom: 6px; }
-.vg-dispatch-trace .vg-trace-filter { flex: 0 1 16em; }
-.vg-dispatch-trace .vg-trace-count { color: #666; }
-.vg-dispatch-trace .vg-trace-body { max-height: 32em; overflow: auto; }
-.vg-dispatch-trace ul.vg-trace-tree, .vg-dispatch-trace ol.vg-trace-steps {
-  list-style: none; margin: 0; padding-left: 1.2em; }
-.vg-dispatch-trace .vg-trace-call { margin: 2px 0; border-left: 2px solid #ccd; padding-left: 4px; }
-.vg-dispatch-trace .vg-trace-current { background: #fff4c2; border-left-color: #e0a800; }
-.vg-dispatch-trace .vg-trace-context > .vg-trace-head { opacity: 0.55; }
-.vg-dispatch-trace .vg-trace-op { font-family: ui-monospace, monospace; font-weight: 600; }
-.vg-dispatch-trace .vg-trace-variant { border-radius: 3px; padding: 0 4px; font-size: 11px;
-  background: #e8eef8; }
-.vg-dispatch-trace .vg-variant-inplace, .vg-dispatch-trace .vg-variant-out { background: #fde2e1; }
-.vg-dispatch-trace .vg-variant-view { background: #e1f5e4; }
-.vg-dispatch-trace .vg-trace-io, .vg-dispatch-trace .vg-trace-during { color: #666; }
-.vg-dispatch-trace .vg-trace-key { font-family: ui-monospace, monospace; color: #3557a0; }
-.vg-dispatch-trace .vg-trace-fallthrough { color: #888; }
-.vg-dispatch-trace .vg-trace-error { color: #b91c1c; font-weight: bold; margin-left: 0.5em; }
-.vg-dispatch-trace .vg-trace-kernel .vg-trace-key { color: #8a4b00; }
-.vg-dispatch-trace .vg-trace-notice { color: #8a4b00; margin-bottom: 4px; }
-.vg-dispatch-trace pre.vg-trace-text { margin: 0; font-size: 12px; }
-"""
+STATIC = Path(__file__).parent / "static"  # the views' JavaScript and CSS
 
 
 class DispatchTrace(anywidget.AnyWidget):
@@ -124,8 +49,8 @@ class DispatchTrace(anywidget.AnyWidget):
     each call is shown with the keys it visited and what each one decided.
     """
 
-    _esm = traitlets.Unicode(_ESM).tag(sync=True)
-    _css = traitlets.Unicode(_CSS).tag(sync=True)
+    _esm = STATIC / "dispatch_trace.js"
+    _css = STATIC / "dispatch_trace.css"
 
     filter = traitlets.Unicode("").tag(sync=True)  # set by the front end's filter box
     view = traitlets.Enum(("tree", "text"), "tree").tag(sync=True)

@@ -8,79 +8,108 @@
     rec.to_html("lesson.html", names={"w": w, "x": x})
 
 The page needs no kernel and no network: it is one file, for slides and course pages.
-It holds
+It holds the *views at every step*, computed here by the same pure layers the widgets
+use (``widgets.render``) from the same folding of events as the ``Timeline``, a small
+player (``static/export.js``: the Timeline's scrubber, an overview strip of the
+recording, one lane per part of the engine) and the recording itself.
 
-* plotly.js, embedded from the installed ``plotly`` package, drawing an overview of
-  the recording (one lane per kind of event; click a point to go to its step);
-* the *views at every step*, computed here by the same pure layers the widgets use
-  (``widgets.render``) from the same replay as the ``Timeline`` (``timeline.Replay``):
-  the stride map as an HTML fragment, the backward DAG as SVG (graphviz's ``dot``
-  runs now, at export time, so the page needs no JavaScript graphviz; without ``dot``
-  the built-in layout draws it), the dispatch trace as an HTML tree and as text;
-  identical fragments are stored once and frames point at them by index;
-* the recording itself (``Recorder.to_dicts()``: ids renumbered from 1), so the page
-  is also a copy of the data: ``Recording.from_json`` reads it back;
-* a small player: the Timeline's scrubber (play, pause, step back and forward, a
-  slider) that shows every view at the chosen step.
+**What repeats is stored once** (a 35,000-event training loop is a few MB, not a few GB):
+
+* *the backward graph*: one drawing per graph. A recording of a training loop builds
+  one graph per iteration (a *round*: the nodes recorded from the end of one backward
+  pass to the end of the next); each round's graph is drawn once, in its own ids
+  (``n1``, ``n2``… counted within the round, ``seq`` from the round's first node), so
+  the rounds of a loop that rebuilds the same graph share one layout. A step points
+  at its round's drawing plus an *overlay* (``dag_dot.backward_overlay``): the nodes
+  not recorded yet, and during backward the running, queued and finished nodes, the
+  dependency counts and the gradients each edge carried, which the player marks on
+  the drawing (graphviz's ``dot`` runs now, at export time; without it the built-in
+  layout draws);
+* *the dispatch trace*: each top-level call's HTML is rendered once it has returned
+  (while it runs, once per step that changes it); a step lists the calls of its window
+  (the ``TRACE_CALLS_SHOWN`` most recent) and the call to highlight;
+* *the stride map*: rendered once per geometry with the tensors' names left as slots
+  the player fills, so every step that shows tensors of the same shapes, strides and
+  offsets shares one fragment;
+* the engine panel beside the graph: once per distinct panel.
+
+The data (``export_data``) and the recording (``Recorder.to_dicts()``: ids renumbered
+from 1) are JSON compressed with zlib and base64-encoded in ``<script
+type="application/octet-stream">`` elements (the browser inflates them with its own
+``DecompressionStream``); ``read_page`` reads both back, and ``Recording.from_json``
+reads the recording. Nothing is dropped unless asked: a recording of more than
+``max_frames`` steps keeps that many evenly spaced frames, and one of more than
+``MAX_EMBEDDED_EVENTS`` events keeps the views only; the page says so on screen
+(``.vg-export-notice``), as it says which earlier calls the trace leaves out and that
+the graph shows the current round's graph.
 
 Escaping: everything that came from the user (tensor names, op and hook names,
-reprs) is HTML-escaped by the render layers, and all data sits in
-``<script type="application/json">`` elements written by ``json_for_script`` (no
-``<`` survives inside), so a name like ``<img src=x onerror=alert(1)>`` shows as
-text. The player inserts only those pre-escaped fragments as HTML; words it builds
-itself are set as text.
-
-Long recordings: at most ``max_frames`` steps become frames (evenly spaced, the first
-and last always included; the page says so), and the recording's events are embedded
-only up to ``MAX_EMBEDDED_EVENTS``.
+reprs) is HTML-escaped by the render layers before it reaches the data; the player
+inserts only those pre-escaped fragments as HTML, and the words it builds itself
+(descriptions, the panel, the overlay's labels) are set as text. The compressed data
+is base64, so nothing in it can end its script element.
 
 Selectors (the browser tests use them): ``.vg-export`` (the page's root),
 ``.vg-scrubber input[type=range]`` (the slider: one position per frame),
 ``.vg-play``, ``.vg-step-back``, ``.vg-step-forward``, ``.vg-step-description``
-(``data-step``: the step shown), ``.vg-export-notice``, ``.vg-overview`` (the plotly
-chart), ``.vg-stride-map`` with ``.vg-stride-cell`` / ``.vg-storage-cell`` /
-``.vg-lit`` / ``.vg-arithmetic``, ``.vg-dag-canvas svg g.node`` (``vg-running`` is the
-node running now), ``.vg-dag-panel``, ``.vg-dispatch-trace`` with
-``li.vg-trace-call`` (``.vg-trace-current``), ``button.vg-trace-toggle`` and
-``pre.vg-trace-text``. Script elements: ``#vg-export-data`` (the frames and their
-tables) and ``#vg-recording`` (the events).
+(``data-step``: the step shown), ``.vg-export-notice``, ``.vg-overview`` (the
+overview strip, a ``canvas``; a click moves to that step), ``.vg-stride-map`` with
+``.vg-stride-cell`` / ``.vg-storage-cell`` / ``.vg-lit`` / ``.vg-arithmetic``,
+``.vg-dag-canvas svg g.node`` (``vg-running`` is the node running now),
+``.vg-dag-panel``, ``.vg-dispatch-trace`` with ``li.vg-trace-call``
+(``.vg-trace-current``), ``button.vg-trace-toggle`` and ``pre.vg-trace-text``.
+Script elements: ``#vg-export-data`` (the frames and their tables) and
+``#vg-recording`` (the events); ``.vg-export[data-ready]`` once the first frame is drawn.
 """
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import json
+import re
+import zlib
 from pathlib import Path
 
 from vizgrad import Tensor, events
 
+from .dispatch_trace import DispatchTrace
 from .graph_view import GraphView, engine_panel
-from .render.dag_dot import graph_drawing
+from .render.dag_dot import Drawing, backward_overlay, graph_drawing, to_dot
 from .render.dag_layout import render_svg
-from .render.dispatch_tree import render_text, render_tree_html
-from .render.escape import escape_html, json_for_script
+from .render.dispatch_tree import render_call_html, render_call_text, tree_notice_html
+from .render.escape import escape_html
 from .render.stride_map import StorageInfo, ViewGeometry, stride_map_data, stride_map_html
+from .state.dispatch import DispatchState
+from .state.graph import GraphState
+from .state.rounds import Round, Rounds, round_state
+from .state.tensors import TensorState
 from .stride_map import StrideMap
-from .timeline import Replay, describe_event, event_dicts_of, tensors_of_step, view_states
+from .timeline import Scrubber, describe_event, event_dicts_of, tensors_of_step
 
 __all__ = [
     "DEFAULT_MAX_FRAMES",
     "MAX_EMBEDDED_EVENTS",
     "EXPORT_FORMAT_VERSION",
+    "LANE_ORDER",
     "export_data",
     "export_html",
     "frame_steps",
-    "overview_figure",
     "page_html",
+    "read_page",
 ]
 
-EXPORT_FORMAT_VERSION = 1
-# Frames of the page's scrubber: each holds (indices of) the three views at one step.
-DEFAULT_MAX_FRAMES = 1000
+EXPORT_FORMAT_VERSION = 2
+# Frames of the page's scrubber: each points at the views of one step. Every step of a
+# recording up to this long gets one (beyond, they are evenly spaced, and the page says so).
+DEFAULT_MAX_FRAMES = 250_000
 # Beyond this many events the page keeps the views only, not the raw events.
-MAX_EMBEDDED_EVENTS = 100_000
-# The dispatch trace of a frame shows this many of the most recent top-level calls: each
-# frame stores its own tree, so the window bounds the page's size (the widget shows 200).
+MAX_EMBEDDED_EVENTS = 250_000
+# The dispatch trace of a frame shows this many of the most recent top-level calls.
 TRACE_CALLS_SHOWN = 12
+# zlib's default: level 9 saves ~3% more of these pages at twice the time.
+COMPRESSION_LEVEL = 6
+STATIC = Path(__file__).parent / "static"
 
 # The overview's lanes: which kind of event belongs to which part of the engine.
 LANES = {
@@ -89,6 +118,7 @@ LANES = {
     "view_created": "tensors",
     "inplace_write": "tensors",
     "op_dispatched": "dispatcher",
+    "op_returned": "dispatcher",
     "kernel_chosen": "dispatcher",
     "node_created": "autograd graph",
     "backward_started": "backward engine",
@@ -100,7 +130,9 @@ LANES = {
     "version_checked": "backward engine",
 }
 LANE_ORDER = ("tensors", "dispatcher", "autograd graph", "backward engine")
-LANE_COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00")
+_LANE_INDEX = {kind: LANE_ORDER.index(lane) for kind, lane in LANES.items()}
+_TENSOR_KINDS = TensorState._HANDLERS.keys()
+_GRAPH_KINDS = GraphState._HANDLERS.keys()
 
 
 # --- which steps become frames ----------------------------------------------------------
@@ -123,10 +155,11 @@ class _Table:
 
     def __init__(self):
         self.values: list = []
-        self._index: dict[str, int] = {}
+        self._index: dict = {}
 
-    def add(self, value) -> int:
-        key = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    def add(self, value, key=None) -> int:
+        """The index of ``value`` (compared by ``key``, by default the value itself)."""
+        key = value if key is None else key
         index = self._index.get(key)
         if index is None:
             index = self._index[key] = len(self.values)
@@ -152,15 +185,14 @@ def _recording_ids(recording) -> dict[int, int]:
     if not isinstance(recording, events.Recorder):
         return {}  # an event list is numbered already: names cannot be matched to it
     local: dict[int, int] = {}
-    for raw, plain in zip(recording.events, recording.to_dicts(), strict=True):
+    for raw in recording.events:
         for name, space in raw.id_fields.items():
             if space != "tensor":
                 continue
-            engine, renumbered = getattr(raw, name), plain[name]
-            if isinstance(engine, tuple | list):
-                local.update((e, r) for e, r in zip(engine, renumbered, strict=True) if e)
-            elif engine:
-                local[engine] = renumbered
+            value = getattr(raw, name)
+            for engine in value if isinstance(value, tuple | list) else (value,):
+                if engine and engine not in local:
+                    local[engine] = len(local) + 1  # to_dicts' rule: first seen, from 1
     return local
 
 
@@ -175,47 +207,204 @@ def _names_by_id(recording, names) -> dict[int, str]:
     return named
 
 
-# --- the views at one step --------------------------------------------------------------
+# --- the views, step by step -------------------------------------------------------------
 
 
-def _stride_view(tensor_state, tensor_ids: list[int], names: dict[int, str]) -> dict:
-    """The stride map of ``tensor_ids`` at this step: HTML plus the geometry hovering needs."""
-    views, storages = [], {}
-    for tensor_id in tensor_ids:
-        record = tensor_state.tensor(tensor_id)
-        key = record["storage"]
-        name = names.get(tensor_id, f"tensor #{tensor_id}")
-        views.append(ViewGeometry(name, key, tuple(record["shape"]), tuple(record["stride"]),
-                                  record["offset"], record["dtype"], record["version"]))  # fmt: skip
-        if key not in storages:
-            storages[key] = StorageInfo(
-                f"storage #{key}", tensor_state.storage_numel(key), record["dtype"]
-            )
+class _Exporter:
+    """Folds a recording once, step by step, and keeps each view's distinct renderings."""
+
+    def __init__(self, named: dict[int, str]):
+        self.named = named
+        self.tensors, self.graph, self.dispatch = TensorState(), GraphState(), DispatchState()
+        for tensor_id, name in named.items():
+            self.graph.name_tensor(tensor_id, name)
+        self.strides, self.stride_names, self.dags = _Table(), _Table(), _Table()
+        self.overlays, self.panels, self.calls, self.windows = (_Table(), _Table(), _Table(),
+                                                                _Table())  # fmt: skip
+        self.notices: list[str] = []
+        self.frames: list[dict] = []
+        self.rounds = Rounds()
+        # Per round, its frames: (frame, nodes recorded by then, backward marks or None
+        # when the graph did not change since the frame before).
+        self._round_frames: list[tuple[dict, int, dict | None]] = []
+        self._closed_calls: dict[int, int] = {}  # returned top-level call -> its fragment
+        self._shown: list[int] = []  # the stride map's tensors, kept while a step names none
+        self._dirty = {"stride": True, "trace": True, "graph": True}
+        self._last: dict = {}
+
+    # --- folding ----------------------------------------------------------------------
+
+    def fold(self, d: dict, step: int) -> None:
+        kind = d["kind"]
+        ended = self.rounds.before(d, step)
+        if ended is not None:
+            self._end_round(ended)  # a new forward pass after a finished backward
+        self.tensors.apply(d)
+        self.dispatch.apply(d)
+        self.graph.apply(d)
+        if kind in _GRAPH_KINDS:
+            self._dirty["graph"] = True
+            self.rounds.after(d, self.graph, step)
+        if kind in DispatchState.KINDS:
+            self._dirty["trace"] = True
+        if kind in _TENSOR_KINDS:
+            self._dirty["stride"] = True
+
+    # --- a frame --------------------------------------------------------------------------
+
+    def frame(self, step: int, d: dict | None) -> None:
+        event = events.event_from_dict(d, check=False) if d is not None else None
+        frame = {
+            "step": step,
+            "lane": _LANE_INDEX.get(d["kind"], 0) if d is not None else -1,
+            "description": describe_event(event, self.dispatch),
+            "current": self.dispatch.last_call if event is not None else -1,
+        }
+        frame.update(self._stride(event))
+        if self._dirty["trace"]:
+            self._last["trace"] = self._trace()
+        frame["trace"] = self._last["trace"]
+        graph_changed = self._dirty["graph"]
+        if graph_changed:
+            panel = engine_panel(self.graph)
+            self._last["panel"] = self.panels.add(panel, key=json.dumps(panel))
+        frame["panel"] = self._last["panel"]
+        frame["dag"], frame["overlay"] = -1, -1
+        this = self.rounds.at(step)
+        if this is not None:
+            marks = self._marks(this) if graph_changed else None
+            self._round_frames.append((frame, len(this.created), marks))
+        self._dirty = {"stride": False, "trace": False, "graph": False}
+        self.frames.append(frame)
+
+    def _stride(self, event) -> dict:
+        """The stride map's template (shared by every step showing the same geometry) and
+        the names that fill its slots."""
+        tensors = self.tensors
+        ids = tensors_of_step(event, self.dispatch, tensors.tensors) if event is not None else []
+        shown = ids or [t for t in self._shown if t in tensors.tensors]
+        if shown == self._shown and not self._dirty["stride"] and "stride" in self._last:
+            return self._last["stride"]
+        self._shown = shown
+        storages: dict = {}
+        geometry = []
+        for tensor_id in shown:
+            record = tensors.tensor(tensor_id)
+            slot = storages.setdefault(record["storage"], len(storages))
+            geometry.append((slot, record["shape"], record["stride"], record["offset"],
+                             record["dtype"], record["version"]))  # fmt: skip
+        numels = tuple(tensors.storage_numel(key) for key in storages)
+        key = (tuple(geometry), numels)
+        index = self.strides._index.get(key)
+        if index is None:
+            index = self.strides.add(_stride_template(geometry, numels), key=key)
+        names = [escape_html(self.named.get(t, f"tensor #{t}")) for t in shown]
+        names += [f"storage #{key}" for key in storages]
+        self._last["stride"] = {"stride": index,
+                                "names": self.stride_names.add(names, key=tuple(names))}  # fmt: skip
+        return self._last["stride"]
+
+    def _trace(self) -> int:
+        """The trace's window at this step: its notice and the fragments of its calls."""
+        state = self.dispatch
+        roots = state.roots[-TRACE_CALLS_SHOWN:]
+        fragments = []
+        for index in roots:
+            fragment = self._closed_calls.get(index)
+            if fragment is None:
+                html = render_call_html(state, index)
+                fragment = self.calls.add([html, render_call_text(state, index)], key=html)
+                if state.calls[index].returned:  # never changes again
+                    self._closed_calls[index] = fragment
+            fragments.append(fragment)
+        notice = tree_notice_html(len(state.roots) - len(roots), len(roots))
+        return self.windows.add([notice, fragments], key=(notice, tuple(fragments)))
+
+    def _marks(self, this: Round) -> dict:
+        """The backward pass's marks on this round's nodes, in the state's own ids (none
+        before the round's backward: the last round's marks are not this graph's)."""
+        if not this.backward:
+            return {"nodes": [], "edges": []}
+        return backward_overlay(self.graph, {node: node for node in this.nodes})
+
+    # --- rounds -------------------------------------------------------------------------
+
+    def _end_round(self, this: Round | None) -> None:
+        """Draw the round's graph once, in ids of its own, and point its frames at it."""
+        frames, self._round_frames = self._round_frames, []
+        if this is None:
+            return
+        graph = self.graph
+        ids = dict.fromkeys(sorted(this.nodes))
+        for node in list(ids):  # nodes pointed at but never seen: drawn as "?"
+            record = graph.nodes.get(node)
+            ids.update((n, None) for n, _ in (record["next"] if record else ()) if n)
+        drawn = {node: number for number, node in enumerate(sorted(ids), 1)}
+        drawing = _with_status_slots(graph_drawing(round_state(graph, ids, drawn)))
+        dot = to_dot(drawing)
+        dag = self.dags._index.get(dot)
+        if dag is None:
+            layout = render_svg(drawing)
+            if layout.notice and layout.notice not in self.notices:
+                self.notices.append(layout.notice)
+            dag = self.dags.add(layout.svg, key=dot)
+        marks = {"nodes": [], "edges": []}
+        made: dict[tuple, int] = {}  # (marks, nodes recorded) -> overlay
+        for frame, recorded, new_marks in frames:
+            marks = new_marks or marks  # None: the graph did not change since the last frame
+            overlay = made.get((id(marks), recorded))
+            if overlay is None:
+                moved = {
+                    "hide": [drawn[n] for n in this.created[recorded:]],
+                    "nodes": [[drawn[n], cls, lines] for n, cls, lines in marks["nodes"]],
+                    "edges": [[drawn[n], p, text] for n, p, text in marks["edges"]],
+                }
+                overlay = self.overlays.add(moved, key=json.dumps(moved))
+                made[(id(marks), recorded)] = overlay
+            frame["dag"], frame["overlay"] = dag, overlay
+
+    def finish(self) -> None:
+        self._end_round(self.rounds.rounds[-1] if self.rounds.rounds else None)
+        if len(self.rounds.rounds) > 1:
+            self.notices.append(
+                f"The recording built {len(self.rounds.rounds):,} backward graphs, one per round of forward "
+                "and backward: each step shows the graph of its own round.")  # fmt: skip
+
+
+# Room in a round's drawing for what backward writes into its nodes (the overlay's words):
+# two lines under each node's label, blank (em spaces) until then. (Edge labels are
+# placed by the page: graphviz writes nothing for a blank one.)
+STATUS_SLOT = "\u2003" * 11
+
+
+def _with_status_slots(drawing: Drawing) -> Drawing:
+    """``drawing`` with the blank lines the page's overlay fills in."""
+    nodes = tuple(
+        dataclasses.replace(node, lines=(*node.lines, STATUS_SLOT, STATUS_SLOT))
+        if "vg-grad-fn" in node.classes or "vg-accumulate" in node.classes else node
+        for node in drawing.nodes
+    )  # fmt: skip
+    return dataclasses.replace(drawing, nodes=nodes)
+
+
+def _stride_template(geometry: list, numels: tuple) -> dict:
+    """A stride map's HTML with ``@@k@@`` slots for names (the views', then the storages'),
+    and the geometry the page's hover reads."""
+    views = [ViewGeometry(f"@@{i}@@", slot, tuple(shape), tuple(stride), offset, dtype, version)
+             for i, (slot, shape, stride, offset, dtype, version) in enumerate(geometry)]  # fmt: skip
+    dtypes = {}
+    for slot, *_, dtype, _version in geometry:
+        dtypes.setdefault(slot, dtype)
+    storages = {slot: StorageInfo(f"@@{len(views) + slot}@@", numels[slot], dtypes[slot])
+                for slot in range(len(numels))}  # fmt: skip
     data = stride_map_data(views, storages)
     return {
         "html": stride_map_html(data),
-        # For the page's hover: which strip a view reads, and its arithmetic.
         "views": [
             {"storage": v["storage"], "offset": v["offset"], "stride": v["stride"]}
             for v in data["views"]
-        ],
+        ],  # fmt: skip
     }
-
-
-def _dag_view(graph_state) -> tuple[str, str]:
-    """The DAG as SVG (graphviz now, or the built-in layout) and the layout's notice."""
-    layout = render_svg(graph_drawing(graph_state))
-    return layout.svg, layout.notice
-
-
-def _trace_view(dispatch_state, current: int) -> list[str]:
-    """The dispatch trace: the HTML tree (current call highlighted) and the text view."""
-    tree = render_tree_html(dispatch_state, max_calls=TRACE_CALLS_SHOWN, current=current)
-    return [tree, render_text(dispatch_state, max_calls=TRACE_CALLS_SHOWN)]
-
-
-def _lane(event) -> str:
-    return LANES.get(event.kind, "tensors") if event is not None else ""
 
 
 # --- everything the page shows ------------------------------------------------------------
@@ -229,149 +418,106 @@ def export_data(recording, *, names=None, max_frames: int = DEFAULT_MAX_FRAMES) 
     recording (shown in the stride map and the DAG).
     """
     event_list = event_dicts_of(recording)
-    named = _names_by_id(recording, names)
-
-    def make_states():
-        states = view_states()
-        for tensor_id, name in named.items():
-            states["graph"].name_tensor(tensor_id, name)
-        return states
-
-    replay = Replay(event_list, make_states=make_states)
-    strides, dags, panels, traces = _Table(), _Table(), _Table(), _Table()
-    notices: list[str] = []
-    frames = []
-    shown: list[int] = []  # the stride map's tensors, kept while a step concerns none
-    for step in frame_steps(replay.n_steps, max_frames):
-        states = replay.states_at(step)
-        event = replay.event_at(step)
-        dispatch, tensors = states["dispatch"], states["tensors"]
-        ids = tensors_of_step(event, dispatch, tensors.tensors) if event is not None else []
-        shown = ids or [t for t in shown if t in tensors.tensors]
-        svg, notice = _dag_view(states["graph"])
-        if notice and notice not in notices:
-            notices.append(notice)
-        current = dispatch.last_call if event is not None else -1
-        frames.append({
-            "step": step,
-            "lane": _lane(event),
-            "description": describe_event(event, dispatch),
-            "stride": strides.add(_stride_view(tensors, shown, named)),
-            "dag": dags.add(svg),
-            "panel": panels.add(engine_panel(states["graph"])),
-            "trace": traces.add(_trace_view(dispatch, current)),
-        })  # fmt: skip
-    if len(frames) < replay.n_steps + 1:
-        notices.append(f"This page shows {len(frames):,} of the recording's "
-                       f"{replay.n_steps + 1:,} steps, evenly spaced.")  # fmt: skip
+    exporter = _Exporter(_names_by_id(recording, names))
+    steps = frame_steps(len(event_list), max_frames)
+    exporter.frame(0, None)
+    at = 1
+    for step, d in enumerate(event_list, 1):
+        if not isinstance(d, dict):
+            d = d.to_dict()
+        exporter.fold(d, step)
+        if at < len(steps) and steps[at] == step:
+            exporter.frame(step, d)
+            at += 1
+    exporter.finish()
+    notices = exporter.notices
+    if len(steps) < len(event_list) + 1:
+        notices.append(f"This page shows {len(steps):,} of the recording's "
+                       f"{len(event_list) + 1:,} steps, evenly spaced.")  # fmt: skip
     dropped = getattr(recording, "dropped", 0)
     if dropped:
         notices.insert(0, getattr(recording, "notice", "")
                        or f"The recording dropped its {dropped:,} oldest events.")  # fmt: skip
     return {
         "format": EXPORT_FORMAT_VERSION,
-        "n_steps": replay.n_steps,
+        "n_steps": len(event_list),
         "notices": notices,
-        "frames": frames,
-        "stride_maps": strides.values,
-        "dags": dags.values,
-        "panels": panels.values,
-        "traces": traces.values,
-        "overview": overview_figure(frames),
-    }
-
-
-def overview_figure(frames: list[dict]) -> dict:
-    """A plotly figure (plain dict): one lane per part of the engine, a point per step.
-
-    Hover text is HTML-escaped (plotly reads a subset of HTML in it); ``customdata``
-    is the frame index the page jumps to when a point is clicked.
-    """
-    traces = []
-    for lane, color in zip(LANE_ORDER, LANE_COLORS, strict=True):
-        picked = [(i, f) for i, f in enumerate(frames) if f["lane"] == lane]
-        traces.append({
-            "type": "scatter",
-            "mode": "markers",
-            "name": lane,
-            "x": [f["step"] for _, f in picked],
-            "y": [lane] * len(picked),
-            "customdata": [i for i, _ in picked],
-            "hovertext": [f"step {f['step']}: {escape_html(f['description'])}" for _, f in picked],
-            "hoverinfo": "text",
-            "marker": {"color": color, "size": 7, "symbol": "line-ns-open", "line": {"width": 2}},
-        })  # fmt: skip
-    last = frames[-1]["step"] if frames else 0
-    return {
-        "data": traces,
-        "layout": {
-            "height": 170,
-            "margin": {"l": 110, "r": 10, "t": 10, "b": 30},
-            "showlegend": False,
-            "xaxis": {"title": {"text": "step"}, "range": [-0.5, last + 0.5], "zeroline": False},
-            "yaxis": {
-                "categoryorder": "array",
-                "categoryarray": list(reversed(LANE_ORDER)),
-                "range": [-0.5, len(LANE_ORDER) - 0.5],
-            },  # fmt: skip
-            "shapes": [
-                {
-                    "type": "line",
-                    "xref": "x",
-                    "yref": "paper",
-                    "x0": last,
-                    "x1": last,
-                    "y0": 0,
-                    "y1": 1,
-                    "line": {"color": "#d00", "width": 2},
-                }
-            ],  # fmt: skip
-        },
+        "lanes": list(LANE_ORDER),
+        "frames": exporter.frames,
+        "stride_maps": exporter.strides.values,
+        "stride_names": exporter.stride_names.values,
+        "dags": exporter.dags.values,
+        "overlays": exporter.overlays.values,
+        "panels": exporter.panels.values,
+        "calls": exporter.calls.values,
+        "traces": exporter.windows.values,
     }
 
 
 def _recording_data(recording) -> dict | None:
-    """The events as ``Recording.to_json`` writes them, or None when too many to embed."""
-    if isinstance(recording, events.Recorder):
-        if len(recording) > MAX_EMBEDDED_EVENTS:
-            return None
-        return json.loads(recording.to_json())
+    """The events as ``Recorder.to_json`` writes them, or None when too many to embed."""
     event_list = event_dicts_of(recording)
     if len(event_list) > MAX_EMBEDDED_EVENTS:
         return None
-    return {"schema_version": events.SCHEMA_VERSION, "dropped": 0,
-            "events": [e.to_dict() for e in event_list]}  # fmt: skip
+    return {"schema_version": events.SCHEMA_VERSION,
+            "dropped": getattr(recording, "dropped", 0),
+            "events": [d if isinstance(d, dict) else d.to_dict() for d in event_list]}  # fmt: skip
 
 
 # --- the page ------------------------------------------------------------------------------
 
 
+def _packed(data) -> str:
+    """JSON, zlib-compressed, base64: text for a script element (``DecompressionStream("deflate")``)."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return base64.b64encode(zlib.compress(text.encode("utf-8"), COMPRESSION_LEVEL)).decode("ascii")
+
+
+def _unpacked(text: str):
+    return json.loads(zlib.decompress(base64.b64decode(text)).decode("utf-8"))
+
+
+_SCRIPT = re.compile(r'<script type="application/octet-stream" id="([\w-]+)">([^<]*)</script>')
+
+
+def read_page(text: str) -> tuple[dict, dict | None]:
+    """``(data, recording)`` from an exported page's text: ``export_data``'s dict, and the
+    recording as ``Recorder.to_json`` writes it (None if the page kept the views only)."""
+    blocks = {element_id: body.strip() for element_id, body in _SCRIPT.findall(text)}
+    missing = {"vg-export-data", "vg-recording"} - blocks.keys()
+    if missing:
+        raise ValueError(f"not an exported vizgrad page: no {', '.join(sorted(missing))} element")
+    recording = blocks["vg-recording"]
+    return _unpacked(blocks["vg-export-data"]), (_unpacked(recording) if recording else None)
+
+
+def _static(name: str) -> str:
+    return (STATIC / name).read_text(encoding="utf-8")
+
+
 def _widget_css() -> str:
-    """The widgets' own stylesheets, so the page looks like the notebook."""
-    from .dispatch_trace import DispatchTrace
+    """The widgets' own stylesheets (the files the widgets load), so the page looks like
+    the notebook."""
+    css = [_css_of(widget) for widget in (StrideMap, GraphView, DispatchTrace, Scrubber)]
+    return "\n".join([*css, _static("dag-overlay.css")])
 
-    trace_css = DispatchTrace.class_traits()["_css"].default_value
-    return "\n".join((StrideMap._css, GraphView._css, trace_css))
 
-
-def _plotly_js() -> str:
-    from plotly.offline import get_plotlyjs
-
-    # Inside <script>, "</script" would end the element early; "<\/" is the same to JS.
-    return get_plotlyjs().replace("</script", "<\\/script")
+def _css_of(widget) -> str:
+    """A widget's stylesheet, whether a class attribute or a traitlet's default."""
+    trait = widget.class_traits().get("_css")
+    return trait.default_value if trait is not None else str(widget._css)
 
 
 def page_html(data: dict, recording_data: dict | None, title: str) -> str:
-    """The whole page: styles, plotly.js, the data as JSON, the player."""
-    recording_json = json_for_script(recording_data) if recording_data is not None else "null"
+    """The whole page: styles, the compressed data, the player."""
+    player = _static("dag.js") + _static("export.js")
     return _PAGE.format(
         title=escape_html(title),
         widget_css=_widget_css(),
-        page_css=_PAGE_CSS,
-        plotly_js=_plotly_js(),
-        data_json=json_for_script(data),
-        recording_json=recording_json,
-        player_js=_PLAYER_JS,
+        page_css=_static("export.css"),
+        data=_packed(data),
+        recording="" if recording_data is None else _packed(recording_data),
+        player_js=player.replace("</script", "<\\/script"),
     )
 
 
@@ -391,8 +537,13 @@ def export_html(
     all three.
     """
     data = export_data(recording, names=names, max_frames=max_frames)
+    recording_data = _recording_data(recording)
+    if recording_data is None:
+        data["notices"].append(
+            f"The page keeps the views of the recording's {data['n_steps']:,} events, not "
+            f"the events themselves (more than {MAX_EMBEDDED_EVENTS:,}).")  # fmt: skip
     path = Path(path)
-    path.write_text(page_html(data, _recording_data(recording), title), encoding="utf-8")
+    path.write_text(page_html(data, recording_data, title), encoding="utf-8")
     return path
 
 
@@ -405,9 +556,6 @@ _PAGE = """<!DOCTYPE html>
 {widget_css}
 {page_css}
 </style>
-<script>
-{plotly_js}
-</script>
 </head>
 <body>
 <div class="vg-export">
@@ -418,10 +566,10 @@ _PAGE = """<!DOCTYPE html>
 <button type="button" class="vg-step-back" title="step back">◀</button>
 <button type="button" class="vg-step-forward" title="step forward">▶</button>
 <input type="range" min="0" max="0" value="0" step="1" aria-label="step">
-<span class="vg-step-label"></span>
+<span class="vg-step-label">loading…</span>
 </div>
-<div class="vg-step-description" data-step="0"></div>
-<div class="vg-overview"></div>
+<div class="vg-step-description" data-step=""></div>
+<div class="vg-overview"><canvas width="900" height="64"></canvas><div class="vg-overview-marker"></div></div>
 <div class="vg-export-views">
 <section class="vg-export-panel"><h2>stride map</h2><div class="vg-stride-host"></div>
 <div class="vg-stride-map"><div class="vg-arithmetic"></div></div></section>
@@ -433,175 +581,11 @@ _PAGE = """<!DOCTYPE html>
 <div class="vg-trace-bar"><button type="button" class="vg-trace-toggle">show text (dispatch_trace)</button></div>
 <div class="vg-trace-body"></div></section>
 </div>
-<script type="application/json" id="vg-export-data">{data_json}</script>
-<script type="application/json" id="vg-recording">{recording_json}</script>
+<script type="application/octet-stream" id="vg-export-data">{data}</script>
+<script type="application/octet-stream" id="vg-recording">{recording}</script>
 <script>
 {player_js}
 </script>
 </body>
 </html>
-"""
-
-_PAGE_CSS = """
-body { font: 13px/1.4 system-ui, sans-serif; margin: 12px 18px; color: #222; }
-.vg-export-title { font-size: 18px; margin: 0 0 6px 0; }
-.vg-export h2 { font-size: 13px; margin: 0 0 4px 0; color: #555; }
-.vg-export-notice { background: #fef3c7; border: 1px solid #f59e0b; padding: 4px 8px;
-                    border-radius: 4px; margin-bottom: 6px; }
-.vg-export-notice:empty { display: none; }
-.vg-scrubber { display: flex; gap: 6px; align-items: center; }
-.vg-scrubber input[type=range] { width: 420px; }
-.vg-step-description { font-family: ui-monospace, monospace; margin: 4px 0; min-height: 1.4em; }
-.vg-export-views { display: flex; gap: 18px; align-items: flex-start; flex-wrap: wrap; }
-.vg-export-panel { border-top: 1px solid #ddd; padding-top: 6px; margin-top: 6px; }
-.vg-export-views > .vg-export-panel { flex: 1 1 420px; min-width: 0; }
-"""
-
-# The player. It only ever inserts HTML that Python rendered and escaped (the tables);
-# everything it writes itself goes in as text.
-_PLAYER_JS = r"""
-(function () {
-  "use strict";
-  const data = JSON.parse(document.getElementById("vg-export-data").textContent);
-  const root = document.querySelector(".vg-export");
-  const $ = (selector) => root.querySelector(selector);
-  const slider = $(".vg-scrubber input[type=range]");
-  const play = $(".vg-play");
-  const label = $(".vg-step-label");
-  const description = $(".vg-step-description");
-  const strideHost = $(".vg-stride-host");
-  const arithmetic = $(".vg-arithmetic");
-  const canvas = $(".vg-dag-canvas");
-  const panel = $(".vg-dag-panel");
-  const traceBody = $(".vg-trace-body");
-  const traceToggle = $(".vg-trace-toggle");
-  const overview = $(".vg-overview");
-  const last = data.frames.length - 1;
-  let frameIndex = -1;
-  let shown = { stride: -1, dag: -1, panel: -1, trace: -1 };
-  let traceAsText = false;
-  let timer = null;
-
-  $(".vg-export-notice").textContent = data.notices.join(" ");
-  slider.max = String(last);
-
-  function el(tag, cls, text) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-
-  function drawPanel(p) {
-    panel.replaceChildren(el("div", "vg-dag-phase", p.phase || ""));
-    if (p.phase && !p.phase.startsWith("forward")) {
-      panel.append(el("div", "vg-dag-running", "running: " + (p.running || "—")));
-      panel.append(el("div", "vg-dag-heading", "ready queue (next first)"));
-      const queue = el("ol", "vg-dag-queue");
-      for (const q of p.queue || []) queue.append(el("li", "", q));
-      panel.append(queue);
-      panel.append(el("div", "vg-dag-heading", "dependencies"));
-      const deps = el("ul", "vg-dag-deps");
-      for (const [name, count] of p.dependencies || []) deps.append(el("li", "", name + ": " + count));
-      panel.append(deps);
-    }
-    panel.append(el("div", "vg-dag-last", p.last_step || ""));
-  }
-
-  function drawTrace(frame) {
-    const [tree, text] = data.traces[frame.trace];
-    if (traceAsText) {
-      traceBody.replaceChildren(el("pre", "vg-trace-text", text));
-    } else {
-      traceBody.innerHTML = tree;  // rendered and escaped by Python
-      const current = traceBody.querySelector(".vg-trace-current");
-      if (current) current.scrollIntoView({ block: "nearest" });
-    }
-    traceToggle.textContent = traceAsText ? "show tree" : "show text (dispatch_trace)";
-  }
-
-  function show(index) {
-    index = Math.max(0, Math.min(last, index));
-    if (index === frameIndex) return;
-    frameIndex = index;
-    const frame = data.frames[index];
-    slider.value = String(index);
-    label.textContent = "step " + frame.step + " / " + data.n_steps;
-    description.dataset.step = String(frame.step);
-    description.textContent = "step " + frame.step + ": " + frame.description;
-    if (shown.stride !== frame.stride) {
-      strideHost.innerHTML = data.stride_maps[frame.stride].html;  // escaped by Python
-      arithmetic.textContent = "";
-      shown.stride = frame.stride;
-    }
-    if (shown.dag !== frame.dag) {
-      canvas.innerHTML = data.dags[frame.dag];  // SVG from graphviz or vizgrad: escaped
-      shown.dag = frame.dag;
-    }
-    if (shown.panel !== frame.panel) {
-      drawPanel(data.panels[frame.panel]);
-      shown.panel = frame.panel;
-    }
-    if (shown.trace !== frame.trace) {
-      drawTrace(frame);
-      shown.trace = frame.trace;
-    }
-    if (window.Plotly && overview.data) {
-      window.Plotly.relayout(overview, { "shapes[0].x0": frame.step, "shapes[0].x1": frame.step });
-    }
-  }
-
-  function stop() {
-    if (timer) { clearInterval(timer); timer = null; }
-    play.textContent = "▶ play";
-  }
-
-  play.addEventListener("click", () => {
-    if (timer) { stop(); return; }
-    if (frameIndex >= last) show(0);
-    play.textContent = "❚❚ pause";
-    timer = setInterval(() => {
-      if (frameIndex >= last) { stop(); return; }
-      show(frameIndex + 1);
-    }, 400);
-  });
-  $(".vg-step-back").addEventListener("click", () => { stop(); show(frameIndex - 1); });
-  $(".vg-step-forward").addEventListener("click", () => { stop(); show(frameIndex + 1); });
-  slider.addEventListener("input", () => show(Number(slider.value)));
-  slider.addEventListener("change", () => show(Number(slider.value)));
-  traceToggle.addEventListener("click", () => {
-    traceAsText = !traceAsText;
-    drawTrace(data.frames[frameIndex]);
-  });
-
-  // Hovering an element lights the storage cell it reads, with the arithmetic.
-  strideHost.addEventListener("mouseover", (event) => {
-    const cell = event.target.closest(".vg-stride-cell");
-    for (const lit of strideHost.querySelectorAll(".vg-lit")) lit.classList.remove("vg-lit");
-    if (!cell) return;
-    const viewNumber = Number(cell.dataset.view);
-    const view = data.stride_maps[shown.stride].views[viewNumber];
-    const index = cell.dataset.index ? cell.dataset.index.split(",").map(Number) : [];
-    const position = cell.dataset.pos;
-    cell.classList.add("vg-lit");
-    const strip = strideHost.querySelectorAll(".vg-storage-strip")[view.storage];
-    if (strip) {
-      for (const s of strip.querySelectorAll(".vg-storage-cell")) {
-        if (s.dataset.pos === position) s.classList.add("vg-lit");
-      }
-    }
-    const terms = index.map((i, d) => i + "·" + view.stride[d]);
-    arithmetic.textContent = [String(view.offset), ...terms].join(" + ") + " = " + position;
-  });
-
-  if (window.Plotly) {
-    window.Plotly.newPlot(overview, data.overview.data, data.overview.layout,
-                          { displaylogo: false, responsive: true, staticPlot: false });
-    overview.on("plotly_click", (event) => {
-      const point = event.points && event.points[0];
-      if (point && point.customdata !== undefined) { stop(); show(Number(point.customdata)); }
-    });
-  }
-  show(last);
-})();
 """

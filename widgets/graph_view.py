@@ -34,7 +34,7 @@ API:
 
 While a view is open the event bus is active, so every operation emits its events:
 close views you no longer watch. Live drawing is throttled (a redraw at most every
-~0.2 s, and once at the end of the block, of ``backward()`` and of each notebook
+~0.2 s, or nine times as long as the last redraw took, and once at the end of the block, of ``backward()`` and of each notebook
 cell), so a long forward pass is not slowed down by graphviz.
 
 Selectors (stable, for the browser tests and for styling):
@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from pathlib import Path
 
 import anywidget
 import numpy as np
@@ -72,9 +73,13 @@ from .state.graph import GraphState
 
 __all__ = ["GraphView", "engine_panel"]
 
+STATIC = Path(__file__).parent / "static"  # the views' JavaScript and CSS
 MAX_FRAMES = 5000  # a backward pass longer than this keeps its last frames
 MAX_TENSORS = 100_000  # shapes kept while following; beyond, undrawn ones are forgotten
 RENDER_INTERVAL = 0.2  # seconds between live redraws (at least)
+# ...and at least this many times the last redraw's own time: drawing a large graph
+# (seconds for 3,000 nodes) takes at most a tenth of the time the engine runs.
+RENDER_SHARE = 9
 
 
 def _preview(tensor) -> str:
@@ -219,7 +224,7 @@ class GraphView(anywidget.AnyWidget):
         if self._state.phase == "done" and kind == "ready_queue_changed":
             self._show_last_frame()
         elif time.perf_counter() - self._last_render >= max(
-            RENDER_INTERVAL, 4 * self._render_seconds
+            RENDER_INTERVAL, RENDER_SHARE * self._render_seconds
         ):
             self.refresh()
 
@@ -308,139 +313,11 @@ class GraphView(anywidget.AnyWidget):
 
     # --- the front end ------------------------------------------------------------------
 
-    _esm = """
-    function el(tag, cls, text) {
-      const e = document.createElement(tag);
-      if (cls) e.className = cls;
-      if (text !== undefined) e.textContent = text;  // text only: names never become markup
-      return e;
-    }
-    function toggle(cls, label, model, name) {
-      const box = el("label", cls);
-      const input = el("input");
-      input.type = "checkbox";
-      input.checked = model.get(name);
-      input.addEventListener("change", () => { model.set(name, input.checked); model.save_changes(); });
-      model.on("change:" + name, () => { input.checked = model.get(name); });
-      box.append(input, document.createTextNode(" " + label));
-      return box;
-    }
-    function render({ model, el: root }) {
-      root.classList.add("vg-dag");
-      const controls = el("div", "vg-dag-controls");
-      const modules = toggle("vg-dag-modules", "modules", model, "group_modules");
-      controls.append(toggle("vg-dag-saved", "saved tensors", model, "show_saved"),
-                      toggle("vg-dag-values", "values", model, "show_values"), modules);
-      const showModules = () => { modules.style.display = model.get("has_modules") ? "" : "none"; };
-      model.on("change:has_modules", showModules);
-      showModules();
-      const steps = el("div", "vg-dag-steps");
-      const prev = el("button", "vg-dag-prev", "◀");
-      const play = el("button", "vg-dag-play", "▶ play");
-      const next = el("button", "vg-dag-next", "▶");
-      const slider = el("input");
-      slider.type = "range";
-      slider.min = 0;
-      const label = el("span", "vg-dag-step-label");
-      steps.append(prev, play, next, slider, label);
-      controls.append(steps);
-      const notice = el("div", "vg-dag-notice");
-      const body = el("div", "vg-dag-body");
-      const canvas = el("div", "vg-dag-canvas");
-      const panel = el("div", "vg-dag-panel");
-      body.append(canvas, panel);
-      root.append(controls, notice, body);
-
-      const setFrame = (k) => {
-        const n = model.get("n_frames");
-        if (n === 0) return;
-        model.set("frame", Math.max(0, Math.min(n - 1, k)));
-        model.save_changes();
-      };
-      prev.addEventListener("click", () => setFrame(model.get("frame") - 1));
-      next.addEventListener("click", () => setFrame(model.get("frame") + 1));
-      slider.addEventListener("input", () => setFrame(Number(slider.value)));
-      let timer = null;
-      play.addEventListener("click", () => {
-        if (timer) { clearInterval(timer); timer = null; play.textContent = "▶ play"; return; }
-        if (model.get("frame") >= model.get("n_frames") - 1) setFrame(0);
-        play.textContent = "❚❚ pause";
-        timer = setInterval(() => {
-          if (model.get("frame") >= model.get("n_frames") - 1) { play.click(); return; }
-          setFrame(model.get("frame") + 1);
-        }, 700);
-      });
-
-      const drawSteps = () => {
-        const n = model.get("n_frames");
-        steps.style.display = n > 0 ? "" : "none";
-        slider.max = Math.max(0, n - 1);
-        slider.value = model.get("frame");
-        label.textContent = n > 0 ? `backward step ${model.get("frame") + 1} / ${n}` : "";
-      };
-      const drawPanel = () => {
-        const p = model.get("panel") || {};
-        panel.replaceChildren();
-        panel.append(el("div", "vg-dag-phase", p.phase || ""));
-        if (p.phase && p.phase !== "forward") {
-          panel.append(el("div", "vg-dag-running", "running: " + (p.running || "—")));
-          panel.append(el("div", "vg-dag-heading", "ready queue (next first)"));
-          const queue = el("ol", "vg-dag-queue");
-          for (const q of p.queue || []) queue.append(el("li", "", q));
-          panel.append(queue);
-          panel.append(el("div", "vg-dag-heading", "dependencies"));
-          const deps = el("ul", "vg-dag-deps");
-          for (const [name, count] of p.dependencies || []) deps.append(el("li", "", `${name}: ${count}`));
-          panel.append(deps);
-        }
-        panel.append(el("div", "vg-dag-last", p.last_step || ""));
-      };
-      // A module's box collapses into one node when clicked; the node opens it again.
-      // Ids are "m-" + the module's qualified name (see render/dag_dot.py).
-      canvas.addEventListener("click", (event) => {
-        const group = event.target.closest("g.vg-module, g.vg-module-collapsed");
-        if (!group || !group.id.startsWith("m-")) return;
-        const name = group.id.slice(2);
-        const now = model.get("collapsed").filter((n) => n !== name);
-        if (group.classList.contains("vg-module")) now.push(name);
-        model.set("collapsed", now);
-        model.save_changes();
-      });
-      const draw = () => {
-        canvas.innerHTML = model.get("svg");  // SVG from graphviz or vizgrad: labels escaped
-        notice.textContent = model.get("notice");
-        notice.style.display = model.get("notice") ? "" : "none";
-        drawSteps();
-        drawPanel();
-      };
-      model.on("change:svg", draw);
-      model.on("change:notice", draw);
-      model.on("change:panel", drawPanel);
-      model.on("change:frame", drawSteps);
-      model.on("change:n_frames", drawSteps);
-      draw();
-      return () => { if (timer) clearInterval(timer); };
-    }
-    export default { render };
-    """
-
-    _css = """
-    .vg-dag { font-family: Helvetica, Arial, sans-serif; font-size: 12px; }
-    .vg-dag-controls { display: flex; gap: 12px; align-items: center; margin-bottom: 4px; }
-    .vg-dag-steps { display: flex; gap: 4px; align-items: center; }
-    .vg-dag-steps input[type=range] { width: 220px; }
-    .vg-dag-notice { background: #fef3c7; border: 1px solid #f59e0b; padding: 4px 8px;
-                     margin: 4px 0; border-radius: 4px; }
-    .vg-dag-body { display: flex; gap: 12px; align-items: flex-start; }
-    .vg-dag-canvas { overflow: auto; max-height: 640px; max-width: 100%; flex: 1 1 auto; }
-    .vg-dag-canvas svg { max-width: 100%; height: auto; }
-    .vg-dag-panel { flex: 0 0 240px; font-size: 11px; }
-    .vg-dag-panel ol, .vg-dag-panel ul { margin: 2px 0 6px 0; padding-left: 18px; }
-    .vg-dag-heading, .vg-dag-phase { font-weight: bold; }
-    .vg-dag-last { margin-top: 6px; color: #374151; }
-    .vg-dag svg g.node.vg-running > * { stroke-width: 2.5; }
-    .vg-dag svg g.vg-module, .vg-dag svg g.vg-module-collapsed { cursor: pointer; }
-    """
+    # The front end: static/dag.js (shared with exported pages) then static/graph_view.js.
+    _esm = (STATIC / "dag.js").read_text(encoding="utf-8") + (STATIC / "graph_view.js").read_text(
+        encoding="utf-8"
+    )
+    _css = STATIC / "graph_view.css"
 
 
 def engine_panel(state: GraphState) -> dict:

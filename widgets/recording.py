@@ -23,6 +23,9 @@ import warnings
 
 from vizgrad import events
 
+from .export import export_html
+from .timeline import Timeline, compact_in_place
+
 __all__ = ["DEFAULT_MAX_EVENTS", "Recording", "record"]
 
 DEFAULT_MAX_EVENTS = 1_000_000
@@ -56,8 +59,6 @@ class Recording(events.Recorder):
         depends on what ran before. Sequences are tuples (``timeline.compact_event``):
         records the garbage collector need not scan. Read only (cached until more
         events arrive)."""
-        from .timeline import compact_in_place
-
         key = (len(self._events), self._events[-1].seq if self._events else 0, self.dropped)
         if self._replay_cache is None or self._replay_cache[0] != key:
             self._replay_cache = (key, [compact_in_place(d) for d in self.to_dicts()])
@@ -72,9 +73,14 @@ class Recording(events.Recorder):
 
     @classmethod
     def from_json(cls, text: str) -> Recording:
-        """A recording saved by ``to_json`` (events are plain data: nothing is executed)."""
-        loaded = events.Recorder.from_json(text)  # checks the schema version
+        """A recording saved by ``to_json`` (events are plain data: nothing is executed).
+
+        Checked as it is read: a malformed or crafted file is a ``ValueError`` naming
+        the field and what it should hold (``events.check_recording``)."""
+        loaded = events.Recorder.from_json(text)  # checks the schema and every event
         max_events = json.loads(text).get("max_events", DEFAULT_MAX_EVENTS)
+        if isinstance(max_events, bool) or not isinstance(max_events, int) or max_events < 1:
+            raise ValueError(f"field 'max_events' must be an integer >= 1; got {max_events!r:.40}")
         rec = cls(max_events=max(max_events, len(loaded)))
         rec.dropped = loaded.dropped
         for event in loaded.events:
@@ -85,8 +91,6 @@ class Recording(events.Recorder):
 
     def show(self, **kwargs):
         """The Timeline of this recording (displayed when it is a cell's last value)."""
-        from .timeline import Timeline
-
         return Timeline(self, **kwargs)
 
     def to_html(self, path, **options):
@@ -97,10 +101,8 @@ class Recording(events.Recorder):
           shown in the stride maps and the DAG instead of ``tensor #3``;
         * ``title`` — the page's title and heading (default ``"vizgrad recording"``);
         * ``max_frames`` — at most this many steps become frames of the page's scrubber,
-          evenly spaced, first and last kept (default 1000): bounds the file's size.
+          evenly spaced, first and last kept (default: every step up to 250,000).
         """
-        from .export import export_html
-
         return export_html(self, path, **options)
 
     def __repr__(self) -> str:

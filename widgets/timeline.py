@@ -19,6 +19,12 @@ every ``snapshot_every`` events; the state at step ``k`` is the snapshot at or b
 ``k``, copied, with at most ``snapshot_every - 1`` events folded on top — or, when
 stepping forward, the current states with the few events in between. So a step never
 re-folds the whole recording, however long (the same idea as a video's keyframes).
+The states' tables share their chunks with the snapshots (``state.persistent``), so
+the snapshots of a recording cost memory in proportion to its length.
+
+**Rounds.** A training loop builds one graph per iteration; the DAG shows the graph
+of the step's *round* (``state.rounds``: the nodes recorded since the last finished
+backward pass, and the older nodes they reach), as an exported page does.
 
 Selectors for the browser tests: ``.vg-timeline`` (the whole widget),
 ``.vg-scrubber`` (the ``Scrubber`` anywidget: ``.vg-scrubber input[type=range]`` is
@@ -46,11 +52,21 @@ import traitlets
 from vizgrad import events
 
 from .dispatch_trace import DispatchTrace
+from .graph_view import STATIC, GraphView
 from .render.dispatch_tree import call_outputs
 from .state.dispatch import AUTOGRAD_KEY, INPLACE_OR_VIEW_KEY, DispatchState
+from .state.graph import GraphState
+from .state.rounds import Rounds, round_state
+from .state.tensors import TensorState
+from .stride_map import StrideMap
 
-__all__ = ["DEFAULT_SNAPSHOT_EVERY", "Replay", "Scrubber", "Timeline", "compact_event",
+__all__ = ["DEFAULT_SNAPSHOT_EVERY", "MAX_SHOWN_EVENTS", "Replay", "Scrubber", "Timeline", "compact_event",
            "describe_event", "event_dicts_of", "view_states"]  # fmt: skip
+
+# The longest recording a Timeline or an exported page replays: the Recorder's own bound
+# (opening one took 75 s and 1.1 GB on a loaded 2-core machine). Longer ones (loaded from a file) are refused at
+# once with their size rather than folded for minutes.
+MAX_SHOWN_EVENTS = 1_000_000
 
 # Events folded at most per scrubber step: small enough for a step well under 50 ms,
 # large enough that snapshots of a 10^6-event recording stay few (2000).
@@ -65,9 +81,6 @@ MAX_TENSORS_SHOWN = 4
 
 def view_states() -> dict:
     """A fresh state per view, by name: what a Timeline folds the events into."""
-    from .state.graph import GraphState
-    from .state.tensors import TensorState
-
     return {"tensors": TensorState(), "graph": GraphState(), "dispatch": DispatchState()}
 
 
@@ -126,11 +139,17 @@ class Replay:
         self.events = [compact_event(e) for e in event_list]
         self.snapshot_every = snapshot_every
         self._snapshots: list[dict] = []  # _snapshots[j]: the states after j * N events
+        # The recording's graphs, one per forward-and-backward: the DAG shows the step's.
+        self.rounds = Rounds()
         states = make_states()
+        graph = states.get("graph")
         for k, event in enumerate(self.events):
             if k % snapshot_every == 0:
                 self._snapshots.append(_copy_states(states))
+            self.rounds.before(event, k + 1)
             _apply(states, event)
+            if graph is not None:
+                self.rounds.after(event, graph, k + 1)
         if len(self.events) % snapshot_every == 0:
             self._snapshots.append(_copy_states(states))
         self._step = len(self.events)  # ``states`` is the state at the last step
@@ -147,7 +166,7 @@ class Replay:
 
     def event_at(self, step: int) -> events.Event | None:
         """The event step ``step`` has just folded (None at step 0)."""
-        return events.event_from_dict(self.events[step - 1]) if step > 0 else None
+        return events.event_from_dict(self.events[step - 1], check=False) if step > 0 else None
 
     def states_at(self, step: int) -> dict:
         """The states after the first ``step`` events (shared with the replay: read only)."""
@@ -284,90 +303,30 @@ def tensors_of_step(event, dispatch: DispatchState, known) -> list[int]:
 
 
 def event_dicts_of(recording) -> list:
-    """Event dicts, ids renumbered from 1, from a Recording, a Recorder or a list of events."""
+    """Event dicts, ids renumbered from 1, from a Recording, a Recorder or a list of events
+    (a list of dicts is checked: ``ValueError`` naming the event and field that is wrong).
+
+    A recording longer than ``MAX_SHOWN_EVENTS`` is refused with its size."""
+    size = len(recording) if hasattr(recording, "__len__") else None
+    if size is not None and size > MAX_SHOWN_EVENTS:
+        raise ValueError(f"this recording has {size:,} events: too many to show (at most "
+                         f"{MAX_SHOWN_EVENTS:,}); record a shorter part of the run")  # fmt: skip
     if hasattr(recording, "event_dicts"):
         return recording.event_dicts()
     if isinstance(recording, events.Recorder):
         return recording.to_dicts()
-    return list(recording)
+    # Dicts from elsewhere are checked, and completed with the fields they may omit.
+    return [event if isinstance(event, events.Event) else
+            events.event_from_dict(event, index).to_dict()
+            for index, event in enumerate(recording)]  # fmt: skip
 
-
-_SCRUBBER_ESM = r"""
-function render({ model, el }) {
-  el.classList.add("vg-scrubber");
-  const button = (cls, text, title) => {
-    const b = document.createElement("button");
-    b.className = cls;
-    b.textContent = text;
-    b.title = title;
-    return b;
-  };
-  const play = button("vg-play", "", "play / pause");
-  const back = button("vg-step-back", "◀", "step back");
-  const forward = button("vg-step-forward", "▶", "step forward");
-  const range = document.createElement("input");
-  range.type = "range";
-  range.min = "0";
-  range.step = "1";
-  range.className = "vg-scrubber-range";
-  range.setAttribute("aria-label", "step");
-  const label = document.createElement("span");
-  label.className = "vg-scrubber-label";
-  el.replaceChildren(play, back, forward, range, label);
-
-  let timer = null;
-  const last = () => model.get("max");
-  function moveTo(step) {
-    model.set("value", Math.max(0, Math.min(last(), step)));
-    model.save_changes();
-  }
-  function setPlaying(on) {
-    model.set("playing", on);
-    model.save_changes();
-  }
-  function tick() {
-    if (model.get("value") >= last()) setPlaying(false);
-    else moveTo(model.get("value") + 1);
-  }
-  function draw() {
-    range.max = String(last());
-    range.value = String(model.get("value"));
-    label.textContent = `step ${model.get("value")} / ${last()}`;
-    const playing = model.get("playing");
-    play.textContent = playing ? "❚❚ pause" : "▶ play";
-    if (playing && timer === null) timer = setInterval(tick, model.get("interval"));
-    if (!playing && timer !== null) { clearInterval(timer); timer = null; }
-  }
-  range.addEventListener("input", () => moveTo(Number(range.value)));
-  back.addEventListener("click", () => moveTo(model.get("value") - 1));
-  forward.addEventListener("click", () => moveTo(model.get("value") + 1));
-  play.addEventListener("click", () => {
-    if (!model.get("playing") && model.get("value") >= last()) moveTo(0);  // replay from the start
-    setPlaying(!model.get("playing"));
-  });
-  for (const name of ["value", "max", "playing"]) model.on(`change:${name}`, draw);
-  draw();
-  return () => { if (timer !== null) clearInterval(timer); };
-}
-export default { render };
-"""
-
-_SCRUBBER_CSS = r"""
-.vg-scrubber { display: flex; gap: 6px; align-items: center; font: 13px system-ui, sans-serif; }
-.vg-scrubber .vg-scrubber-range { flex: 1 1 24em; max-width: 36em; }
-.vg-scrubber .vg-scrubber-label { color: #555; font-variant-numeric: tabular-nums; }
-"""
 
 # The DAG inside a Timeline: its canvas takes the width it is given (the SVG scales down
 # to it, never below DAG_MIN_WIDTH before the side panel moves under the drawing), so the
 # graph is never squeezed beside the panel. A VBox has no stylesheet of its own: these
-# rules travel with the Timeline's Scrubber (anywidget adds a widget's _css to the page).
+# rules travel with the Timeline's Scrubber (static/scrubber.css; anywidget adds a
+# widget's _css to the page).
 DAG_MIN_WIDTH = "360px"
-_TIMELINE_CSS = f"""
-.vg-timeline .vg-dag-body {{ flex-wrap: wrap; }}
-.vg-timeline .vg-dag-canvas {{ flex: 1 1 {DAG_MIN_WIDTH}; min-width: 0; }}
-.vg-timeline .vg-dag-canvas svg {{ display: block; }}
-"""
 
 # The stride map and the DAG side by side when each gets a column this wide, else stacked.
 VIEW_MIN_WIDTH = "600px"
@@ -402,8 +361,8 @@ class Scrubber(anywidget.AnyWidget):
     is sent back as a ``value`` change, which the Timeline answers by redrawing.
     """
 
-    _esm = traitlets.Unicode(_SCRUBBER_ESM).tag(sync=True)
-    _css = traitlets.Unicode(_SCRUBBER_CSS + _TIMELINE_CSS).tag(sync=True)
+    _esm = STATIC / "scrubber.js"
+    _css = STATIC / "scrubber.css"
     value = traitlets.Int(0).tag(sync=True)
     max = traitlets.Int(0).tag(sync=True)
     playing = traitlets.Bool(False).tag(sync=True)
@@ -416,9 +375,6 @@ class Timeline(widgets.VBox):
     step = traitlets.Int(0)
 
     def __init__(self, recording, *, snapshot_every=DEFAULT_SNAPSHOT_EVERY, interval_ms=400):
-        from .graph_view import GraphView
-        from .stride_map import StrideMap
-
         self.recording = recording
         self.replay = Replay(event_dicts_of(recording), snapshot_every=snapshot_every)
         last = self.replay.n_steps
@@ -438,6 +394,7 @@ class Timeline(widgets.VBox):
         self._tensor_ids: list[int] = []
         self._shown_step: int | None = None  # the step the views show now
         self._shown_ids: list[int] | None = None
+        self._shown_round = None  # the round whose graph the DAG shows
 
         super().__init__([self.notice, self.scrubber, self.description, views])
         self.add_class("vg-timeline")
@@ -461,8 +418,11 @@ class Timeline(widgets.VBox):
         self._show(change["new"])
 
     def close(self) -> None:
-        for child in (self.scrubber, self.stride_map, self.graph_view, self.dispatch_trace):
-            child.close()
+        # getattr: a Timeline whose recording was refused is closed half-built.
+        for name in ("scrubber", "stride_map", "graph_view", "dispatch_trace"):
+            child = getattr(self, name, None)
+            if child is not None:
+                child.close()
         super().close()
 
     # --- showing ------------------------------------------------------------------------
@@ -493,8 +453,12 @@ class Timeline(widgets.VBox):
         if self._tensor_ids != self._shown_ids or self._changed(states["tensors"], step):
             self.stride_map.show_state(states["tensors"], self._tensor_ids)
             self._shown_ids = list(self._tensor_ids)
-        if self._changed(states["graph"], step):
-            self.graph_view.show_state(states["graph"])
+        # The DAG of the step's round: a training loop's graph of this iteration, not all.
+        this = self.replay.rounds.at(step)
+        if self._changed(states["graph"], step) or this is not self._shown_round:
+            graph = states["graph"]
+            self.graph_view.show_state(round_state(graph, this.nodes) if this else graph)
+            self._shown_round = this
         self.dispatch_trace.show_state(dispatch, dispatch.last_call if event is not None else -1)
         self._shown_step = step
         self.description.value = (

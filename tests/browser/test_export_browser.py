@@ -8,8 +8,6 @@ the network for nothing.
 
 from __future__ import annotations
 
-import html
-import re
 import time
 
 import pytest
@@ -17,6 +15,8 @@ from vizgrad.widgets.export import export_data, export_html
 from vizgrad.widgets.recording import record
 
 import vizgrad as vg
+import vizgrad.nn.functional as F
+from vizgrad import nn, optim
 
 XSS = "<img src=x onerror=alert(1)>"
 SLIDER = ".vg-scrubber input[type=range]"
@@ -24,9 +24,12 @@ RUNNING_NODE = ".vg-dag-canvas svg g.node.vg-running"
 TIME_LIMIT_S = 90
 
 
-def running_node(svg: str) -> str | None:
-    match = re.search(r'<g id="([^"]+)" class="node[^"]*vg-running', html.unescape(svg))
-    return match.group(1) if match else None
+def running_node(data: dict, frame: dict) -> str | None:
+    """The node a frame marks as running (its overlay on its round's drawing)."""
+    if frame["overlay"] < 0:
+        return None
+    marks = data["overlays"][frame["overlay"]]["nodes"]
+    return next((f"n{node}" for node, classes, _ in marks if "vg-running" in classes), None)
 
 
 @pytest.fixture
@@ -75,8 +78,8 @@ def test_exported_page_replays_offline_in_chromium(page, exported, artifacts_dir
     page.goto(path.as_uri())
 
     # Every view is drawn, at the last step.
+    page.wait_for_selector(".vg-export[data-ready]", timeout=20_000)
     page.wait_for_selector(".vg-dag-canvas svg g.node", timeout=20_000)
-    page.wait_for_selector(".vg-overview .main-svg", timeout=20_000)  # plotly drew
     assert page.locator(".vg-stride-map .vg-stride-cell").count() > 0
     assert page.locator(".vg-stride-map .vg-storage-cell").count() > 0
     assert page.locator(".vg-dispatch-trace li.vg-trace-call").count() > 0
@@ -85,7 +88,7 @@ def test_exported_page_replays_offline_in_chromium(page, exported, artifacts_dir
     page.screenshot(path=str(artifacts_dir / "export-last-step.png"), full_page=True)
 
     # The slider: two backward frames with different running nodes highlight each.
-    running = [(i, running_node(data["dags"][f["dag"]])) for i, f in enumerate(frames)]
+    running = [(i, running_node(data, f)) for i, f in enumerate(frames)]
     running = [(i, node) for i, node in running if node]
     (first, first_node), (second, second_node) = (
         running[0],
@@ -125,6 +128,13 @@ def test_exported_page_replays_offline_in_chromium(page, exported, artifacts_dir
     page.wait_for_timeout(1000)
     assert shown_step(page) == paused_at
 
+    # A click on the overview strip moves to the step under the pointer.
+    box = page.locator(".vg-overview").bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.56, box["y"] + box["height"] / 2)
+    # The strip's first 12% names the lanes: 56% of the width is the middle frame.
+    middle = frames[round(0.5 * (len(frames) - 1))]["step"]
+    assert abs(shown_step(page) - middle) <= 1
+
     # Hovering an element lights its storage cell and writes the arithmetic.
     move_slider(page, len(frames) - 1)
     page.hover(".vg-stride-map .vg-stride-cell >> nth=1")
@@ -143,3 +153,42 @@ def test_exported_page_replays_offline_in_chromium(page, exported, artifacts_dir
     assert all(url.startswith("file:") for url in requests), requests
     page.screenshot(path=str(artifacts_dir / "export-end.png"), full_page=True)
     assert time.monotonic() - started < TIME_LIMIT_S
+
+
+def test_a_training_loop_page_draws_fast_and_says_what_it_elides(page, tmp_path, artifacts_dir):
+    """Twenty rounds of a linear model (``nn.Linear``, ``optim.SGD``, ``F.mse_loss``),
+    exported with its frames sampled: the page draws at once, says what it left out, and
+    scrubbing through the rounds marks each backward pass on the round's one drawing."""
+    vg.manual_seed(0)
+    model = nn.Linear(3, 1)
+    opt = optim.SGD(model.parameters(), lr=0.05)
+    x, y = vg.randn(16, 3), vg.randn(16, 1)
+    with record() as rec:
+        for _ in range(20):
+            opt.zero_grad()
+            F.mse_loss(model(x), y).backward()
+            opt.step()
+    path = export_html(rec, tmp_path / "loop.html", max_frames=len(rec) // 2)
+    data = export_data(rec, max_frames=len(rec) // 2)
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    started = time.monotonic()
+    page.goto(path.as_uri())
+    page.wait_for_selector(".vg-export[data-ready]", timeout=10_000)
+    assert time.monotonic() - started < 3.0
+    notice = page.inner_text(".vg-export-notice")
+    assert "evenly spaced" in notice and "20 backward graphs" in notice
+    page.screenshot(path=str(artifacts_dir / "export-loop-last.png"), full_page=True)
+    # Scrub to a backward frame of a middle round: the drawing is marked, not re-laid out.
+    middle = [i for i, f in enumerate(data["frames"]) if running_node(data, f)]
+    frame = middle[len(middle) // 2]
+    timings = []
+    for target in (frame, 0, frame):
+        began = time.monotonic()
+        move_slider(page, target)
+        timings.append(time.monotonic() - began)
+    assert page.get_attribute(RUNNING_NODE, "id") == running_node(data, data["frames"][frame])
+    assert page.locator(".vg-dag-canvas text.vg-dag-status").count() > 0
+    assert max(timings) < 1.0, timings
+    page.screenshot(path=str(artifacts_dir / "export-loop-backward.png"), full_page=True)
+    assert not problems, problems

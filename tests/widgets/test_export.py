@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 
 import pytest
 from vizgrad.widgets import export
-from vizgrad.widgets.export import export_data, export_html, frame_steps, overview_figure
+from vizgrad.widgets.export import LANE_ORDER, export_data, export_html, frame_steps, read_page
 from vizgrad.widgets.recording import Recording, record
 from vizgrad.widgets.render import dag_layout
 from vizgrad.widgets.timeline import Timeline
@@ -63,6 +63,23 @@ def running_node(svg: str) -> str | None:
     return match.group(1) if match else None
 
 
+def running_in(data: dict, frame: dict) -> str | None:
+    """The id of the node a page's frame marks as running (its overlay on the drawing)."""
+    if frame["overlay"] < 0:
+        return None
+    marks = data["overlays"][frame["overlay"]]["nodes"]
+    return next((f"n{node}" for node, classes, _ in marks if "vg-running" in classes), None)
+
+
+def drawn_nodes(data: dict, frame: dict) -> set[str]:
+    """The node ids a frame shows: its round's drawing less the nodes not recorded yet."""
+    if frame["dag"] < 0:
+        return set()
+    svg = html.unescape(data["dags"][frame["dag"]])
+    hidden = {f"n{node}" for node in data["overlays"][frame["overlay"]]["hide"]}
+    return set(re.findall(r'<g id="(n\d+)" class="node', svg)) - hidden
+
+
 def computation():
     """Forward and backward of a small graph with views, broadcasting and an in-place op."""
     x = vg.arange(6.0).view(2, 3).requires_grad_()
@@ -108,12 +125,9 @@ def test_page_loads_nothing_from_anywhere(page):
             assert "src" not in attributes and "href" not in attributes, (tag, attributes)
 
 
-def test_plotly_js_is_embedded_from_the_installed_package(page):
-    from plotly.offline import get_plotlyjs
-
-    plotly_js = get_plotlyjs()
-    inline = [text for attributes, text in page.scripts if "type" not in attributes]
-    assert any(plotly_js[:2000] in text and plotly_js[-2000:] in text for text in inline)
+def test_the_page_is_small_and_carries_no_plotting_library(page_text):
+    assert len(page_text) < 200_000  # plotly.js alone was 4.8 MB
+    assert "plotly" not in page_text.lower()
 
 
 def test_the_page_is_one_document_with_the_players_selectors(page):
@@ -132,16 +146,17 @@ def test_user_names_never_become_markup(page_text, page):
     assert XSS not in page_text
     assert not [a for t, a in page.tags if t == "img"]
     assert not [a for _, a in page.tags if any(k.startswith("on") for k in a)]
-    # The only script elements: plotly.js, the two JSON blocks and the player.
-    assert len(page.scripts) == 4
+    # The only script elements: the two data blocks and the player.
+    assert len(page.scripts) == 3
 
 
-def test_user_names_are_shown_as_escaped_text(page):
-    data = json.loads(page.script("vg-export-data"))
+def test_user_names_are_shown_as_escaped_text(page_text):
+    data, _ = read_page(page_text)
     escaped = "&lt;img src=x onerror=alert(1)&gt;"
-    # The stride map and the DAG are HTML fragments: the name is in them as text.
-    assert any(escaped in s["html"] for s in data["stride_maps"])
+    # The stride map's names fill its slots, the DAG is SVG: the name is in them as text.
+    assert any(escaped in names for names in data["stride_names"])
     assert any(escaped in svg for svg in data["dags"])
+    assert not any(XSS in names for names in data["stride_names"])
     assert not any(XSS in s["html"] for s in data["stride_maps"])
     assert not any(XSS in svg for svg in data["dags"])
     # The panel's words are set as text by the player, so they carry the name as is.
@@ -158,24 +173,24 @@ def test_json_in_a_script_element_cannot_close_it(tmp_path):
     text = export_html(rec, tmp_path / "op.html").read_text(encoding="utf-8")
     assert "</script><script>alert" not in text
     parsed = Page(text)
-    assert len(parsed.scripts) == 4
-    embedded = json.loads(parsed.script("vg-recording"))
+    assert len(parsed.scripts) == 3
+    _, embedded = read_page(text)
     assert embedded["events"][0]["op"] == "</script><script>alert(1)//"
 
 
 # --- the data round-trips -----------------------------------------------------------------
 
 
-def test_embedded_frames_are_export_data(recorded, page):
+def test_embedded_frames_are_export_data(recorded, page_text):
     rec, x, w = recorded
     expected = json.loads(json.dumps(export_data(rec, names={XSS: x, "w": w})))
-    assert json.loads(page.script("vg-export-data")) == expected
+    assert read_page(page_text)[0] == expected
 
 
-def test_embedded_recording_reads_back_as_the_same_events(recorded, page):
+def test_embedded_recording_reads_back_as_the_same_events(recorded, page_text):
     rec, _, _ = recorded
-    embedded = page.script("vg-recording")
-    back = Recording.from_json(json.dumps(json.loads(embedded)))
+    _, embedded = read_page(page_text)
+    back = Recording.from_json(json.dumps(embedded))
     assert back.to_dicts() == rec.to_dicts()
     assert len(back) == len(rec) > 0
 
@@ -187,32 +202,56 @@ def test_a_frame_per_step_and_each_view_matches_the_timeline(recorded):
     timeline = Timeline(rec)
     for frame in data["frames"][:: max(1, len(data["frames"]) // 12)] + data["frames"][-1:]:
         timeline.step = frame["step"]
-        # Same replay, same render layers: the page shows what the widget shows.
-        assert data["dags"][frame["dag"]] == timeline.graph_view.svg
-        assert data["traces"][frame["trace"]][0].count("vg-trace-call") <= (
-            timeline.dispatch_trace.tree_html.count("vg-trace-call")
+        # Same folding, same render layers: the page shows the nodes the widget shows, and
+        # marks the node the widget draws as running (one round: the same ids).
+        svg = html.unescape(timeline.graph_view.svg)
+        assert drawn_nodes(data, frame) == set(re.findall(r'<g id="(n\d+)" class="node', svg))
+        assert running_in(data, frame) == running_node(timeline.graph_view.svg)
+        calls = sum(
+            data["calls"][c][0].count("vg-trace-call") for c in data["traces"][frame["trace"]][1]
         )
-        expected_description = timeline.description.value
-        assert f"step {frame['step']} / " in expected_description
-    assert any(running_node(svg) for svg in data["dags"])  # backward frames highlight a node
+        assert calls <= timeline.dispatch_trace.tree_html.count("vg-trace-call")
+        assert f"step {frame['step']} / " in timeline.description.value
+        assert frame["description"] in html.unescape(timeline.description.value)
+    assert any(running_in(data, f) for f in data["frames"])  # backward frames mark a node
+    timeline.close()
 
 
 def test_frames_share_identical_views(recorded):
     rec, _, _ = recorded
     data = export_data(rec)
-    assert len(data["dags"]) < len(data["frames"])
-    assert len(set(data["dags"])) == len(data["dags"])
-    assert all(0 <= f["dag"] < len(data["dags"]) for f in data["frames"])
+    assert len(data["dags"]) == 1  # one graph: one drawing, marked step by step
+    for table in ("overlays", "stride_maps", "panels", "calls", "traces"):
+        assert len(data[table]) < len(data["frames"]), table
+    assert all(0 <= f["dag"] < len(data["dags"]) or f["dag"] == -1 for f in data["frames"])
 
 
 def test_every_step_moves_the_scrubber_through_forward_and_backward(recorded):
     rec, _, _ = recorded
     data = export_data(rec)
     lanes = [f["lane"] for f in data["frames"]]
-    assert lanes[0] == ""  # step 0: before the first event
-    assert {"tensors", "dispatcher", "autograd graph", "backward engine"} <= set(lanes)
-    running = {running_node(data["dags"][f["dag"]]) for f in data["frames"]} - {None}
+    assert lanes[0] == -1  # step 0: before the first event
+    assert set(range(len(LANE_ORDER))) <= set(lanes)
+    running = {running_in(data, f) for f in data["frames"]} - {None}
     assert len(running) > 1  # the highlighted (running) node changes as the scrubber moves
+
+
+def test_a_training_loop_draws_one_graph_per_round_and_shares_its_layout():
+    w = vg.ones(3, requires_grad=True)
+    x = vg.arange(6.0).view(2, 3)
+    with record() as rec:
+        for _ in range(4):
+            loss = (x * w).sum() * (w * w).sum()  # .grad differs every round
+            loss.backward()
+            with vg.no_grad():
+                w -= 0.1 * w.grad
+                w.grad.zero_()
+    data = export_data(rec, names={"w": w})
+    assert len(data["dags"]) == 1  # four rounds of the same graph: one layout
+    assert any("4 backward graphs" in notice for notice in data["notices"])
+    rounds = [f for f in data["frames"] if f["dag"] == 0]
+    sizes = {len(drawn_nodes(data, f)) for f in rounds}
+    assert 6 in sizes and max(sizes) == 6  # Mul, Sum, Mul, Sum, Mul, w's AccumulateGrad: never 24
 
 
 # --- long recordings, other inputs, no graphviz ----------------------------------------
@@ -251,9 +290,9 @@ def test_dropped_events_are_announced(tmp_path):
 def test_events_beyond_the_embedding_limit_are_not_embedded(recorded, tmp_path, monkeypatch):
     rec, _, _ = recorded
     monkeypatch.setattr(export, "MAX_EMBEDDED_EVENTS", 3)
-    page = Page(export_html(rec, tmp_path / "big.html").read_text(encoding="utf-8"))
-    assert page.script("vg-recording") == "null"
-    assert json.loads(page.script("vg-export-data"))["frames"]
+    data, embedded = read_page(export_html(rec, tmp_path / "big.html").read_text())
+    assert embedded is None and data["frames"]
+    assert any("not the events themselves" in notice for notice in data["notices"])
 
 
 def test_a_plain_recorder_and_an_event_list_export_the_same(recorded):
@@ -278,7 +317,7 @@ def test_recording_to_html_writes_the_page(recorded, tmp_path):
     rec, _, _ = recorded
     path = tmp_path / "via_method.html"
     rec.to_html(path)
-    assert json.loads(Page(path.read_text(encoding="utf-8")).script("vg-export-data"))["frames"]
+    assert read_page(path.read_text(encoding="utf-8"))[0]["frames"]
 
 
 def test_recording_to_html_forwards_names_title_and_max_frames(recorded, tmp_path):
@@ -287,30 +326,21 @@ def test_recording_to_html_forwards_names_title_and_max_frames(recorded, tmp_pat
                        max_frames=3)  # fmt: skip
     assert path == tmp_path / "named.html"
     text = path.read_text(encoding="utf-8")
-    data = json.loads(Page(text).script("vg-export-data"))
+    data, _ = read_page(text)
     assert data == json.loads(json.dumps(export_data(rec, names={"weights": w}, max_frames=3)))
     assert len(data["frames"]) == 3
     # Which tensors the 3 sampled frames show depends on the recording's length: the
     # middle frame falls in backward's MulBackward0, whose calls read x or w.
     both = {"weights": w, "inputs": x}
-    shown = json.loads(Page(rec.to_html(tmp_path / "both.html", names=both, max_frames=3)
-                            .read_text(encoding="utf-8")).script("vg-export-data"))  # fmt: skip
-    assert any("weights" in s["html"] or "inputs" in s["html"] for s in shown["stride_maps"])
+    shown, _ = read_page(rec.to_html(tmp_path / "both.html", names=both, max_frames=3).read_text())
+    assert any("weights" in names or "inputs" in names for names in shown["stride_names"])
     assert any("weights" in svg for svg in data["dags"])
     assert "<title>my &lt;run&gt;</title>" in text
     # Without names, the same tensor is a number.
-    plain = json.loads(Page(rec.to_html(tmp_path / "plain.html").read_text()).script(
-        "vg-export-data"))  # fmt: skip
-    assert not any("weights" in s["html"] for s in plain["stride_maps"])
+    plain, _ = read_page(rec.to_html(tmp_path / "plain.html").read_text())
+    assert not any("weights" in names for names in plain["stride_names"])
 
 
-def test_overview_has_one_clickable_point_per_event_frame():
-    frames = [{"step": 0, "lane": "", "description": "start"},
-              {"step": 1, "lane": "dispatcher", "description": XSS},
-              {"step": 2, "lane": "tensors", "description": "t"}]  # fmt: skip
-    figure = overview_figure(frames)
-    by_lane = {t["name"]: t for t in figure["data"]}
-    assert by_lane["dispatcher"]["x"] == [1] and by_lane["dispatcher"]["customdata"] == [1]
-    assert by_lane["tensors"]["customdata"] == [2]
-    assert XSS not in json.dumps(figure)  # plotly reads HTML in hover text: escaped
-    assert figure["layout"]["shapes"][0]["x0"] == 2  # the marker starts at the last step
+def test_read_page_refuses_a_page_that_is_not_an_export():
+    with pytest.raises(ValueError, match="not an exported vizgrad page"):
+        read_page("<html><body>hello</body></html>")

@@ -14,7 +14,9 @@ import re
 import weakref
 from pathlib import Path
 
+import pytest
 from vizgrad.widgets import GraphView, record
+from vizgrad.widgets.state.persistent import ChunkedList, ChunkedMap
 from vizgrad.widgets.timeline import Replay, compact_event
 
 import vizgrad as vg
@@ -80,3 +82,60 @@ def test_live_graph_view_names_tensors_through_event_ids():
     view = GraphView(y, names={"a": a})
     assert "a: [2] float32" in view.dot
     view.close()
+
+
+# --- snapshots share what did not change ---------------------------------------------------
+
+
+def test_chunked_map_copies_share_chunks_and_write_their_own():
+    table = ChunkedMap((i, str(i)) for i in range(1, 300))
+    snapshot = table.copy()
+    table[5] = "five"
+    table[1000] = "new"
+    del table[7]
+    assert snapshot[5] == "5" and 7 in snapshot and 1000 not in snapshot
+    assert table[5] == "five" and 7 not in table and table.get(1000) == "new"
+    assert list(snapshot) == list(range(1, 300))  # key order: insertion order for ids
+    assert len(table) == 299 and len(snapshot) == 299
+    assert table == {**{i: str(i) for i in range(1, 300) if i != 7}, 5: "five", 1000: "new"}
+    # Only the chunks written were copied: the rest are the same objects.
+    chunks = [(c, t) for block in snapshot._blocks.values() for c, t in block.items()]
+    mine = {c: t for block in table._blocks.values() for c, t in block.items()}
+    shared = [c for c, t in chunks if mine.get(c) is t]
+    assert len(shared) == len(chunks) - 1  # 5 and 7 are in chunk 0, 1000 in a new one
+    edges = ChunkedMap({(3, 0): "g", (3, 1): "h"})
+    assert edges[(3, 1)] == "h" and (4, 0) not in edges
+
+
+def test_chunked_list_copies_share_chunks_and_write_their_own():
+    items = ChunkedList(range(200))
+    snapshot = items.copy()
+    items[3] = -3
+    items.append(200)
+    assert snapshot[3] == 3 and len(snapshot) == 200 and snapshot[-1] == 199
+    assert items[3] == -3 and items[-1] == 200 and items[-3:] == [198, 199, 200]
+    assert list(reversed(items))[:2] == [200, 199]
+    assert items == [*range(3), -3, *range(4, 201)]
+    with pytest.raises(IndexError):
+        items[201]
+
+
+def test_replay_snapshots_grow_with_the_recording_not_its_square():
+    """Snapshots every 50 events of a loop: the references they hold per event stay flat
+    as the recording gets 4x longer (a whole-table copy per snapshot made them grow 4x)."""
+    w = vg.tensor([1.0, 2.0], requires_grad=True)
+
+    def references_per_event(rounds: int) -> float:
+        with record() as rec:
+            for _ in range(rounds):
+                (w * w + w).sum().backward()
+        replay = Replay(rec.event_dicts(), snapshot_every=50)
+        held = 0
+        for snapshot in replay._snapshots:
+            held += len(snapshot["dispatch"].calls._blocks)
+            held += sum(len(t._blocks) for t in (snapshot["tensors"].tensors,
+                                                 snapshot["graph"].nodes))  # fmt: skip
+        return held / len(replay.events)
+
+    short, long = references_per_event(10), references_per_event(40)
+    assert long < 2 * short, (short, long)

@@ -16,6 +16,7 @@ import warnings
 import pytest
 import torch
 from vizgrad.widgets import GraphView, Recording, StrideMap, Timeline, record
+from vizgrad.widgets.export import export_html, read_page
 from vizgrad.widgets.render.dispatch_tree import render_tree_html
 from vizgrad.widgets.state.dispatch import DispatchState
 from vizgrad.widgets.timeline import TRACE_WINDOW, Replay, describe_event, view_states
@@ -257,22 +258,15 @@ def test_json_round_trip(rec):
         Recording.from_json(json.dumps(data))
 
 
-def test_to_html_is_written_by_the_exporter(rec, monkeypatch, tmp_path):
-    import vizgrad.widgets.export as export
-
-    calls = []
-    monkeypatch.setattr(
-        export,
-        "export_html",
-        lambda recording, path, **options: calls.append((recording, path, options)),
-    )
-    rec.to_html(tmp_path / "run.html")
+def test_to_html_is_written_by_the_exporter(rec, tmp_path):
+    """``rec.to_html`` is ``export.export_html`` with its options: the same page."""
     names = {"a": vg.ones(1)}
-    rec.to_html(tmp_path / "named.html", names=names, title="t", max_frames=5)
-    assert calls == [
-        (rec, tmp_path / "run.html", {}),
-        (rec, tmp_path / "named.html", {"names": names, "title": "t", "max_frames": 5}),
-    ]
+    written = rec.to_html(tmp_path / "named.html", names=names, title="t", max_frames=5)
+    assert written == tmp_path / "named.html"
+    expected = export_html(rec, tmp_path / "direct.html", names=names, title="t", max_frames=5)
+    assert read_page(written.read_text()) == read_page(expected.read_text())
+    assert "<title>t</title>" in written.read_text()
+    assert len(read_page(written.read_text())[0]["frames"]) == 5
 
 
 def test_record_is_a_context_manager_that_stops():

@@ -57,6 +57,7 @@ __all__ = [
     "to_dot",
     "dag_dot",
     "module_id",
+    "backward_overlay",
 ]
 
 # Colours of the standalone drawing (the widget's CSS may restyle by class).
@@ -160,6 +161,37 @@ def _backward_status(state: GraphState, node: int) -> tuple[list[str], list[str]
     if node in state.hooks:
         lines.append("hooks: " + ", ".join(state.hooks[node]))
     return lines, classes, fill
+
+
+def backward_overlay(state: GraphState, nodes: dict, hidden=()) -> dict:
+    """The engine's walk as marks over a drawing made without it (plain JSON data).
+
+    One layout can then serve every step of a backward pass: ``nodes`` maps this
+    state's node ids to the drawing's (``{12: 3}``: node 12 is drawn as ``n3``), and
+    the overlay says, in the drawing's ids, which nodes are not recorded yet
+    (``hide``), the classes and label lines a node has at this step (``nodes``:
+    ``[id, "vg-running", ["running", "dependencies: 1"]]``: what ``graph_drawing``
+    writes into a node's own label during backward) and the gradient each edge
+    carried (``edges``: ``[3, 0, "grad [2, 3]"]``, node ``n3``'s edge 0, ``e_n3_0``).
+    """
+    marks, carried = [], []
+    if state.phase != "forward":
+        for node, drawn in nodes.items():
+            record = state.nodes.get(node)
+            if record is None:
+                continue
+            lines, classes, _ = _backward_status(state, node)
+            leaf = record["variable"]
+            if leaf and leaf in state.accumulated:
+                lines = [f"grad: {state.accumulated[leaf]}", *lines]
+                classes = [*classes, "vg-accumulated"]
+            if lines or classes:
+                marks.append([drawn, " ".join(classes), lines])
+        for (node, position), summary in state.edge_grads.items():
+            drawn = nodes.get(node)
+            if drawn is not None:
+                carried.append([drawn, position, summary])
+    return {"hide": sorted(hidden), "nodes": sorted(marks), "edges": sorted(carried)}
 
 
 def _node(state: GraphState, node: int, show_values: bool) -> DrawnNode:

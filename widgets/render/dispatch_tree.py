@@ -38,6 +38,9 @@ __all__ = [
     "kernel_decision",
     "call_outputs",
     "render_tree_html",
+    "render_call_html",
+    "render_call_text",
+    "tree_notice_html",
     "render_text",
     "render_text_html",
 ]
@@ -52,10 +55,26 @@ DEFAULT_MAX_CALLS = 200
 # --- which calls a filter keeps --------------------------------------------------------
 
 
+class _AllCalls:
+    """All ``n`` calls, unfiltered: membership and a count without building a set (a set
+    of every call would make each step cost in proportion to the recording's length)."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def __contains__(self, index) -> bool:
+        return 0 <= index < self.n
+
+    def __len__(self) -> int:
+        return self.n
+
+
 def kept_calls(state: DispatchState, filter_text: str = "") -> tuple[set, set]:
     """``(kept, context)``: calls to show, and those among them shown only as callers."""
     if not filter_text.strip():
-        return set(range(len(state.calls))), set()
+        return _AllCalls(len(state.calls)), set()
     needle = filter_text.strip().lower()
     calls = state.calls
     kept, matched_subtree = set(), [False] * len(calls)
@@ -75,7 +94,7 @@ def kept_calls(state: DispatchState, filter_text: str = "") -> tuple[set, set]:
 
 def _window(state: DispatchState, kept: set, max_calls: int | None) -> tuple[list, int]:
     """The most recent ``max_calls`` kept top-level calls, and how many were left out."""
-    roots = [i for i in state.roots if i in kept]
+    roots = state.roots if isinstance(kept, _AllCalls) else [i for i in state.roots if i in kept]
     if max_calls is None or len(roots) <= max_calls:
         return roots, 0
     return roots[-max_calls:], len(roots) - max_calls
@@ -291,10 +310,7 @@ def render_tree_html(
     """The calls as nested lists (``.vg-trace-call`` > ``.vg-trace-steps`` > ``.vg-trace-step``)."""
     kept, context = kept_calls(state, filter_text)
     roots, left_out = _window(state, kept, max_calls)
-    out = ['<div class="vg-trace">']
-    if left_out:
-        out.append(f'<div class="vg-trace-notice">{left_out} earlier calls not shown '
-                   f"(the {len(roots)} most recent are).</div>")  # fmt: skip
+    out = ['<div class="vg-trace">', tree_notice_html(left_out, len(roots))]
     if not roots:
         message = "no operator call matches the filter" if filter_text.strip() else "no calls"
         out.append(f'<div class="vg-trace-empty">{escape(message)}</div>')
@@ -304,6 +320,38 @@ def render_tree_html(
         _call_html(r, state.calls[index], out)
     out.append("</ul></div>")
     return "".join(out)
+
+
+def tree_notice_html(left_out: int, shown: int) -> str:
+    """What a window of the most recent calls leaves out, as the tree says it ("" if nothing)."""
+    if not left_out:
+        return ""
+    return (f'<div class="vg-trace-notice">{left_out} earlier calls not shown '
+            f"(the {shown} most recent are).</div>")  # fmt: skip
+
+
+def render_call_html(state: DispatchState, index: int) -> str:
+    """One top-level call of the tree (``li.vg-trace-call``), unfiltered, nothing highlighted.
+
+    An exported page stores each call's HTML once and puts a step's tree together from
+    them (``render_tree_html`` is their concatenation inside the tree's list); it marks
+    the current call itself (``vg-trace-current``).
+    """
+    out: list = []
+    _call_html(
+        _Render(state, _AllCalls(len(state.calls)), set(), -1, filtered=False),
+        state.calls[index],
+        out,
+    )
+    return "".join(out)
+
+
+def render_call_text(state: DispatchState, index: int) -> str:
+    """``render_text``'s lines for one top-level call and the calls inside it."""
+    steps = [(step.seq, call.op, step) for call, _ in state.walk([index]) for step in call.steps]
+    steps.sort(key=lambda item: item[0])
+    return "\n".join(f"{' ' * (step.depth + 1)}[{step.action}] op=[{op}], key=[{step.key}]"
+                     for _, op, step in steps)  # fmt: skip
 
 
 # --- text ------------------------------------------------------------------------------

@@ -21,7 +21,10 @@ flat stream exactly, the way a profiler rebuilds a call stack from enter/exit re
   of the call they happened in; a ``TensorCreated`` belongs to the innermost open call.
 
 A call is never changed once closed, so ``copy()`` shares every closed call and copies
-only the open ones: snapshots for a timeline cost a list copy, not a tree copy.
+only the open ones; the list of calls itself is a ``ChunkedList`` whose chunks the
+copies share: a timeline's snapshot costs a few references per 64 calls, not a list
+of every call (which made snapshots, and so a replay's memory, grow with the square
+of the recording's length).
 
 Pure: no widget library is imported here.
 """
@@ -31,6 +34,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vizgrad import events
+
+from .persistent import ChunkedList
 
 __all__ = ["DispatchStep", "OperatorCall", "DispatchState", "VARIANT_LABELS"]
 
@@ -205,8 +210,8 @@ class DispatchState:
     """
 
     def __init__(self):
-        self.calls: list[OperatorCall] = []
-        self.roots: list[int] = []  # top-level calls, in order
+        self.calls: ChunkedList = ChunkedList()  # OperatorCall, by index
+        self.roots: ChunkedList = ChunkedList()  # indices of the top-level calls, in order
         self._open: list[int] = []  # calls not yet returned, outermost first
         self._open_ids: dict[int, int] = {}  # engine call id -> index, for the open calls
         self._during = ""  # the backward node now running, if any
@@ -350,8 +355,8 @@ class DispatchState:
         """A snapshot: closed calls are shared (never changed again), open ones copied
         lazily by whichever state writes them next."""
         other = DispatchState.__new__(DispatchState)
-        other.calls = list(self.calls)
-        other.roots = list(self.roots)
+        other.calls = self.calls.copy()
+        other.roots = self.roots.copy()
         other._open = list(self._open)
         other._open_ids = dict(self._open_ids)
         other._during = self._during
@@ -376,8 +381,8 @@ class DispatchState:
     @classmethod
     def from_json(cls, data: dict) -> DispatchState:
         state = cls()
-        state.calls = [OperatorCall.from_json(d) for d in data["calls"]]
-        state.roots = list(data["roots"])
+        state.calls = ChunkedList(OperatorCall.from_json(d) for d in data["calls"])
+        state.roots = ChunkedList(data["roots"])
         state._open = list(data.get("open", []))
         state._open_ids = {call_id: index for call_id, index in data.get("open_ids", [])}
         state._during = data.get("during", "")

@@ -43,6 +43,8 @@ import json
 from vizgrad import events as _events
 from vizgrad.autograd import graph_events
 
+from .persistent import ChunkedMap
+
 __all__ = ["GraphState", "events_for_graph"]
 
 _BACKWARD_KINDS = frozenset({
@@ -60,14 +62,17 @@ class GraphState:
     """The autograd graph and the backward engine's progress through it."""
 
     def __init__(self):
-        self.nodes: dict[int, dict] = {}
-        self.tensors: dict[int, dict] = {}
-        self.names: dict[int, str] = {}
+        # The tables that grow with a recording are ChunkedMaps: a snapshot (``copy``)
+        # shares their chunks, so a Timeline's snapshots and a GraphView's backward frames
+        # cost what changed since the last one, not the whole graph.
+        self.nodes: ChunkedMap = ChunkedMap()
+        self.tensors: ChunkedMap = ChunkedMap()
+        self.names: ChunkedMap = ChunkedMap()
         # Leaves that are module parameters, by the parameter's qualified name ("0.weight"):
         # the title of their AccumulateGrad when the user gave the tensor no name.
-        self.parameter_names: dict[int, str] = {}
-        self.values: dict[int, str] = {}
-        self._ids: dict[str, dict[int, int]] = {"node": {}, "tensor": {}}
+        self.parameter_names: ChunkedMap = ChunkedMap()
+        self.values: ChunkedMap = ChunkedMap()
+        self._ids: dict[str, ChunkedMap] = {"node": ChunkedMap(), "tensor": ChunkedMap()}
         # Names and previews given by engine id before the events numbered that tensor.
         self._pending: dict[int, list[tuple[str, str]]] = {}
         self.first_sequence_nr: int | None = None
@@ -76,15 +81,19 @@ class GraphState:
 
     def _reset_backward(self) -> None:
         self.phase = "backward"
+        # roots and queue are replaced whole by each event, never changed in place:
+        # snapshots share them.
         self.roots: list[int] = []
         self.running = 0
         self.queue: list[int] = []
-        self.dependencies: dict[int, int] = {}
-        self.edge_grads: dict[tuple[int, int], str] = {}
-        self.grads_in: dict[int, list[str]] = {}
-        self.finished: list[int] = []
-        self.accumulated: dict[int, str] = {}
-        self.hooks: dict[int, list[str]] = {}
+        self.dependencies: ChunkedMap = ChunkedMap()  # node -> gradients still to arrive
+        # The last event's table, in its own ids (None in a snapshot: not kept).
+        self._raw_dependencies: dict | None = {}
+        self.edge_grads: ChunkedMap = ChunkedMap()  # (node, position) -> summary
+        self.grads_in: ChunkedMap = ChunkedMap()  # node -> summaries
+        self.finished: ChunkedMap = ChunkedMap()  # the nodes run, in order (keys; values None)
+        self.accumulated: ChunkedMap = ChunkedMap()  # leaf -> summary of its .grad
+        self.hooks: ChunkedMap = ChunkedMap()  # node -> hook names
         self.last_step = ""  # one sentence: what the engine just did
 
     # --- ids --------------------------------------------------------------------------
@@ -119,11 +128,7 @@ class GraphState:
                 d[name] = [self.local_id(space, v) for v in value]
             elif isinstance(value, int):
                 d[name] = self.local_id(space, value)
-        if "dependencies" in d:
-            d["dependencies"] = {
-                self.local_id("node", int(k)): v for k, v in d["dependencies"].items()
-            }
-        return d
+        return d  # "dependencies" keeps the engine's ids: _set_dependencies renumbers it
 
     # --- folding events ---------------------------------------------------------------
 
@@ -157,7 +162,7 @@ class GraphState:
             ]
 
     def _remember(self, local: int, table: str, text: str) -> None:
-        setattr(self, table, {**getattr(self, table), local: text})
+        getattr(self, table)[local] = text
 
     def _tensor_created(self, d: dict) -> None:
         self.tensors[d["tensor"]] = {"shape": list(d["shape"]), "dtype": d["dtype"]}
@@ -180,52 +185,70 @@ class GraphState:
             "module": [list(step) for step in d.get("module", ())],
         }
         if d.get("parameter") and d.get("variable"):
-            self.parameter_names = {**self.parameter_names, d["variable"]: d["parameter"]}
+            self.parameter_names[d["variable"]] = d["parameter"]
 
     def _backward_started(self, d: dict) -> None:
         self._reset_backward()
         self.roots = list(d["roots"])
-        self.dependencies = dict(d["dependencies"])
+        self._set_dependencies(d["dependencies"])
         self.last_step = (
             f"backward starts at {self.describe_nodes(self.roots)}: dependencies counted"
         )
 
     def _ready_queue_changed(self, d: dict) -> None:
         self.queue = list(d["queue"])
-        self.dependencies = dict(d["dependencies"])
+        self._set_dependencies(d["dependencies"])
         if not self.queue and self.running == 0 and self.finished:
             self.phase = "done"
             self.last_step = "the ready queue is empty: backward is done"
         else:
             self.last_step = f"ready queue: {self.describe_nodes(self.queue) or 'empty'}"
 
+    def _set_dependencies(self, counts: dict) -> None:
+        """Fold the engine's dependency counts (every pending node, at every queue change:
+        the hot loop of following a large backward pass). Compared with the previous
+        event's table in the engine's ids first (plain dicts), so only the counts that
+        changed are renumbered and written; the snapshots of a backward pass (one per
+        step) then share the rest."""
+        previous, table = self._raw_dependencies, self.dependencies
+        if previous is None:  # a snapshot: it does not keep the engine's last table
+            self.dependencies = ChunkedMap(
+                (self.local_id("node", int(node)), count) for node, count in counts.items()
+            )
+            self._raw_dependencies = counts
+            return
+        for node in previous.keys() - counts.keys():
+            table.pop(self.local_id("node", int(node)), None)
+        for node, count in counts.items():
+            if previous.get(node) != count:
+                table[self.local_id("node", int(node))] = count
+        self._raw_dependencies = counts  # replaced whole by the next event, never changed
+
     def _node_started(self, d: dict) -> None:
         node = d["node"]
         self.running = node
         if node in self.queue:
             self.queue = [n for n in self.queue if n != node]  # popped from the queue
-        self.grads_in = {**self.grads_in, node: list(d["grad_inputs"])}
+        self.grads_in[node] = list(d["grad_inputs"])
         self.last_step = f"{self.node_title(node)} runs on {', '.join(d['grad_inputs'])}"
 
     def _node_finished(self, d: dict) -> None:
         node = d["node"]
-        grads = dict(self.edge_grads)
         for position, summary in enumerate(d["grad_outputs"]):
             if summary != "None":
-                grads[(node, position)] = summary
-        self.edge_grads = grads
+                self.edge_grads[(node, position)] = summary
         self.running = 0
-        self.finished = [*self.finished, node]
+        self.finished[node] = None
         sent = sum(1 for s in d["grad_outputs"] if s != "None")
         self.last_step = f"{self.node_title(node)} finished: {sent} gradient(s) sent on"
 
     def _grad_accumulated(self, d: dict) -> None:
-        self.accumulated = {**self.accumulated, d["tensor"]: d["grad"]}
+        self.accumulated[d["tensor"]] = d["grad"]
         self.last_step = f"{self.tensor_title(d['tensor'])}.grad is now {d['grad']}"
 
     def _hook_fired(self, d: dict) -> None:
         node = d.get("node", 0)
-        self.hooks = {**self.hooks, node: [*self.hooks.get(node, []), d["hook"]]}
+        self.hooks[node] = [*self.hooks.get(node, []), d["hook"]]
         self.last_step = f"a {d['hook']} hook ran on {self.node_title(node)}"
 
     _HANDLERS = {
@@ -275,7 +298,7 @@ class GraphState:
         "(shape unknown)" -- the price of a bounded view.
         """
         drawn = self.drawn_tensors()
-        self.tensors = {t: rec for t, rec in self.tensors.items() if t in drawn}
+        self.tensors = ChunkedMap((t, rec) for t, rec in self.tensors.items() if t in drawn)
 
     @staticmethod
     def short_name(name: str) -> str:
@@ -312,37 +335,54 @@ class GraphState:
 
     # --- snapshots and export -----------------------------------------------------------
 
+    _TABLES = ("nodes", "tensors", "names", "parameter_names", "values", "dependencies",
+               "edge_grads", "grads_in", "finished", "accumulated", "hooks")  # fmt: skip
+
     def copy(self) -> GraphState:
-        """A snapshot: tables are copied, records shared (they are never changed in place)."""
+        """A snapshot: tables share their chunks until written (``persistent``), records
+        are shared (never changed in place), and so are the tables events replace whole."""
         new = GraphState.__new__(GraphState)
-        for key, value in self.__dict__.items():
-            new.__dict__[key] = value.copy() if isinstance(value, dict | list) else value
+        new.__dict__.update(self.__dict__)
+        for name in self._TABLES:
+            setattr(new, name, getattr(self, name).copy())
         new._ids = {space: table.copy() for space, table in self._ids.items()}
         new._pending = dict(self._pending)
+        # Not kept: a GraphView's frames would each hold an engine table of every pending
+        # node. A snapshot that folds on rebuilds its counts from the next event's table.
+        new._raw_dependencies = None
         return new
 
     def to_json(self, *, drawn_only: bool = False) -> dict:
         """Plain, JSON-able data (int keys become strings; edge keys ``"node:position"``).
 
-        ``drawn_only`` keeps only the tensors the graph mentions (what a widget syncs).
+        ``drawn_only`` keeps only the tensors the graph mentions and leaves out the
+        engine's ids (what a widget syncs: its size follows the drawing, not the
+        recording).
         """
 
-        def keyed(table: dict) -> dict:
+        def keyed(table) -> dict:
             return {str(k): v for k, v in table.items()}
 
-        tensors = self.tensors
+        tensors, names, parameters, values = (self.tensors, self.names, self.parameter_names,
+                                              self.values)  # fmt: skip
         if drawn_only:
-            drawn = self.drawn_tensors()
-            tensors = {t: rec for t, rec in tensors.items() if t in drawn}
+            drawn = sorted(self.drawn_tensors())
+
+            def only_drawn(table) -> dict:
+                return {t: table[t] for t in drawn if t in table}
+
+            tensors, names, parameters, values = (only_drawn(tensors), only_drawn(names),
+                                                  only_drawn(parameters), only_drawn(values))  # fmt: skip
+            ids = {}
+        else:
+            ids = {space: [[k, v] for k, v in table.items()] for space, table in self._ids.items()}
         return {
             "nodes": keyed(self.nodes),
             "tensors": keyed(tensors),
-            "names": keyed(self.names),
-            "parameter_names": keyed(self.parameter_names),
-            "values": keyed(self.values),
-            "ids": {
-                space: [[k, v] for k, v in table.items()] for space, table in self._ids.items()
-            },
+            "names": keyed(names),
+            "parameter_names": keyed(parameters),
+            "values": keyed(values),
+            "ids": ids,
             "phase": self.phase,
             "first_sequence_nr": self.first_sequence_nr,
             "roots": list(self.roots),
@@ -363,8 +403,8 @@ class GraphState:
         if isinstance(data, str):
             data = json.loads(data)
 
-        def keyed(table: dict) -> dict:
-            return {int(k): v for k, v in table.items()}
+        def keyed(table: dict) -> ChunkedMap:
+            return ChunkedMap((int(k), v) for k, v in table.items())
 
         state = cls()
         state.nodes = keyed(data["nodes"])
@@ -372,18 +412,20 @@ class GraphState:
         state.names = keyed(data["names"])
         state.parameter_names = keyed(data.get("parameter_names", {}))
         state.values = keyed(data["values"])
-        state._ids = {space: {k: v for k, v in pairs} for space, pairs in data["ids"].items()}
+        state._ids.update(
+            (space, ChunkedMap(pairs)) for space, pairs in data.get("ids", {}).items()
+        )
         state.phase = data["phase"]
         state.first_sequence_nr = data["first_sequence_nr"]
         state.roots = list(data["roots"])
         state.running = data["running"]
         state.queue = list(data["queue"])
         state.dependencies = keyed(data["dependencies"])
-        state.edge_grads = {
-            tuple(int(x) for x in key.split(":")): s for key, s in data["edge_grads"].items()
-        }
+        state.edge_grads = ChunkedMap(
+            (tuple(int(x) for x in key.split(":")), s) for key, s in data["edge_grads"].items()
+        )
         state.grads_in = keyed(data["grads_in"])
-        state.finished = list(data["finished"])
+        state.finished = ChunkedMap((node, None) for node in data["finished"])
         state.accumulated = keyed(data["accumulated"])
         state.hooks = keyed(data["hooks"])
         state.last_step = data["last_step"]

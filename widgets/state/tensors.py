@@ -6,13 +6,16 @@ its shape, stride and storage offset, its dtype, its ``_base`` and its ``_versio
 That is all a stride map needs to draw a tensor in a replay, when the live tensor is
 long gone.
 
-Records are never changed in place (a change makes a new dict), so ``copy()`` only
-copies the outer tables: a Timeline can afford a snapshot every few hundred events.
+Records are never changed in place (a change makes a new dict), and the tables are
+``ChunkedMap``s whose chunks copies share: ``copy()`` costs a few references per 64
+tensors, so a Timeline's snapshots grow with the recording, not with its square.
 """
 
 from __future__ import annotations
 
 import json
+
+from .persistent import ChunkedMap
 
 __all__ = ["TensorState"]
 
@@ -35,9 +38,11 @@ class TensorState:
     """
 
     def __init__(self):
-        self.storages: dict[int, dict] = {}
-        self.tensors: dict[int, dict] = {}
-        self.versions: dict[int, int] = {}
+        self.storages: ChunkedMap = ChunkedMap()
+        self.tensors: ChunkedMap = ChunkedMap()
+        self.versions: ChunkedMap = ChunkedMap()
+        # For storages whose creation was not recorded: the least numel their tensors read.
+        self.extents: ChunkedMap = ChunkedMap()
         self.last_write: dict | None = None  # the latest InplaceWrite, as a dict
 
     # --- folding events ---------------------------------------------------------------
@@ -61,6 +66,17 @@ class TensorState:
             "dtype": d["dtype"],
             "base": 0,
         }
+        self._reads_up_to(self.tensors[d["tensor"]])
+
+    def _reads_up_to(self, record: dict) -> None:
+        """Grow the extent of an unrecorded storage to cover what ``record`` reads."""
+        if record["storage"] in self.storages or 0 in record["shape"]:
+            return
+        last = record["offset"] + sum(
+            (n - 1) * s for n, s in zip(record["shape"], record["stride"], strict=True)
+        )
+        if last + 1 > self.extents.get(record["storage"], 0):
+            self.extents[record["storage"]] = last + 1
 
     def _view_created(self, d: dict) -> None:
         record = self.tensors.get(d["tensor"])
@@ -73,6 +89,7 @@ class TensorState:
             "stride": tuple(d["stride"]),
             "offset": d["offset"],
         }
+        self._reads_up_to(self.tensors[d["tensor"]])
 
     def _inplace_write(self, d: dict) -> None:
         self.versions[self.root(d["tensor"])] = d["version"]
@@ -107,14 +124,7 @@ class TensorState:
         storage = self.storages.get(storage_id)
         if storage is not None:
             return storage["numel"]
-        needed = 0
-        for record in self.tensors.values():
-            if record["storage"] == storage_id and 0 not in record["shape"]:
-                last = record["offset"] + sum(
-                    (n - 1) * s for n, s in zip(record["shape"], record["stride"], strict=True)
-                )
-                needed = max(needed, last + 1)
-        return needed
+        return self.extents.get(storage_id, 0)  # kept up to date as tensors arrive
 
     def views_of_storage(self, storage_id: int) -> list[int]:
         """Ids of the tensors reading ``storage_id``, in creation order."""
@@ -125,9 +135,10 @@ class TensorState:
     def copy(self) -> TensorState:
         """A snapshot: the tables are copied, the (never mutated) records are shared."""
         snapshot = TensorState()
-        snapshot.storages = dict(self.storages)
-        snapshot.tensors = dict(self.tensors)
-        snapshot.versions = dict(self.versions)
+        snapshot.storages = self.storages.copy()
+        snapshot.tensors = self.tensors.copy()
+        snapshot.versions = self.versions.copy()
+        snapshot.extents = self.extents.copy()
         snapshot.last_write = self.last_write
         return snapshot
 
@@ -151,11 +162,13 @@ class TensorState:
         if isinstance(data, str):
             data = json.loads(data)
         state = cls()
-        state.storages = {int(k): dict(v) for k, v in data["storages"].items()}
-        state.tensors = {
-            int(k): {**v, "shape": tuple(v["shape"]), "stride": tuple(v["stride"])}
+        state.storages = ChunkedMap((int(k), dict(v)) for k, v in data["storages"].items())
+        state.tensors = ChunkedMap(
+            (int(k), {**v, "shape": tuple(v["shape"]), "stride": tuple(v["stride"])})
             for k, v in data["tensors"].items()
-        }
-        state.versions = {int(k): v for k, v in data["versions"].items()}
+        )
+        state.versions = ChunkedMap((int(k), v) for k, v in data["versions"].items())
         state.last_write = data.get("last_write")
+        for record in state.tensors.values():
+            state._reads_up_to(record)
         return state
