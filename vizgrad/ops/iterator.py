@@ -311,10 +311,14 @@ def dispatch_dtypes(kernel_name: str, supported):
     (the dtype it computes in), or on the output's when it has no inputs.
     """
 
+    # Compared as NumPy dtype objects: reading ``np.dtype.name`` is a Python property
+    # that costs more than the rest of the check on every call.
+    compiled_for = frozenset(np.dtype(name) for name in supported)
+
     def decorate(kernel):
         def dispatched(out, *inputs, **options):
             np_dtype = inputs[0].dtype if inputs else out.dtype
-            if np_dtype.name not in supported:
+            if np_dtype not in compiled_for:
                 name = from_numpy_dtype(np_dtype).scalar_name
                 raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{name}'")
             return kernel(out, *inputs, **options)
