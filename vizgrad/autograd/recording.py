@@ -43,14 +43,16 @@ def _requires_grad(value) -> bool:
     return meta is not None and meta.requires_grad
 
 
+_SEQUENCES = (list, tuple)  # made once: ``list | tuple`` in a call builds a union each time
+
+
 def _any_requires_grad(args, kwargs) -> bool:
-    # On every operator call: a tensor autograd never touched has no AutogradMeta.
     for value in args:
         if isinstance(value, Tensor):
             meta = value._autograd_meta
             if meta is not None and meta.requires_grad:
                 return True
-        elif isinstance(value, list | tuple):
+        elif isinstance(value, _SEQUENCES):
             for item in value:
                 if _requires_grad(item):
                     return True
@@ -84,10 +86,23 @@ def _differentiable_inputs(op, bound):
 
 def autograd_kernel(op, args, kwargs, redispatch):
     """The autograd key's work for one call (see the module docstring)."""
-    if not grad_state.enabled or not _any_requires_grad(args, kwargs):
-        if grad_state.enabled and op.variant is INPLACE:
-            _check_view_of_requiring_base(args[0])
+    if not grad_state.enabled:
         return redispatch(op, args, kwargs)
+    # On every call in grad mode: does an input require grad? Tensor arguments are
+    # looked at here (a tensor autograd never touched has no AutogradMeta); lists and
+    # keywords by ``_any_requires_grad``.
+    for value in args:
+        if isinstance(value, Tensor):
+            meta = value._autograd_meta
+            if meta is not None and meta.requires_grad:
+                break
+        elif isinstance(value, _SEQUENCES) and any(_requires_grad(v) for v in value):
+            break
+    else:
+        if not kwargs or not _any_requires_grad((), kwargs):
+            if op.variant is INPLACE:
+                _check_view_of_requiring_base(args[0])
+            return redispatch(op, args, kwargs)
     derivative = op.derivative
     if op.kind is NONDIFFERENTIABLE or op.variant is NON_DIFFERENTIABLE_VIEW:
         # Checked first: out= is fine for ops without gradients (``nonzero(x, out=o)``).
