@@ -36,6 +36,7 @@ from ..promotion import check_can_cast, result_type
 from ..shape import (
     broadcast_shapes,
     contiguous_strides,
+    is_contiguous,
     is_non_overlapping_and_dense,
 )
 from ..tensor import Tensor
@@ -173,11 +174,12 @@ class TensorIterator:
         for x in operands:
             if isinstance(x, Tensor):
                 inputs.append(x._array if x._dtype is common else x._array.astype(common.numpy))
-            else:
-                number = _exact_number_array(x, common)
-                if number is None:
+            else:  # a number converts here only if it cannot overflow, wrap or fail
+                int_limits, float_limits = _NUMBER_LIMITS[common]
+                limits = int_limits if type(x) is int else float_limits
+                if limits is None or not limits[0] <= x <= limits[1]:
                     return False
-                inputs.append(number)
+                inputs.append(np.asarray(x, common.numpy))
         self.shape = first._size
         self.common_dtype = self.compute_dtype = common
         if out is None:
@@ -223,9 +225,9 @@ class TensorIterator:
         )
 
 
-# The Python numbers a dtype takes exactly as ``_as_compute_array`` would, without its
-# overflow handling: in range for an integral dtype; within the largest finite value
-# (and int64, for an int) for a floating or complex one.
+# The Python ints and floats a dtype takes exactly as ``_as_compute_array`` would, without
+# its overflow handling: in range for an integral dtype; within the largest finite value
+# (and int64, for an int) for a floating or complex one. ``(int_limits, float_limits)``.
 def _number_limits(dtype):
     if dtype.category == INTEGRAL:
         info = np.iinfo(dtype.numpy)
@@ -237,16 +239,6 @@ def _number_limits(dtype):
 
 
 _NUMBER_LIMITS = {dtype: _number_limits(dtype) for dtype in ALL_DTYPES}
-
-
-def _exact_number_array(x, dtype):
-    """``x`` (an int or a float) as a 0-dim array of ``dtype``, or None if converting it
-    may overflow, wrap or fail: the general path's ``_as_compute_array`` decides then."""
-    int_limits, float_limits = _NUMBER_LIMITS[dtype]
-    limits = int_limits if type(x) is int else float_limits
-    if limits is None or not limits[0] <= x <= limits[1]:
-        return None
-    return np.asarray(x, dtype=dtype.numpy)
 
 
 def _as_compute_array(x, compute_dtype) -> np.ndarray:
@@ -279,7 +271,7 @@ def output_strides(shape, tensors) -> tuple[int, ...]:
     if ndim == 0:
         return ()
     if tensors and all(t._size == shape for t in tensors):
-        if all(t._contiguous for t in tensors):
+        if all(is_contiguous(t._size, t._stride) for t in tensors):
             return contiguous_strides(shape)
         first = tensors[-1]._stride
         if all(t._stride == first for t in tensors) and is_non_overlapping_and_dense(shape, first):
