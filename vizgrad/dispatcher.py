@@ -84,7 +84,8 @@ class Operator:
     """
 
     __slots__ = ("schema", "function_schema", "name", "overload", "qualname", "variant",
-                 "kernel", "derivative", "kind", "params", "params_names", "out_names")  # fmt: skip
+                 "kernel", "derivative", "kind", "params", "params_names", "out_names",
+                 "argument_names", "tensor_inputs")  # fmt: skip
 
     def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=EXPLICIT):
         self.schema = schema
@@ -100,6 +101,14 @@ class Operator:
         # ``(type, name)`` of every argument, keyword-only ones included: autograd binds a
         # call's arguments by these names and finds its tensor inputs by these types.
         self.params = tuple((argument.type, argument.name) for argument in parsed.arguments)
+        self.argument_names = tuple(name for _, name in self.params)
+        # The tensor inputs a node has edges for, as ``(name, is_list)``: every Tensor
+        # parameter but ``out`` (``Tensor[]`` and ``Tensor?[]`` give one edge per element).
+        self.tensor_inputs = tuple(
+            (name, type_.startswith(("Tensor[]", "Tensor?[]")))
+            for type_, name in self.params
+            if type_.startswith("Tensor") and name != "out"
+        )
         # What an ``out=`` overload writes (``out``, or ``values, indices``) and the names
         # of everything else, for the argument parser's routing of ``out=``.
         self.out_names = tuple(argument.name for argument in parsed.out_arguments)
