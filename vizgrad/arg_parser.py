@@ -233,7 +233,7 @@ class PythonSignature:
     __slots__ = ("function_name", "params", "by_name", "max_pos_args", "min_args",
                  "max_args", "varargs_int_list", "overload", "_positional_range",
                  "_positional_defaults", "_lists", "_ints", "_int_varargs",
-                 "_keyword_defaults")  # fmt: skip
+                 "_keyword_defaults", "_keyword_names", "_keywords_in_order")  # fmt: skip
 
     def __init__(self, function_name: str, params: list[PythonParameter], overload=None):
         self.function_name = function_name
@@ -267,6 +267,10 @@ class PythonSignature:
         # ``requires_grad`` (False) are the caller's to apply.
         self._keyword_defaults = {p.schema_name: p.default for p in params
                                   if p.kwarg_only and p.name not in ("out", "requires_grad")}  # fmt: skip
+        # A call with keywords binds through ``_bind_keywords`` when the keyword-only
+        # parameters all come after the positional ones (as every schema orders them).
+        self._keyword_names = tuple(p.schema_name for p in params[self.max_pos_args :])
+        self._keywords_in_order = all(p.kwarg_only for p in params[self.max_pos_args :])
 
     def __str__(self) -> str:
         parts, keyword_marked = [], False
@@ -374,6 +378,10 @@ class PythonSignature:
                     return args, self._keyword_defaults
             if not raise_errors and not self.varargs_int_list:
                 return None  # ``bind`` would refuse the call for the same reason
+        elif self._keywords_in_order:
+            call = self._bind_keywords(args, kwargs)
+            if call is not None:
+                return call
         bound = self.bind(args, kwargs, raise_errors)
         if bound is None:
             return None
@@ -382,6 +390,47 @@ class PythonSignature:
         keywords = {p.schema_name: v for p, v in zip(self.params[positional:], values[positional:],
                                                      strict=True)}  # fmt: skip
         return tuple(values[:positional]), keywords
+
+    def _bind_keywords(self, args: tuple, kwargs: dict):
+        """``bind_call`` of a call with keywords that ``bind`` would accept as it is: each
+        argument given once, by position or by its own name, of a type its check accepts.
+        None for anything else (a NumPy name, a missing or repeated argument, a value to
+        refuse, ``x.view(2, 3)``'s separate ints), which ``bind`` then decides, with its
+        errors. Same result as ``bind``'s, without its general bookkeeping."""
+        nargs = len(args)
+        if nargs > self.max_pos_args:
+            return None
+        values = []
+        given = 0
+        for index, param in enumerate(self.params):
+            if index < nargs:
+                value = args[index]
+            else:
+                value = kwargs.get(param.name, NO_DEFAULT)
+                if value is NO_DEFAULT:
+                    if not param.optional:
+                        return None
+                    values.append(param.default)
+                    continue
+                given += 1
+            if value is None and param.allow_none:
+                value = param.none_value
+            elif type(value) in param.exact_types:
+                pass
+            elif not param.check(value):
+                return None
+            elif param.is_int_list:
+                value = _unpack_int_list(self, param, value)
+            elif param.is_int and type(value) is not int:
+                value = operator.index(value)
+            elif param.is_tensor_list:
+                _check_tensor_list(value, index)
+            values.append(value)
+        if given != len(kwargs):
+            return None
+        positional = self.max_pos_args
+        return tuple(values[:positional]), dict(zip(self._keyword_names, values[positional:],
+                                                    strict=True))  # fmt: skip
 
     def _unpack_ints(self, args: tuple) -> tuple:
         """``bind``'s treatment of the ints among positional ``args``: a 0-dim integer
@@ -448,6 +497,11 @@ def _unpack_int_list(signature: PythonSignature, param: PythonParameter, value) 
     """
     if not _is_sequence(value):
         return (operator.index(value),) * param.list_size
+    for item in value:  # the common list: Python ints, nothing to convert
+        if type(item) is not int:
+            break
+    else:
+        return tuple(value)
     for position, item in enumerate(value):
         if not (_is_int(item) or isinstance(item, bool)):
             raise TypeError(

@@ -85,7 +85,7 @@ class Operator:
 
     __slots__ = ("schema", "function_schema", "name", "overload", "qualname", "variant",
                  "kernel", "derivative", "kind", "params", "params_names", "out_names",
-                 "argument_names", "tensor_inputs")  # fmt: skip
+                 "argument_names", "tensor_inputs", "lists_may_hold_tensors")  # fmt: skip
 
     def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=EXPLICIT):
         self.schema = schema
@@ -108,6 +108,11 @@ class Operator:
             (name, type_.startswith(("Tensor[]", "Tensor?[]")))
             for type_, name in self.params
             if type_.startswith("Tensor") and name != "out"
+        )
+        # Whether a list argument may hold tensors: the autograd key looks inside lists
+        # only then (the parser makes ``int[]`` lists of ints).
+        self.lists_may_hold_tensors = any(
+            "[" in type_ and not type_.startswith(("int", "SymInt")) for type_, _ in self.params
         )
         # What an ``out=`` overload writes (``out``, or ``values, indices``) and the names
         # of everything else, for the argument parser's routing of ``out=``.

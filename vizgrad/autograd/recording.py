@@ -95,7 +95,11 @@ def autograd_kernel(op, args, kwargs, redispatch):
             meta = value._autograd_meta
             if meta is not None and meta.requires_grad:
                 break
-        elif isinstance(value, _SEQUENCES) and any(_requires_grad(v) for v in value):
+        elif (
+            isinstance(value, _SEQUENCES)
+            and op.lists_may_hold_tensors
+            and any(_requires_grad(v) for v in value)
+        ):
             break
     else:
         if not kwargs or not _any_requires_grad((), kwargs):
