@@ -129,6 +129,19 @@ _SIMPLE_TYPES = {
     "MemoryFormat": ("vizgrad.memory_format", _is_memory_format),
     "PyObject*": ("object", _anything),  # a hand-written binding's "any Python object"
 }
+# Types whose every value a check accepts: tested first, by exact type, which costs less
+# than calling the check (``bool`` is an ``int`` subclass, and an ``int`` only to some).
+_EXACT_TYPES = {
+    "Tensor": frozenset({Tensor}),
+    "Scalar": frozenset({int, float, bool, complex}),
+    "int": frozenset({int}),
+    "SymInt": frozenset({int}),
+    "float": frozenset({float, int, bool}),
+    "bool": frozenset({bool}),
+    "str": frozenset({str}),
+    "ScalarType": frozenset({DType}),
+}
+_TENSOR_OR_NUMBER_TYPES = frozenset({Tensor, int, float, bool, complex})
 # NumPy's names for some parameters, accepted as keywords too (``torch.sum(x, axis=0)``,
 # ``torch.concatenate(ts, axis=1)``): ``numpy_compatibility_arg_names``.
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
@@ -148,7 +161,8 @@ class PythonParameter:
 
     __slots__ = ("name", "schema_name", "schema_type", "type_name", "check", "is_int_list",
                  "is_int", "list_size", "is_tensor_list", "optional", "allow_none",
-                 "none_value", "kwarg_only", "default", "default_text", "numpy_names")  # fmt: skip
+                 "none_value", "kwarg_only", "default", "default_text", "numpy_names",
+                 "exact_types")  # fmt: skip
 
     def __init__(self, argument: Argument, name: str, *, numbers_as_tensors: bool = False):
         self.name = name
@@ -161,15 +175,18 @@ class PythonParameter:
         # a Python int (``THPUtils_unpackLong`` calls ``__index__``).
         self.is_int = not argument.is_list and base in ("int", "SymInt")
         self.is_tensor_list = argument.is_list and base == "Tensor"
+        self.exact_types = frozenset()
         if argument.is_list:
             self.type_name = _LIST_TYPE_NAMES.get(base, f"tuple of {base}s")
             self.check = self._check_list
         else:
             self.type_name, self.check = _SIMPLE_TYPES.get(base, (base, _anything))
+            self.exact_types = _EXACT_TYPES.get(base, self.exact_types)
             if base == "Tensor" and numbers_as_tensors:
                 # ``torch.add(x, 2)``: the functions of Python's arithmetic take numbers
                 # where the schema says Tensor (``should_allow_numbers_as_tensors``).
                 self.check = _is_tensor_or_number
+                self.exact_types = _TENSOR_OR_NUMBER_TYPES
         # An out= argument that the functional overload lacks is optional in Python.
         self.default = argument.default if argument.has_default else NO_DEFAULT
         self.default_text = argument.default_text
@@ -216,7 +233,7 @@ class PythonSignature:
     __slots__ = ("function_name", "params", "by_name", "max_pos_args", "min_args",
                  "max_args", "varargs_int_list", "overload", "_positional_range",
                  "_positional_defaults", "_lists", "_ints", "_int_varargs",
-                 "_keyword_defaults")  # fmt: skip
+                 "_keyword_defaults", "_keyword_names", "_keywords_in_order")  # fmt: skip
 
     def __init__(self, function_name: str, params: list[PythonParameter], overload=None):
         self.function_name = function_name
@@ -250,6 +267,10 @@ class PythonSignature:
         # ``requires_grad`` (False) are the caller's to apply.
         self._keyword_defaults = {p.schema_name: p.default for p in params
                                   if p.kwarg_only and p.name not in ("out", "requires_grad")}  # fmt: skip
+        # A call with keywords binds through ``_bind_keywords`` when the keyword-only
+        # parameters all come after the positional ones (as every schema orders them).
+        self._keyword_names = tuple(p.schema_name for p in params[self.max_pos_args :])
+        self._keywords_in_order = all(p.kwarg_only for p in params[self.max_pos_args :])
 
     def __str__(self) -> str:
         parts, keyword_marked = [], False
@@ -341,6 +362,8 @@ class PythonSignature:
                 params = self.params
                 for i, value in enumerate(args):
                     param = params[i]
+                    if type(value) in param.exact_types:
+                        continue
                     if not (param.check(value) or (value is None and param.allow_none)):
                         break
                 else:
@@ -355,6 +378,10 @@ class PythonSignature:
                     return args, self._keyword_defaults
             if not raise_errors and not self.varargs_int_list:
                 return None  # ``bind`` would refuse the call for the same reason
+        elif self._keywords_in_order:
+            call = self._bind_keywords(args, kwargs)
+            if call is not None:
+                return call
         bound = self.bind(args, kwargs, raise_errors)
         if bound is None:
             return None
@@ -363,6 +390,47 @@ class PythonSignature:
         keywords = {p.schema_name: v for p, v in zip(self.params[positional:], values[positional:],
                                                      strict=True)}  # fmt: skip
         return tuple(values[:positional]), keywords
+
+    def _bind_keywords(self, args: tuple, kwargs: dict):
+        """``bind_call`` of a call with keywords that ``bind`` would accept as it is: each
+        argument given once, by position or by its own name, of a type its check accepts.
+        None for anything else (a NumPy name, a missing or repeated argument, a value to
+        refuse, ``x.view(2, 3)``'s separate ints), which ``bind`` then decides, with its
+        errors. Same result as ``bind``'s, without its general bookkeeping."""
+        nargs = len(args)
+        if nargs > self.max_pos_args:
+            return None
+        values = []
+        given = 0
+        for index, param in enumerate(self.params):
+            if index < nargs:
+                value = args[index]
+            else:
+                value = kwargs.get(param.name, NO_DEFAULT)
+                if value is NO_DEFAULT:
+                    if not param.optional:
+                        return None
+                    values.append(param.default)
+                    continue
+                given += 1
+            if value is None and param.allow_none:
+                value = param.none_value
+            elif type(value) in param.exact_types:
+                pass
+            elif not param.check(value):
+                return None
+            elif param.is_int_list:
+                value = _unpack_int_list(self, param, value)
+            elif param.is_int and type(value) is not int:
+                value = operator.index(value)
+            elif param.is_tensor_list:
+                _check_tensor_list(value, index)
+            values.append(value)
+        if given != len(kwargs):
+            return None
+        positional = self.max_pos_args
+        return tuple(values[:positional]), dict(zip(self._keyword_names, values[positional:],
+                                                    strict=True))  # fmt: skip
 
     def _unpack_ints(self, args: tuple) -> tuple:
         """``bind``'s treatment of the ints among positional ``args``: a 0-dim integer
@@ -429,6 +497,11 @@ def _unpack_int_list(signature: PythonSignature, param: PythonParameter, value) 
     """
     if not _is_sequence(value):
         return (operator.index(value),) * param.list_size
+    for item in value:  # the common list: Python ints, nothing to convert
+        if type(item) is not int:
+            break
+    else:
+        return tuple(value)
     for position, item in enumerate(value):
         if not (_is_int(item) or isinstance(item, bool)):
             raise TypeError(

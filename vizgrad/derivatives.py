@@ -31,7 +31,7 @@ class Derivative:
     """The backward of one operator overload."""
 
     __slots__ = ("name", "save", "grads", "differentiable_outputs", "multi_output",
-                 "inplace_view", "reads")  # fmt: skip
+                 "inplace_view", "reads", "save_plan", "_listed_reads")  # fmt: skip
 
     def __init__(self, name: str, grads: dict, save=(), *, differentiable_outputs=None,
                  multi_output: bool = False, inplace_view: bool = False, reads=None):  # fmt: skip
@@ -43,6 +43,10 @@ class Derivative:
         # as PyTorch's codegen does (``a * b`` keeps no ``self`` when only ``a`` needs grad).
         # Names never listed (and derivatives without ``reads``) are always saved.
         self.reads = reads
+        self._listed_reads = frozenset(n for names in (reads or {}).values() for n in names)
+        # How each saved name is found in a call, read once from its spelling:
+        # ``(name, how, argument)``; see ``SAVE_HOW``.
+        self.save_plan = tuple(_save_how(name) for name in self.save)
         # Indices of outputs that carry gradients (``max.dim``: values yes, indices no).
         self.differentiable_outputs = differentiable_outputs
         # If True, formulas receive the tuple of all output gradients.
@@ -51,10 +55,25 @@ class Derivative:
         # not any values: a view's base keeps its history (no ``CopySlices``).
         self.inplace_view = inplace_view
 
-    def unneeded_saves(self, needs_grad) -> set:
+    def unneeded_saves(self, needs_grad) -> frozenset:
         """The saved names no input in ``needs_grad`` (names needing a gradient) reads."""
         if self.reads is None:
-            return set()
-        listed = {name for names in self.reads.values() for name in names}
+            return _NOTHING
         read = {name for input_name in needs_grad for name in self.reads.get(input_name, ())}
-        return listed - read
+        return self._listed_reads - read
+
+
+_NOTHING = frozenset()
+
+# What a saved name stands for, by its spelling (``derivatives.yaml``'s): ``result``, an
+# argument itself (``self``, ``dim``), or a fact about one (``self_sym_sizes``…).
+SAVE_HOW = ("_sym_sizes", "_sym_strides", "_geometry", "_args_sizes", "_sym_numel")
+
+
+def _save_how(name: str) -> tuple:
+    if name == "result":
+        return (name, "result", None)
+    for suffix in SAVE_HOW:
+        if name.endswith(suffix):
+            return (name, suffix, name[: -len(suffix)])
+    return (name, "argument", name)

@@ -84,7 +84,8 @@ class Operator:
     """
 
     __slots__ = ("schema", "function_schema", "name", "overload", "qualname", "variant",
-                 "kernel", "derivative", "kind", "params", "params_names", "out_names")  # fmt: skip
+                 "kernel", "derivative", "kind", "params", "params_names", "out_names",
+                 "argument_names", "tensor_inputs", "lists_may_hold_tensors")  # fmt: skip
 
     def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=EXPLICIT):
         self.schema = schema
@@ -100,6 +101,19 @@ class Operator:
         # ``(type, name)`` of every argument, keyword-only ones included: autograd binds a
         # call's arguments by these names and finds its tensor inputs by these types.
         self.params = tuple((argument.type, argument.name) for argument in parsed.arguments)
+        self.argument_names = tuple(name for _, name in self.params)
+        # The tensor inputs a node has edges for, as ``(name, is_list)``: every Tensor
+        # parameter but ``out`` (``Tensor[]`` and ``Tensor?[]`` give one edge per element).
+        self.tensor_inputs = tuple(
+            (name, type_.startswith(("Tensor[]", "Tensor?[]")))
+            for type_, name in self.params
+            if type_.startswith("Tensor") and name != "out"
+        )
+        # Whether a list argument may hold tensors: the autograd key looks inside lists
+        # only then (the parser makes ``int[]`` lists of ints).
+        self.lists_may_hold_tensors = any(
+            "[" in type_ and not type_.startswith(("int", "SymInt")) for type_, _ in self.params
+        )
         # What an ``out=`` overload writes (``out``, or ``values, indices``) and the names
         # of everything else, for the argument parser's routing of ``out=``.
         self.out_names = tuple(argument.name for argument in parsed.out_arguments)
@@ -153,7 +167,21 @@ def dispatch(op: Operator, args: tuple, kwargs: dict):
     """Call ``op``: enter at the highest key (AutogradCPU) and walk down."""
     if events.bus.active:
         return _dispatch_observed(op, args, kwargs)
-    return _walk_keys(op, args, kwargs)
+    # ``_walk_keys`` without its events, written out here: every call takes this path,
+    # and a Python call more costs it as much as the checks below.
+    state = _state
+    if state.below_autograd:
+        return _backend(op, args, kwargs, "call")
+    state.depth += 1
+    try:
+        if op.kind is COMPOSITE_IMPLICIT:
+            return op.kernel(*args, **kwargs)
+        handler = state.autograd_handler
+        if handler is None:
+            return redispatch_below_autograd(op, args, kwargs)
+        return handler(op, args, kwargs, redispatch_below_autograd)
+    finally:
+        state.depth -= 1
 
 
 def _dispatch_observed(op: Operator, args: tuple, kwargs: dict):
@@ -199,27 +227,36 @@ def _walk_keys(op: Operator, args: tuple, kwargs: dict):
 
 def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
     """The keys under autograd: ADInplaceOrView (unless it falls through), then CPU."""
-    if op.variant is FUNCTIONAL:
+    variant = op.variant
+    if variant is FUNCTIONAL:
         return _backend(op, args, kwargs, action)
-    if op.variant is OUT:
+    if variant is INPLACE:
+        target = args[0]
+        if target._inference and not grad_state.inference:
+            _check_inference_write(target)
+    elif variant is OUT:
         _check_inference_write(_outputs(op, kwargs))
-    elif op.variant is INPLACE or op.variant is RESIZE:
+    elif variant is RESIZE:
         _check_inference_write(args[0])
-    size_before = args[0]._size if op.variant is RESIZE else None
+    size_before = args[0]._size if variant is RESIZE else None
     if events.bus.active:
-        _emit_step(op, INPLACE_OR_VIEW_KEY, action, args, _INPLACE_OR_VIEW_NOTES[op.variant])
+        _emit_step(op, INPLACE_OR_VIEW_KEY, action, args, _INPLACE_OR_VIEW_NOTES[variant])
     _state.depth += 1
     try:
         result = _backend(op, args, kwargs)
     finally:
         _state.depth -= 1
-    if op.variant is VIEW:
+    if variant is VIEW:
         _make_views(op, args[0], result)
-    elif op.variant is NON_DIFFERENTIABLE_VIEW:
+    elif variant is NON_DIFFERENTIABLE_VIEW:
         result._version_counter = args[0]._version_counter
-    elif op.variant is INPLACE:
-        _record_write(op, args[0])
-    elif op.variant is RESIZE:
+    elif variant is INPLACE:
+        target = args[0]
+        if events.bus.active or target._inference:
+            _record_write(op, target)
+        else:  # ``_record_write``'s common case, without the call
+            target._version_counter.value += 1
+    elif variant is RESIZE:
         if args[0]._size != size_before:
             _record_write(op, args[0])
     else:  # OUT

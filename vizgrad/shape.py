@@ -168,22 +168,40 @@ def _infer_size(a: tuple, b: tuple) -> tuple[int, ...]:
 
 def contiguous_strides(shape) -> tuple[int, ...]:
     """Row-major strides: the last dimension moves fastest (size-0 dims count as 1)."""
-    strides = []
+    ndim = len(shape)
+    # Every new tensor asks, most often for a matrix: answered without the loop.
+    if ndim == 2:
+        last = shape[1]
+        return (last if last > 1 else 1, 1)
+    if ndim < 2:
+        return (1,) if ndim else ()
+    strides = [1] * ndim
     step = 1
-    for size in reversed(shape):
-        strides.append(step)
-        step *= max(size, 1)
-    return tuple(reversed(strides))
+    for i in range(ndim - 1, 0, -1):
+        size = shape[i]
+        if size > 1:  # a size of 0 (or 1) steps as 1
+            step *= size
+        strides[i - 1] = step
+    return tuple(strides)
 
 
 def is_contiguous(shape, stride) -> bool:
     """PyTorch's rule: row-major order, ignoring size-1 dims; empty tensors are contiguous."""
     if 0 in shape:
         return True
+    ndim = len(shape)
+    if len(stride) != ndim:
+        raise ValueError("a shape and its strides must have the same length")
+    if ndim == 2:  # every view asks, most often of a matrix: answered without the loop
+        rows, columns = shape
+        if columns != 1 and stride[1] != 1:
+            return False
+        return rows == 1 or stride[0] == columns
     expected = 1
-    for size, st in zip(reversed(shape), reversed(stride), strict=True):
+    for i in range(ndim - 1, -1, -1):
+        size = shape[i]
         if size != 1:
-            if st != expected:
+            if stride[i] != expected:
                 return False
             expected *= size
     return True

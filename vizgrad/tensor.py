@@ -81,7 +81,7 @@ def strided_array(storage: Storage, size, stride, offset: int) -> np.ndarray:
             storage.dtype.numpy,
             storage._data,
             offset * itemsize,
-            tuple(s * itemsize for s in stride),
+            tuple([s * itemsize for s in stride]),  # (a list is cheaper to build than a generator)
         )
     except ValueError:
         # NumPy refuses a negative size, and more elements than it can count in bytes.

@@ -16,6 +16,7 @@ node. If that tensor is a view, the base's history is rebased too, through a
 
 from __future__ import annotations
 
+from .. import events
 from ..dispatcher import (
     INPLACE,
     NON_DIFFERENTIABLE_VIEW,
@@ -24,7 +25,7 @@ from ..dispatcher import (
     VIEW,
     set_autograd_handler,
 )
-from ..dtypes import FLOATING
+from ..dtypes import COMPLEX, FLOATING
 from ..tensor import COMPLEX_AUTOGRAD_REFUSED, Tensor
 from .anomaly import anomaly_state, capture_forward_trace
 from .formula import FormulaNode, NotImplementedNode
@@ -43,14 +44,17 @@ def _requires_grad(value) -> bool:
     return meta is not None and meta.requires_grad
 
 
+_NO_EDGE = (None, 0)  # where an input needs no gradient
+_SEQUENCES = (list, tuple)  # made once: ``list | tuple`` in a call builds a union each time
+
+
 def _any_requires_grad(args, kwargs) -> bool:
-    # On every operator call: a tensor autograd never touched has no AutogradMeta.
     for value in args:
         if isinstance(value, Tensor):
             meta = value._autograd_meta
             if meta is not None and meta.requires_grad:
                 return True
-        elif isinstance(value, list | tuple):
+        elif isinstance(value, _SEQUENCES):
             for item in value:
                 if _requires_grad(item):
                     return True
@@ -64,8 +68,7 @@ def _any_requires_grad(args, kwargs) -> bool:
 def bind_arguments(op, args, kwargs) -> dict:
     """Name each argument by the operator's schema (positional, then keyword)."""
     bound = dict(kwargs)
-    for (_, name), value in zip(op.params, args, strict=False):
-        bound[name] = value
+    bound.update(zip(op.argument_names, args, strict=False))
     return bound
 
 
@@ -78,13 +81,11 @@ def _differentiable_inputs(op, bound):
     derivatives only (``collect_next_edges`` in ``VariableType``).
     """
     formulas = op.derivative.grads if op.derivative is not None else None
-    for type_, name in op.params:
-        if not type_.startswith("Tensor") or name == "out":
-            continue
+    for name, is_list in op.tensor_inputs:
         if formulas is not None and name not in formulas:
             continue
         value = bound.get(name)
-        if type_.startswith("Tensor[]") or type_.startswith("Tensor?[]"):
+        if is_list:
             for item in value or ():
                 yield name, item
         else:
@@ -93,10 +94,27 @@ def _differentiable_inputs(op, bound):
 
 def autograd_kernel(op, args, kwargs, redispatch):
     """The autograd key's work for one call (see the module docstring)."""
-    if not grad_state.enabled or not _any_requires_grad(args, kwargs):
-        if grad_state.enabled and op.variant is INPLACE:
-            _check_view_of_requiring_base(args[0])
+    if not grad_state.enabled:
         return redispatch(op, args, kwargs)
+    # On every call in grad mode: does an input require grad? Tensor arguments are
+    # looked at here (a tensor autograd never touched has no AutogradMeta); lists and
+    # keywords by ``_any_requires_grad``.
+    for value in args:
+        if isinstance(value, Tensor):
+            meta = value._autograd_meta
+            if meta is not None and meta.requires_grad:
+                break
+        elif (
+            isinstance(value, _SEQUENCES)
+            and op.lists_may_hold_tensors
+            and any(_requires_grad(v) for v in value)
+        ):
+            break
+    else:
+        if not kwargs or not _any_requires_grad((), kwargs):
+            if op.variant is INPLACE:
+                _check_view_of_requiring_base(args[0])
+            return redispatch(op, args, kwargs)
     derivative = op.derivative
     if op.kind is NONDIFFERENTIABLE or op.variant is NON_DIFFERENTIABLE_VIEW:
         # Checked first: out= is fine for ops without gradients (``nonzero(x, out=o)``).
@@ -112,20 +130,26 @@ def autograd_kernel(op, args, kwargs, redispatch):
 
     bound = bind_arguments(op, args, kwargs)
     names, edges, meta = [], [], []
+    needs_grad = set()  # the names of the inputs that need a gradient
     for name, value in _differentiable_inputs(op, bound):
-        is_tensor = isinstance(value, Tensor)
-        if is_tensor and value._dtype.is_complex and _requires_grad(value):
-            raise RuntimeError(f"{op.name}() got a complex input that requires grad: "
-                               f"{COMPLEX_AUTOGRAD_REFUSED}")  # fmt: skip
+        if isinstance(value, Tensor):
+            requires = _requires_grad(value)
+            if requires:
+                if value._dtype.category == COMPLEX:
+                    raise RuntimeError(f"{op.name}() got a complex input that requires grad: "
+                                       f"{COMPLEX_AUTOGRAD_REFUSED}")  # fmt: skip
+                needs_grad.add(name)
+            edges.append(gradient_edge(value) if requires else _NO_EDGE)
+            meta.append((value._size, value._dtype))
+        else:
+            edges.append(_NO_EDGE)
+            meta.append(None)
         names.append(name)
-        edges.append(gradient_edge(value) if is_tensor else (None, 0))
-        meta.append((value._size, value._dtype) if is_tensor else None)
 
     if derivative is None:
         result = redispatch(op, args, kwargs)
         node = NotImplementedNode(op.qualname, edges)
     else:
-        needs_grad = {n for n, v in _differentiable_inputs(op, bound) if _requires_grad(v)}
         saved = _save_before(derivative, bound, target, derivative.unneeded_saves(needs_grad))
         result = redispatch(op, args, kwargs)
         node = FormulaNode.create(derivative, names, edges, meta, saved)
@@ -134,7 +158,7 @@ def autograd_kernel(op, args, kwargs, redispatch):
         node._anomaly_trace = capture_forward_trace()
 
     outputs = _set_history(node, op, derivative, result, target)
-    if outputs is not None:
+    if outputs is not None and events.bus.active:
         announce_node(node, outputs, [v.tensor for v in _saved_tensors(node)])
     return result
 
@@ -167,36 +191,38 @@ def _check_view_of_requiring_base(target) -> None:
 
 def _save_before(derivative, bound, target, unneeded=frozenset()) -> dict:
     saved = {}
-    for name in derivative.save:
+    # Each name's meaning was read from its spelling once, when it was declared.
+    for name, how, argument in derivative.save_plan:
         if name in unneeded:
             # No gradient that will be computed reads it: keep nothing (``_saved_self`` is
             # None; PyTorch keeps an empty tuple for unneeded strides).
-            saved[name] = () if name.endswith("_sym_strides") else None
+            saved[name] = () if how == "_sym_strides" else None
             continue
-        if name == "result":
+        if how == "argument":
+            value = bound.get(name)
+            if isinstance(value, Tensor):
+                if value is target:
+                    # The in-place kernel is about to overwrite it: keep the original values.
+                    value = value.clone()
+                saved[name] = SavedTensor(value)
+            elif isinstance(value, list) and any(isinstance(v, Tensor) for v in value):
+                # ``Tensor?[]`` (index's indices) may hold None entries: kept as None.
+                saved[name] = [SavedTensor(v) if isinstance(v, Tensor) else v for v in value]
+            else:
+                saved[name] = value
+        elif how == "result":
             continue
-        value = bound.get(name)
-        if isinstance(value, Tensor):
-            if value is target:
-                # The in-place kernel is about to overwrite it: keep the original values.
-                value = value.clone() if target is not None else value
-            saved[name] = SavedTensor(value)
-        elif isinstance(value, list) and any(isinstance(v, Tensor) for v in value):
-            # ``Tensor?[]`` (index's indices) may hold None entries: kept as None.
-            saved[name] = [SavedTensor(v) if isinstance(v, Tensor) else v for v in value]
-        elif name.endswith("_sym_sizes"):
-            saved[name] = bound[name[: -len("_sym_sizes")]]._size
-        elif name.endswith("_sym_strides"):
-            saved[name] = bound[name[: -len("_sym_strides")]]._stride
-        elif name.endswith("_geometry"):  # size, stride and offset (``as_strided``'s backward)
-            t = bound[name[: -len("_geometry")]]
+        elif how == "_sym_sizes":
+            saved[name] = bound[argument]._size
+        elif how == "_sym_strides":
+            saved[name] = bound[argument]._stride
+        elif how == "_geometry":  # size, stride and offset (``as_strided``'s backward)
+            t = bound[argument]
             saved[name] = (t._size, t._stride, t._offset)
-        elif name.endswith("_args_sizes"):  # the shapes of a Tensor[] argument (cat)
-            saved[name] = [t._size for t in bound[name[: -len("_args_sizes")]]]
-        elif name.endswith("_sym_numel"):
-            saved[name] = bound[name[: -len("_sym_numel")]].numel()
-        else:
-            saved[name] = value
+        elif how == "_args_sizes":  # the shapes of a Tensor[] argument (cat)
+            saved[name] = [t._size for t in bound[argument]]
+        else:  # "_sym_numel"
+            saved[name] = bound[argument].numel()
     return saved
 
 

@@ -56,7 +56,7 @@ def _softmax_family_kernel(kernel: str, log: bool):
     def compute(input: Tensor, dim: int, half_to_float: bool) -> Tensor:
         if half_to_float:
             raise RuntimeError(f"{kernel} with half to float conversion is not supported on CPU")
-        if input._dtype.numpy.name not in FLOATING_TYPES:
+        if input._dtype.name not in FLOATING_TYPES:
             _not_implemented(kernel, input, dim)
         # host_softmax works on ``input.contiguous()``: the result is contiguous too.
         size = input._size
@@ -156,9 +156,9 @@ def _pointwise(kernel_name: str, function, supported=FLOATING_TYPES) -> elementw
     """
 
     @dispatch_dtypes(kernel_name, supported)
+    @np.errstate(all="ignore")  # exp overflows to inf: the formulas expect it
     def compute(out, x, **options):
-        with np.errstate(all="ignore"):  # exp overflows to inf: the formulas expect it
-            np.copyto(out, function(_opmath(x), **options), casting="unsafe")
+        np.copyto(out, function(_opmath(x), **options), casting="unsafe")
 
     return elementwise(compute)
 

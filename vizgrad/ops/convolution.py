@@ -271,7 +271,7 @@ def _check_types(input: Tensor, weight: Tensor, bias: Tensor | None) -> None:
         raise RuntimeError(
             f"expected scalar type {input._dtype.scalar_name} but found {weight._dtype.scalar_name}"
         )
-    if input._dtype.numpy.name not in ALL_TYPES_AND_COMPLEX:
+    if input._dtype.name not in ALL_TYPES_AND_COMPLEX:
         dims = weight.dim() - 2
         raise NotImplementedError(
             f"\"slow_conv{dims}d_cpu\" not implemented for '{input._dtype.scalar_name}'"

@@ -74,9 +74,13 @@ def cast_into(destination: np.ndarray, source: np.ndarray, source_dtype: DType,
                 stacklevel=4,
             )
             source = source.real
-    # Out-of-range float -> int casts are undefined in C++ as in NumPy; NumPy would warn.
-    with np.errstate(invalid="ignore", over="ignore"):
-        np.copyto(destination, source, casting="unsafe")
+    _copy_unchecked(destination, source)
+
+
+# Out-of-range float -> int casts are undefined in C++ as in NumPy; NumPy would warn.
+@np.errstate(invalid="ignore", over="ignore")
+def _copy_unchecked(destination: np.ndarray, source: np.ndarray) -> None:
+    np.copyto(destination, source, casting="unsafe")
 
 
 # --- copy_ ---------------------------------------------------------------------------------

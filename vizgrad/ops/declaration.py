@@ -378,15 +378,31 @@ def _self_position(signature: PythonSignature) -> int:
     return next(i for i, (_, name) in enumerate(op.params) if name == "self")
 
 
+def _plain_overloads(parser: PythonArgParser) -> dict:
+    """``signature -> operator`` for the signatures whose calls dispatch their operator as
+    parsed (no factory ``requires_grad`` to apply): unless ``out=`` was given, the binding
+    dispatches it without ``_call_overload``. Each Python call saved counts: every
+    operator call goes through here."""
+    return {s: s.overload[0] for s in parser.signatures
+            if s.overload[0] is not None and "requires_grad" not in s.by_name}  # fmt: skip
+
+
 def _tensor_method(method_parser: PythonArgParser, check):
     """``Tensor.<name>``: the parsed call with the tensor itself as ``self``."""
     signatures = method_parser.signatures
     if len(signatures) == 1 and not signatures[0].params:
         return _method_without_arguments(method_parser.function_name, signatures[0], check)
     inner_self = {s: p for s in method_parser.signatures if (p := _self_position(s))}
+    plain = _plain_overloads(method_parser)
+    # One signature: bound directly (what ``parse`` does for one).
+    only = signatures[0] if len(signatures) == 1 else None
 
     def tensor_method(self, *args, **kwargs):
-        signature, args, kwargs = method_parser.parse(args, kwargs)
+        if only is not None:
+            signature = only
+            args, kwargs = only.bind_call(args, kwargs, True)
+        else:
+            signature, args, kwargs = method_parser.parse(args, kwargs)
         if inner_self and signature in inner_self:
             position = inner_self[signature]
             args = (*args[:position], self, *args[position:])
@@ -394,6 +410,9 @@ def _tensor_method(method_parser: PythonArgParser, check):
             args = (self, *args)
         if check is not None:
             check(*args, **kwargs)
+        op = plain.get(signature)
+        if op is not None and "out" not in kwargs:
+            return dispatch(op, args, kwargs)
         return _call_overload(signature, args, kwargs)
 
     return tensor_method
@@ -411,6 +430,7 @@ def alias_kernels(operator, alias: str) -> dict:
 def _method_without_arguments(name: str, signature: PythonSignature, check):
     """``Tensor.exp()``: nothing to parse. PyTorch makes such a method ``METH_NOARGS``,
     so a stray argument gets Python's own error for it."""
+    op = signature.overload[0]
 
     def tensor_method(self, *args, **kwargs):
         if kwargs:
@@ -419,6 +439,8 @@ def _method_without_arguments(name: str, signature: PythonSignature, check):
             raise TypeError(f"Tensor.{name}() takes no arguments ({len(args)} given)")
         if check is not None:
             check(self)
+        if op is not None:  # (what ``_call_overload`` does with no out= to route)
+            return dispatch(op, (self,), {})
         return _call_overload(signature, (self,), {})
 
     return tensor_method
@@ -426,11 +448,15 @@ def _method_without_arguments(name: str, signature: PythonSignature, check):
 
 def _python_function(name: str, function_parser: PythonArgParser, check):
     """``vizgrad.<name>``: parse the call, check its values, dispatch the chosen overload."""
+    plain = _plain_overloads(function_parser)
 
     def function(*args, **kwargs):
         signature, args, kwargs = function_parser.parse(args, kwargs)
         if check is not None:
             check(*args, **kwargs)
+        op = plain.get(signature)
+        if op is not None and "out" not in kwargs:
+            return dispatch(op, args, kwargs)
         return _call_overload(signature, args, kwargs)
 
     function.__name__ = function.__qualname__ = name

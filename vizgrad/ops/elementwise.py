@@ -62,11 +62,15 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
 
     def _variant_kernel(self, name, variant):
         kernel = self.kernel
+        # The configuration, unless it depends on the call's options: then each call asks.
+        config = None if callable(self.promote) else self.config
+        configure = self._iterator_config
         if variant is INPLACE:
+            inplace_name = name + "_"
 
             def inplace_kernel(*operands, **options):
-                iterator = TensorIterator(name + "_", operands, out=operands[0], inplace=True,
-                                          **self._iterator_config(options))  # fmt: skip
+                iterator = TensorIterator(inplace_name, operands, out=operands[0], inplace=True,
+                                          **(config or configure(options)))  # fmt: skip
                 return iterator.run(kernel, **options)
 
             return inplace_kernel
@@ -75,15 +79,14 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
             def out_kernel(*operands, out, **options):
                 if self.check_all_same_dtype:
                     check_same_dtype(out, result_type(*operands))
-                iterator = TensorIterator(name, operands, out=out, **self._iterator_config(options))
+                iterator = TensorIterator(name, operands, out=out, **(config or configure(options)))
                 return iterator.run(kernel, **options)
 
             return out_kernel
 
         def functional_kernel(*operands, **options):
-            return TensorIterator(name, operands, **self._iterator_config(options)).run(
-                kernel, **options
-            )
+            iterator = TensorIterator(name, operands, **(config or configure(options)))
+            return iterator.run(kernel, **options)
 
         return functional_kernel
 

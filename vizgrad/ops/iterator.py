@@ -21,7 +21,16 @@ import numpy as np
 
 from .. import events
 from ..dispatcher import current_call, current_op
-from ..dtypes import C_TYPE_NAMES, FLOATING, from_numpy_dtype, get_default_dtype, scalar_dtype
+from ..dtypes import (
+    ALL_DTYPES,
+    BOOL,
+    C_TYPE_NAMES,
+    FLOATING,
+    INTEGRAL,
+    from_numpy_dtype,
+    get_default_dtype,
+    scalar_dtype,
+)
 from ..memory_overlap import assert_no_internal_overlap, assert_no_partial_overlap
 from ..promotion import check_can_cast, result_type
 from ..shape import (
@@ -66,20 +75,9 @@ class TensorIterator:
         compute_dtype=None,
     ):
         self.op_name = op_name
-        if out is None and compute_dtype is None and _all_alike_and_contiguous(operands):
-            # The common case (same shape, same dtype, contiguous): nothing to line up.
-            first = operands[0]
-            common = first._dtype
-            if promote_integer_inputs_to_float and common.category < FLOATING:
-                common = get_default_dtype()
-            self.shape = first._size
-            self.common_dtype = self.compute_dtype = common
-            dtype = result_dtype or common
-            self.output = Tensor._from_array(np.empty(first._size, dtype.numpy), dtype)
-            self.inputs = [x._array if x._dtype is common else x._array.astype(common.numpy)
-                           for x in operands]  # fmt: skip
-            self._write_array = self.output._array
-            self._needs_copy_back = False
+        if compute_dtype is None and self._set_up_alike(
+            operands, out, promote_integer_inputs_to_float, result_dtype
+        ):
             if events.bus.active:
                 self._emit_kernel_chosen(operands)
             return
@@ -130,6 +128,68 @@ class TensorIterator:
         if events.bus.active:
             self._emit_kernel_chosen(operands)
 
+    def _set_up_alike(self, operands, out, promote, result_dtype) -> bool:
+        """The common case, set up without the general machinery; False if it is not one.
+
+        Every tensor operand is contiguous, of one dtype and one shape (nothing to
+        broadcast, nothing to promote among them); the others are Python ints and floats
+        that leave that dtype as it is (``x * 0.9`` of a float tensor, ``n + 1`` of an
+        int one). An ``out=`` tensor (or ``self``, in place) must be contiguous, of that
+        shape and of the dtype the kernel writes, and share no storage with an input it
+        is not. Anything else (and any call that may fail) takes the general path, which
+        gives the same results and raises PyTorch's errors.
+        """
+        first = None
+        has_int = has_float = False
+        for x in operands:
+            if isinstance(x, Tensor):
+                if first is None:
+                    first = x
+                elif x._dtype is not first._dtype or x._size != first._size:
+                    return False
+                if not x._contiguous:
+                    return False
+            elif type(x) is float:
+                has_float = True
+            elif type(x) is int:
+                has_int = True
+            else:
+                return False
+        if first is None:
+            return False
+        common = first._dtype
+        category = common.category
+        if (has_float and category < FLOATING) or (has_int and category == BOOL):
+            return False  # the number raises the category: promotion decides
+        if promote and category < FLOATING:
+            common = get_default_dtype()
+        kernel_dtype = result_dtype or common
+        if out is not None:
+            if out._dtype is not kernel_dtype or out._size != first._size or not out._contiguous:
+                return False
+            for x in operands:
+                if x is not out and isinstance(x, Tensor) and x._storage is out._storage:
+                    return False  # it may overlap what is written: checked in full
+        inputs = []
+        for x in operands:
+            if isinstance(x, Tensor):
+                inputs.append(x._array if x._dtype is common else x._array.astype(common.numpy))
+            else:  # a number converts here only if it cannot overflow, wrap or fail
+                int_limits, float_limits = _NUMBER_LIMITS[common]
+                limits = int_limits if type(x) is int else float_limits
+                if limits is None or not limits[0] <= x <= limits[1]:
+                    return False
+                inputs.append(np.asarray(x, common.numpy))
+        self.shape = first._size
+        self.common_dtype = self.compute_dtype = common
+        if out is None:
+            out = Tensor._from_array(np.empty(first._size, kernel_dtype.numpy), kernel_dtype)
+        self.output = out
+        self.inputs = inputs
+        self._write_array = out._array
+        self._needs_copy_back = False
+        return True
+
     def run(self, kernel, *args, **kwargs) -> Tensor:
         """Call ``kernel(out_array, *input_arrays, *args, **kwargs)``; return the output."""
         kernel(self._write_array, *self.inputs, *args, **kwargs)
@@ -165,13 +225,20 @@ class TensorIterator:
         )
 
 
-def _all_alike_and_contiguous(operands) -> bool:
-    first = operands[0]
-    for x in operands:
-        if not (isinstance(x, Tensor) and x._contiguous and x._dtype is first._dtype
-                and x._size == first._size):  # fmt: skip
-            return False
-    return True
+# The Python ints and floats a dtype takes exactly as ``_as_compute_array`` would, without
+# its overflow handling: in range for an integral dtype; within the largest finite value
+# (and int64, for an int) for a floating or complex one. ``(int_limits, float_limits)``.
+def _number_limits(dtype):
+    if dtype.category == INTEGRAL:
+        info = np.iinfo(dtype.numpy)
+        return (int(info.min), int(info.max)), None
+    if dtype.category >= FLOATING:
+        largest = float(np.finfo(dtype.numpy).max)
+        return (max(-largest, -(2**63)), min(largest, 2**63 - 1)), (-largest, largest)
+    return None, None
+
+
+_NUMBER_LIMITS = {dtype: _number_limits(dtype) for dtype in ALL_DTYPES}
 
 
 def _as_compute_array(x, compute_dtype) -> np.ndarray:
@@ -311,10 +378,14 @@ def dispatch_dtypes(kernel_name: str, supported):
     (the dtype it computes in), or on the output's when it has no inputs.
     """
 
+    # Compared as NumPy dtype objects: reading ``np.dtype.name`` is a Python property
+    # that costs more than the rest of the check on every call.
+    compiled_for = frozenset(np.dtype(name) for name in supported)
+
     def decorate(kernel):
         def dispatched(out, *inputs, **options):
             np_dtype = inputs[0].dtype if inputs else out.dtype
-            if np_dtype.name not in supported:
+            if np_dtype not in compiled_for:
                 name = from_numpy_dtype(np_dtype).scalar_name
                 raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{name}'")
             return kernel(out, *inputs, **options)

@@ -48,12 +48,15 @@ def _not_implemented(kernel_name: str, dtype) -> NotImplementedError:
 
 def _product(array_fn, *arrays, dtype) -> Tensor:
     """Run one NumPy product and wrap its fresh, contiguous result (no extra copy)."""
-    with np.errstate(all="ignore"):
-        result = array_fn(*arrays)
-    result = np.asarray(result)
+    result = np.asarray(_quietly(array_fn, arrays))
     if result.dtype != dtype.numpy:
         result = result.astype(dtype.numpy)
     return Tensor._from_array(result, dtype)
+
+
+@np.errstate(all="ignore")
+def _quietly(array_fn, arrays):
+    return array_fn(*arrays)
 
 
 # --- dot and vdot -----------------------------------------------------------------------
@@ -472,13 +475,18 @@ def _addmm_kernel(self, mat1, mat2, *, beta=1, alpha=1):
         )
     _check_expandable(self._size, target)
     dtype = mat1._dtype
-    with np.errstate(all="ignore"):
-        product = np.matmul(mat1._array, mat2._array)
-        if alpha != 1:
-            product = product * alpha
-        if beta != 0:  # beta == 0 ignores input entirely (even its nan and inf)
-            product = product + (self._array * beta if beta != 1 else self._array)
+    product = _addmm_loop(self._array, mat1._array, mat2._array, beta, alpha)
     return Tensor._from_array(np.ascontiguousarray(product, dtype=dtype.numpy), dtype)
+
+
+@np.errstate(all="ignore")
+def _addmm_loop(input, mat1, mat2, beta, alpha) -> np.ndarray:
+    product = np.matmul(mat1, mat2)
+    if alpha != 1:
+        product = product * alpha
+    if beta != 0:  # beta == 0 ignores input entirely (even its nan and inf)
+        product = product + (input * beta if beta != 1 else input)
+    return product
 
 
 def _check_expandable(size, target) -> None:

@@ -281,7 +281,7 @@ def _bce_kernel(self: Tensor, target: Tensor, weight: Tensor | None = None,
             raise RuntimeError(
                 f"Found dtype {other._dtype.scalar_name} but expected {self._dtype.scalar_name}"
             )
-    if self._dtype.numpy.name not in FLOATING_TYPES:
+    if self._dtype.name not in FLOATING_TYPES:
         raise NotImplementedError(
             f"\"binary_cross_entropy\" not implemented for '{self._dtype.scalar_name}'"
         )
@@ -349,7 +349,7 @@ def log_sigmoid(x: Tensor) -> Tensor:
 
 def _log_sigmoid_values(input: Tensor) -> Tensor:
     """``at::log_sigmoid(input)`` inside the kernel (compiled for floating types)."""
-    if input._dtype.numpy.name not in FLOATING_TYPES:
+    if input._dtype.name not in FLOATING_TYPES:
         raise NotImplementedError(
             f"\"log_sigmoid_cpu\" not implemented for '{input._dtype.scalar_name}'"
         )
@@ -414,7 +414,7 @@ binary_cross_entropy_with_logits = native_function(
 
 
 def _check_nll_dtypes(self: Tensor, target: Tensor, weight: Tensor | None) -> None:
-    if self._dtype.numpy.name not in FLOATING_TYPES:
+    if self._dtype.name not in FLOATING_TYPES:
         raise NotImplementedError(
             f"\"nll_loss_out_frame\" not implemented for '{self._dtype.scalar_name}'"
         )
@@ -794,7 +794,7 @@ def _multi_margin_loss_kernel(self, target, p=1, margin=1, weight=None, reductio
     shape = (nframe,) if reduction == NONE and target.dim() > 0 else ()
     if self.numel() == 0:
         return Tensor._from_array(np.zeros(shape, dtype.numpy), dtype)
-    if dtype.numpy.name not in FLOATING_TYPES or dtype.name == "float16":
+    if dtype.name not in FLOATING_TYPES or dtype.name == "float16":
         raise NotImplementedError(
             f"\"multi_margin_loss_cpu_kernel\" not implemented for '{dtype.scalar_name}'"
         )

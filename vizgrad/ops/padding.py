@@ -197,7 +197,7 @@ def _index_pad_kernel(name: str, dims: int, positions, check):
 
     def kernel(self: Tensor, padding) -> Tensor:
         check(self, padding, dims)
-        if self._dtype.numpy.name not in ALL_TYPES_AND_COMPLEX:
+        if self._dtype.name not in ALL_TYPES_AND_COMPLEX:
             raise NotImplementedError(f"\"{name}\" not implemented for '{self._dtype.scalar_name}'")
         values = self._array
         for axis, index in _gather_matrices(self, padding, dims, positions):

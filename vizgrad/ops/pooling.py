@@ -158,7 +158,7 @@ def _windows(input: Tensor, kernel, stride, padding, dilation, out, fill) -> Ten
 
 
 def _dispatch(kernel_name: str, input: Tensor, supported) -> None:
-    if input._dtype.numpy.name not in supported:
+    if input._dtype.name not in supported:
         raise NotImplementedError(
             f"\"{kernel_name}\" not implemented for '{input._dtype.scalar_name}'"
         )

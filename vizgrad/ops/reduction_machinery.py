@@ -41,8 +41,7 @@ def wrap_result(array, dtype: DType) -> Tensor:
     NumPy may give a size-1 dimension any stride (``keepdims=True`` does); PyTorch's
     contiguous strides are canonical, so the array is re-viewed with those.
     """
-    with np.errstate(all="ignore"):  # a float16 product may round to inf, as in PyTorch
-        array = np.asarray(array, dtype=dtype.numpy)
+    array = _as_dtype(array, dtype.numpy)
     if not array.flags.c_contiguous:
         array = array.copy(order="C")
     canonical = tuple(s * array.itemsize for s in contiguous_strides(array.shape))
@@ -51,10 +50,19 @@ def wrap_result(array, dtype: DType) -> Tensor:
     return Tensor._from_array(array, dtype)
 
 
+@np.errstate(all="ignore")  # a float16 product may round to inf, as in PyTorch
+def _as_dtype(array, numpy_dtype) -> np.ndarray:
+    return np.asarray(array, dtype=numpy_dtype)
+
+
 def reduce_with(np_reduce, t: Tensor, dims, keepdim: bool, result_dtype: DType) -> Tensor:
     """Run one NumPy reduction (``np.sum``, ``np.prod``…) over ``dims`` of ``t``."""
     dims = reduction_dims(dims, t.dim())
     acc = accumulate_dtype(result_dtype).numpy
-    with np.errstate(all="ignore"):
-        result = np_reduce(input_as(t, acc), axis=numpy_axes(t, dims), dtype=acc, keepdims=keepdim)
+    result = _reduce(np_reduce, input_as(t, acc), numpy_axes(t, dims), acc, keepdim)
     return wrap_result(result, result_dtype)
+
+
+@np.errstate(all="ignore")
+def _reduce(np_reduce, array, axes, acc, keepdim: bool):
+    return np_reduce(array, axis=axes, dtype=acc, keepdims=keepdim)

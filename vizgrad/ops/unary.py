@@ -140,15 +140,15 @@ def _floating(kernel_name: str, numpy_function, supported=_FLOATING_AND_COMPLEX)
         # A ufunc writes straight into the output (casting as the copy would), without
         # a temporary result to copy from.
         @dispatch_dtypes(kernel_name, supported)
+        @np.errstate(all="ignore")  # log(0) = -inf and sqrt(-1) = nan are answers
         def compute(out, x):
-            with np.errstate(all="ignore"):  # log(0) = -inf and sqrt(-1) = nan are answers
-                numpy_function(x, out=out, casting="unsafe")
+            numpy_function(x, out=out, casting="unsafe")
     else:
 
         @dispatch_dtypes(kernel_name, supported)
+        @np.errstate(all="ignore")
         def compute(out, x):
-            with np.errstate(all="ignore"):
-                np.copyto(out, numpy_function(x), casting="unsafe")
+            np.copyto(out, numpy_function(x), casting="unsafe")
 
     return elementwise(compute, promote_integer_inputs_to_float=True)
 

@@ -1,0 +1,193 @@
+"""The engine's fast paths give what its general paths give (and what PyTorch gives).
+
+The common calls of a training loop (same-dtype contiguous operands, Python numbers,
+in-place updates, positional arguments) take shortcuts through TensorIterator, the
+argument parser and autograd. Each shortcut must fall back to the general path
+wherever the result, an error or a warning could differ: these tests call both sides
+of every boundary and compare with torch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from oracle import assert_same, assert_same_error, assert_same_outcome, make_pair
+
+import vizgrad as vg
+
+# --- TensorIterator: Python numbers at the edges of each dtype ------------------------------
+
+NUMBER_DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
+                 "float64", "complex64"]  # fmt: skip
+NUMBERS = [0, 1, -3, 127, 128, 255, 256, -129, 2**31, 2**63 - 1, -(2**63), 65504,
+           65505, 70000, 1.5, -2.5, 65504.0, 1e5, 3.4e38, 3.5e38, 1e300, float("inf"),
+           float("nan"), True]  # fmt: skip
+
+
+def _pair(dtype_name, shape=(2, 3), seed=0):
+    return make_pair(shape, dtype_name, "contiguous", seed=seed, low=0, high=3)
+
+
+def _skip_known_difference(dtype_name, number):
+    # Not a fast path: the general path gives these, and differs from torch, on main too.
+    if dtype_name == "complex64" and isinstance(number, float) and not abs(number) < 3.4e38:
+        pytest.skip("complex64 with a number beyond float32's range")
+
+
+@pytest.mark.parametrize("dtype_name", NUMBER_DTYPES)
+@pytest.mark.parametrize("number", NUMBERS, ids=repr)
+def test_functional_with_a_number(dtype_name, number):
+    _skip_known_difference(dtype_name, number)
+    v, t = _pair(dtype_name)
+    assert_same_outcome(lambda: vg.add(v, number), lambda: torch.add(t, number),
+                        compare_warnings=True)  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype_name", NUMBER_DTYPES)
+@pytest.mark.parametrize("number", NUMBERS, ids=repr)
+def test_inplace_with_a_number(dtype_name, number):
+    _skip_known_difference(dtype_name, number)
+    v, t = _pair(dtype_name)
+
+    def torch_call():
+        return t.add_(number)
+
+    def vg_call():
+        return v.add_(number)
+
+    assert_same_outcome(vg_call, torch_call, compare_warnings=True)
+    assert_same(v, t)
+
+
+@pytest.mark.parametrize("dtype_name", ["int64", "float32", "float16"])
+@pytest.mark.parametrize("number", [2, 0.5, 70000, 1e39], ids=repr)
+def test_out_with_a_number(dtype_name, number):
+    v, t = _pair(dtype_name)
+    vo, to = _pair(dtype_name, seed=1)
+    assert_same_outcome(lambda: vg.add(v, number, out=vo), lambda: torch.add(t, number, out=to),
+                        compare_warnings=True)  # fmt: skip
+    assert_same(vo, to)
+
+
+def test_number_first_operand():
+    v, t = _pair("float32")
+    assert_same(vg.pow(2, v), torch.pow(2, t))
+    assert_same(vg.rsub(v, 3), torch.rsub(t, 3))
+    assert_same(2.5 - v, 2.5 - t)
+
+
+# --- TensorIterator: outputs that alias inputs ------------------------------------------------
+
+
+def _aranges():
+    return vg.arange(10.0), torch.arange(10.0)
+
+
+def test_inplace_reading_itself():
+    v, t = _pair("float32")
+    assert_same(v.add_(v), t.add_(t))
+    assert_same(v.mul_(v[:]), t.mul_(t[:]))  # another tensor over the same memory
+
+
+def test_inplace_partial_overlap_is_refused():
+    v, t = _aranges()
+    assert_same_error(lambda: v[0:5].add_(v[1:6]), lambda: t[0:5].add_(t[1:6]))
+
+
+def test_out_partial_overlap_is_refused():
+    v, t = _aranges()
+    assert_same_error(
+        lambda: vg.add(v[1:6], 1, out=v[0:5]), lambda: torch.add(t[1:6], 1, out=t[0:5])
+    )
+
+
+def test_out_same_memory_is_allowed():
+    v, t = _aranges()
+    assert_same(vg.add(v[0:5], 1, out=v[0:5]), torch.add(t[0:5], 1, out=t[0:5]))
+    assert_same(v, t)
+
+
+@pytest.mark.parametrize("out_dtype", ["float64", "int64", "float16"])
+def test_out_of_another_dtype(out_dtype):
+    v, t = _pair("float32")
+    vo, to = _pair(out_dtype, seed=1)
+    assert_same_outcome(lambda: vg.add(v, v, out=vo), lambda: torch.add(t, t, out=to))
+    assert_same(vo, to)
+
+
+def test_out_of_another_shape_is_resized():
+    v, t = _pair("float32")
+    vo, to = vg.empty(0), torch.empty(0)
+    assert_same(vg.mul(v, v, out=vo), torch.mul(t, t, out=to))
+
+
+def test_out_non_contiguous():
+    v, t = _pair("float32")
+    vo, to = make_pair((2, 3), "float32", "transposed", seed=2)
+    assert_same(vg.sub(v, 1.5, out=vo), torch.sub(t, 1.5, out=to))
+
+
+def test_inplace_integer_to_float_is_refused():
+    v, t = _pair("int64")
+    assert_same_error(lambda: v.sqrt_(), lambda: t.sqrt_())
+    assert_same_error(lambda: v.div_(v), lambda: t.div_(t))
+
+
+def test_inplace_comparison_casts_back():
+    v, t = _pair("float32")
+    w, u = _pair("float32", seed=3)
+    assert_same(v.lt_(w), t.lt_(u))
+
+
+@pytest.mark.parametrize("dtype_name", ["uint8", "int32", "float16", "float64"])
+def test_integer_inputs_promoted_to_float(dtype_name):
+    v, t = _pair(dtype_name)
+    assert_same(v.sqrt(), t.sqrt())
+    assert_same(v / 2, t / 2)
+
+
+def test_mixed_dtypes_and_shapes_take_the_general_path():
+    v, t = _pair("float32")
+    w, u = _pair("float64", seed=1)
+    assert_same(v + w, t + u)
+    r, s = make_pair((3,), "float32", seed=2)
+    assert_same(v * r, t * s)
+    z, y = make_pair((), "float64", seed=3)
+    assert_same(v * z, t * y)
+
+
+def test_empty_and_zero_dim():
+    v, t = make_pair((0, 3), "float32")
+    assert_same(v.mul_(2.0), t.mul_(2.0))
+    v, t = make_pair((), "float32")
+    assert_same(v.add_(1), t.add_(1))
+    assert_same(vg.lerp(v, v, 0.25), torch.lerp(t, t, 0.25))
+
+
+def test_version_counter_bumps_once_per_write():
+    v = vg.ones(3)
+    t = torch.ones(3)
+    v.add_(1.0)
+    t.add_(1.0)
+    vg.add(v, 1, out=v)
+    torch.add(t, 1, out=t)
+    assert v._version == t._version
+
+
+def test_adam_like_updates_match_torch():
+    """lerp_, mul_, addcmul_, sqrt, div, add_ and addcdiv_ with numbers, as Adam does them."""
+    rng = np.random.default_rng(0)
+    values = [rng.standard_normal((4, 5)).astype(np.float32) for _ in range(4)]
+    p, g, m, s = (vg.tensor(a) for a in values)
+    tp, tg, tm, ts = (torch.tensor(a) for a in values)
+    s.abs_()
+    ts.abs_()
+    for lib, (param, grad, avg, sq) in ((vg, (p, g, m, s)), (torch, (tp, tg, tm, ts))):
+        avg.lerp_(grad, 1 - 0.9)
+        sq.mul_(0.999).addcmul_(grad, grad, value=1 - 0.999)
+        denom = (sq.sqrt() / 0.7).add_(1e-8)
+        param.addcdiv_(avg, denom, value=-0.001)
+        assert lib is vg or isinstance(param, torch.Tensor)
+    for a, b in ((p, tp), (m, tm), (s, ts)):
+        assert_same(a, b)
