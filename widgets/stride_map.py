@@ -20,11 +20,13 @@ Synced traitlets (what the front end reads and writes):
 * ``selection`` — set by a click: ``{"view": v, "index": [...]}``;
 * ``slices`` — set by the slice chooser: the leading indices shown for each view;
 * ``edit_size``/``edit_stride``/``edit_offset`` — the controls' text;
-* ``error`` — why the last edit was refused (vizgrad's message), else ``""``;
+* ``error`` — why the last edit was refused (vizgrad's message), or why the map could
+  not answer the browser (``widgets.browser.BrowserView``), else ``""``;
 * ``mode`` — ``"live"`` or ``"replay"``.
 
 The front end sends ``{"type": "as_strided", "size": "2, 3", "stride": "3, 1",
-"offset": "0"}`` to build a view and ``{"type": "clear_edit"}`` to drop it.
+"offset": "0"}`` to build a view and ``{"type": "clear_edit"}`` to drop it (custom
+messages, answered by ``answer_message``).
 
 Stable selectors for browser tests: ``.vg-stride-map`` (root), ``.vg-stride-view``
 (one per tensor, ``data-view``), ``.vg-stride-grid`` and ``.vg-stride-cell``
@@ -38,12 +40,12 @@ the slice chooser, ``data-view``, ``data-dim``), ``.vg-edit-size``,
 
 from __future__ import annotations
 
-import anywidget
 import traitlets
 
 import vizgrad
 from vizgrad import events
 
+from .browser import BrowserView
 from .render.stride_map import StorageInfo, ViewGeometry, stride_map_data, stride_map_html
 
 __all__ = ["StrideMap"]
@@ -93,8 +95,20 @@ def _parse_offset(text: str):
         return text
 
 
-class StrideMap(anywidget.AnyWidget):
+class StrideMap(BrowserView):
     """``vizgrad.widgets.StrideMap(*tensors, names=None)``: tensors over their storages."""
+
+    BROWSER_ACTIONS = {
+        "selection": "lighting the element you clicked",
+        "slices": "showing the slice you chose",
+        "edit_size": "keeping the size you typed",
+        "edit_stride": "keeping the stride you typed",
+        "edit_offset": "keeping the offset you typed",
+    }
+    MESSAGE_ACTIONS = {
+        "as_strided": "building the as_strided view",
+        "clear_edit": "removing the as_strided view",
+    }
 
     data = traitlets.Dict().tag(sync=True)
     selection = traitlets.Dict().tag(sync=True)
@@ -102,7 +116,6 @@ class StrideMap(anywidget.AnyWidget):
     edit_size = traitlets.Unicode("").tag(sync=True)
     edit_stride = traitlets.Unicode("").tag(sync=True)
     edit_offset = traitlets.Unicode("").tag(sync=True)
-    error = traitlets.Unicode("").tag(sync=True)
     mode = traitlets.Unicode("live").tag(sync=True)
 
     def __init__(self, *tensors, names=None, **kwargs):
@@ -127,7 +140,6 @@ class StrideMap(anywidget.AnyWidget):
             self.edit_stride = _as_text(first.stride())
             self.edit_offset = str(first.storage_offset())
             self._listen()
-        self.on_msg(self._handle_custom_msg)
         self.observe(self._on_front_end_change, names=["selection", "slices"])
         self.refresh()
 
@@ -233,14 +245,13 @@ class StrideMap(anywidget.AnyWidget):
         self.error = ""
         self.refresh()
 
-    def _handle_custom_msg(self, widget, content, buffers) -> None:
-        if not isinstance(content, dict):
-            return
-        if content.get("type") == "as_strided":
+    def answer_message(self, content: dict, buffers) -> None:
+        """The editor's buttons: ``as_strided`` (with the fields' text) and ``clear_edit``."""
+        if content["type"] == "as_strided":
             self.edit(_parse_ints(content.get("size", self.edit_size)),
                       _parse_ints(content.get("stride", self.edit_stride)),
                       _parse_offset(content.get("offset", self.edit_offset)))  # fmt: skip
-        elif content.get("type") == "clear_edit":
+        else:
             self.clear_edit()
 
     # --- replay ----------------------------------------------------------------------
