@@ -29,7 +29,7 @@ from typing import ClassVar
 import anywidget
 import traitlets
 
-__all__ = ["BrowserView", "explain"]
+__all__ = ["BrowserView", "ERROR_BOX_JS", "ERROR_CSS", "explain"]
 
 # Error classes whose message already says what was wrong with the input (vizgrad's own
 # errors use PyTorch's words): shown as they are, with what to do next.
@@ -107,3 +107,27 @@ class BrowserView(anywidget.AnyWidget):
         """Do what a custom message from the front end asks (``content["type"]`` is one
         of ``MESSAGE_ACTIONS``). Views that send messages override it."""
         raise NotImplementedError(f"{type(self).__name__} answers no messages")
+
+
+# The front end's half, shared by every view's ES module (prepended to it): a box that
+# shows the ``error`` trait as text, hidden while it is empty.
+ERROR_BOX_JS = r"""
+function vgErrorBox(model) {
+  const box = document.createElement("div");
+  box.className = "vg-error";
+  box.setAttribute("role", "alert");
+  const draw = () => {
+    box.textContent = model.get("error") || "";  // text, never markup
+    box.style.display = model.get("error") ? "" : "none";
+  };
+  model.on("change:error", draw);
+  draw();
+  return box;
+}
+"""
+
+ERROR_CSS = """
+.vg-error { color: #a00; background: #fee; border: 1px solid #d99; border-radius: 3px;
+            padding: 3px 6px; margin: 6px 0; white-space: pre-wrap; overflow-wrap: break-word;
+            font: 13px/1.4 system-ui, sans-serif; }
+"""

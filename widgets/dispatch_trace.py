@@ -17,6 +17,7 @@ Front end (anywidget) and the selectors the browser tests use:
 * ``input.vg-trace-filter`` — the filter box (sets the ``filter`` traitlet);
 * ``button.vg-trace-toggle`` — switches ``view`` between ``"tree"`` and ``"text"``;
 * ``.vg-trace-count`` — "N calls" (and how many the filter keeps);
+* ``.vg-error`` — why the last filter or toggle could not be answered (hidden if none);
 * ``.vg-trace-body`` — holds the tree: ``li.vg-trace-call[data-op][data-variant]``
   (``.vg-trace-current`` is the call of the timeline's step, ``.vg-trace-context`` a
   caller kept only for context) > ``.vg-trace-head`` > ``.vg-trace-op``,
@@ -27,17 +28,19 @@ Front end (anywidget) and the selectors the browser tests use:
 
 from __future__ import annotations
 
-import anywidget
 import traitlets
 
 from vizgrad import events
 
+from .browser import ERROR_BOX_JS, ERROR_CSS, BrowserView
 from .render.dispatch_tree import DEFAULT_MAX_CALLS, kept_calls, render_text, render_tree_html
 from .state.dispatch import DispatchState
 
 __all__ = ["DispatchTrace"]
 
-_ESM = r"""
+_ESM = (
+    ERROR_BOX_JS
+    + r"""
 function render({ model, el }) {
   el.classList.add("vg-dispatch-trace");
   const bar = document.createElement("div");
@@ -54,7 +57,7 @@ function render({ model, el }) {
   bar.append(filter, toggle, count);
   const body = document.createElement("div");
   body.className = "vg-trace-body";
-  el.replaceChildren(bar, body);
+  el.replaceChildren(bar, vgErrorBox(model), body);
 
   function draw() {
     if (document.activeElement !== filter && filter.value !== model.get("filter")) {
@@ -90,8 +93,10 @@ function render({ model, el }) {
 }
 export default { render };
 """
+)
 
-_CSS = r"""
+_CSS = (
+    r"""
 .vg-dispatch-trace { font: 13px/1.4 system-ui, sans-serif; }
 .vg-dispatch-trace .vg-trace-bar { display: flex; gap: 8px; align-items: center; margin-bottom: 6px; }
 .vg-dispatch-trace .vg-trace-filter { flex: 0 1 16em; }
@@ -115,14 +120,21 @@ _CSS = r"""
 .vg-dispatch-trace .vg-trace-notice { color: #8a4b00; margin-bottom: 4px; }
 .vg-dispatch-trace pre.vg-trace-text { margin: 0; font-size: 12px; }
 """
+    + ERROR_CSS
+)
 
 
-class DispatchTrace(anywidget.AnyWidget):
+class DispatchTrace(BrowserView):
     """The dispatch steps of every operator call made inside ``with DispatchTrace()``.
 
     The teaching counterpart of running PyTorch with ``TORCH_SHOW_DISPATCH_TRACE=1``:
     each call is shown with the keys it visited and what each one decided.
     """
+
+    BROWSER_ACTIONS = {
+        "filter": "filtering the calls by operator",
+        "view": "switching between the tree and the text",
+    }
 
     _esm = traitlets.Unicode(_ESM).tag(sync=True)
     _css = traitlets.Unicode(_CSS).tag(sync=True)

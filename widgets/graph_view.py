@@ -50,6 +50,7 @@ Selectors (stable, for the browser tests and for styling):
   it into one node (``svg g.node.vg-module-collapsed``), clicking that node opens it;
 * ``.vg-dag-steps input[type=range]`` the backward step slider, ``.vg-dag-prev``,
   ``.vg-dag-next``, ``.vg-dag-play`` its buttons, ``.vg-dag-step-label`` its text;
+* ``.vg-error`` why the last toggle, click or step could not be answered (hidden if none);
 * ``.vg-dag-notice`` (e.g. graphviz missing), ``.vg-dag-panel`` the engine's state:
   ``.vg-dag-running``, ``.vg-dag-queue li``, ``.vg-dag-deps li``, ``.vg-dag-last``.
 """
@@ -59,13 +60,13 @@ from __future__ import annotations
 import contextlib
 import time
 
-import anywidget
 import numpy as np
 import traitlets
 
 from vizgrad import events
 from vizgrad.autograd import graph_events
 
+from .browser import ERROR_BOX_JS, ERROR_CSS, BrowserView
 from .render.dag_dot import graph_drawing, to_dot
 from .render.dag_layout import render_svg
 from .state.graph import GraphState
@@ -91,8 +92,16 @@ def _named_tensors(names) -> list[tuple[str, object]]:
     return pairs
 
 
-class GraphView(anywidget.AnyWidget):
+class GraphView(BrowserView):
     """``vizgrad.widgets.GraphView``: the autograd graph (``grad_fn`` DAG) and its backward."""
+
+    BROWSER_ACTIONS = {
+        "show_saved": "drawing the saved tensors",
+        "show_values": "drawing the values",
+        "group_modules": "drawing a box per module",
+        "collapsed": "opening or closing a module's box",
+        "frame": "showing the backward step you chose",
+    }
 
     svg = traitlets.Unicode("").tag(sync=True)
     dot = traitlets.Unicode("").tag(sync=True)
@@ -308,7 +317,9 @@ class GraphView(anywidget.AnyWidget):
 
     # --- the front end ------------------------------------------------------------------
 
-    _esm = """
+    _esm = (
+        ERROR_BOX_JS
+        + """
     function el(tag, cls, text) {
       const e = document.createElement(tag);
       if (cls) e.className = cls;
@@ -349,7 +360,7 @@ class GraphView(anywidget.AnyWidget):
       const canvas = el("div", "vg-dag-canvas");
       const panel = el("div", "vg-dag-panel");
       body.append(canvas, panel);
-      root.append(controls, notice, body);
+      root.append(controls, vgErrorBox(model), notice, body);
 
       const setFrame = (k) => {
         const n = model.get("n_frames");
@@ -423,8 +434,10 @@ class GraphView(anywidget.AnyWidget):
     }
     export default { render };
     """
+    )
 
-    _css = """
+    _css = (
+        """
     .vg-dag { font-family: Helvetica, Arial, sans-serif; font-size: 12px; }
     .vg-dag-controls { display: flex; gap: 12px; align-items: center; margin-bottom: 4px; }
     .vg-dag-steps { display: flex; gap: 4px; align-items: center; }
@@ -441,6 +454,8 @@ class GraphView(anywidget.AnyWidget):
     .vg-dag svg g.node.vg-running > * { stroke-width: 2.5; }
     .vg-dag svg g.vg-module, .vg-dag svg g.vg-module-collapsed { cursor: pointer; }
     """
+        + ERROR_CSS
+    )
 
 
 def engine_panel(state: GraphState) -> dict:

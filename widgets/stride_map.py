@@ -45,7 +45,7 @@ import traitlets
 import vizgrad
 from vizgrad import events
 
-from .browser import BrowserView
+from .browser import ERROR_BOX_JS, ERROR_CSS, BrowserView
 from .render.stride_map import StorageInfo, ViewGeometry, stride_map_data, stride_map_html
 
 __all__ = ["StrideMap"]
@@ -277,7 +277,8 @@ class StrideMap(BrowserView):
         """The current map as a static HTML fragment (for exported pages)."""
         return stride_map_html(self.data)
 
-    _css = """
+    _css = (
+        """
 .vg-stride-map { font: 12px/1.3 system-ui, sans-serif; color: #222; }
 .vg-stride-map .vg-stride-views { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
 .vg-stride-map .vg-stride-view { border-left: 4px solid var(--vg-color); padding-left: 6px; }
@@ -301,11 +302,14 @@ class StrideMap(BrowserView):
 .vg-stride-map .vg-arithmetic { margin-top: 8px; font-family: monospace; font-size: 13px; min-height: 1.4em; }
 .vg-stride-map .vg-controls { margin-top: 8px; display: flex; gap: 6px; align-items: center; flex-wrap: wrap; }
 .vg-stride-map .vg-controls input[type=text] { width: 7em; font-family: monospace; }
-.vg-stride-map .vg-error { color: #a00; background: #fee; border: 1px solid #d99; padding: 3px 6px; margin-top: 6px; white-space: pre-wrap; }
 .vg-stride-map .vg-slice-chooser { margin: 2px 0; }
 """
+        + ERROR_CSS
+    )
 
-    _esm = r"""
+    _esm = (
+        ERROR_BOX_JS
+        + r"""
 function make(tag, cls, text) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -324,6 +328,7 @@ function arithmeticText(view, index) {
 function render({ model, el }) {
   const root = make("div", "vg-stride-map");
   el.appendChild(root);
+  const error = vgErrorBox(model);  // why the last edit or click could not be done
 
   function light(viewNumber, index, position) {
     const data = model.get("data");
@@ -485,12 +490,11 @@ function render({ model, el }) {
     data.storages.forEach((s, n) => root.appendChild(drawStrip(s, n, data.views)));
     root.appendChild(make("div", "vg-arithmetic"));
     if (model.get("mode") === "live" && data.views.length) root.appendChild(drawControls());
-    if (model.get("error")) root.appendChild(make("div", "vg-error", model.get("error")));
+    root.appendChild(error);
     restoreSelection();
   }
 
   model.on("change:data", draw);
-  model.on("change:error", draw);
   model.on("change:mode", draw);
   draw();
   return () => root.remove();
@@ -498,3 +502,4 @@ function render({ model, el }) {
 
 export default { render };
 """
+    )

@@ -23,7 +23,8 @@ re-folds the whole recording, however long (the same idea as a video's keyframes
 Selectors for the browser tests: ``.vg-timeline`` (the whole widget),
 ``.vg-scrubber`` (the ``Scrubber`` anywidget: ``.vg-scrubber input[type=range]`` is
 the slider, ``button.vg-play`` play/pause, ``button.vg-step-back`` /
-``button.vg-step-forward`` the step buttons, ``.vg-scrubber-label`` "step k / n"),
+``button.vg-step-forward`` the step buttons, ``.vg-scrubber-label`` "step k / n",
+``.vg-scrubber .vg-error`` why the last step could not be shown),
 ``.vg-step-description`` (the step's event in words, in a
 ``.vg-step-description-text[data-step]``), ``.vg-timeline-notice`` (dropped
 events), ``.vg-timeline-views`` (the three views).
@@ -39,12 +40,12 @@ from __future__ import annotations
 
 from html import escape
 
-import anywidget
 import ipywidgets as widgets
 import traitlets
 
 from vizgrad import events
 
+from .browser import ERROR_BOX_JS, ERROR_CSS, BrowserView
 from .dispatch_trace import DispatchTrace
 from .render.dispatch_tree import call_outputs
 from .state.dispatch import AUTOGRAD_KEY, INPLACE_OR_VIEW_KEY, DispatchState
@@ -292,7 +293,9 @@ def event_dicts_of(recording) -> list:
     return list(recording)
 
 
-_SCRUBBER_ESM = r"""
+_SCRUBBER_ESM = (
+    ERROR_BOX_JS
+    + r"""
 function render({ model, el }) {
   el.classList.add("vg-scrubber");
   const button = (cls, text, title) => {
@@ -313,7 +316,10 @@ function render({ model, el }) {
   range.setAttribute("aria-label", "step");
   const label = document.createElement("span");
   label.className = "vg-scrubber-label";
-  el.replaceChildren(play, back, forward, range, label);
+  // The error box (why the last step could not be shown) takes a line of its own.
+  const error = vgErrorBox(model);
+  error.style.flexBasis = "100%";
+  el.replaceChildren(play, back, forward, range, label, error);
 
   let timer = null;
   const last = () => model.get("max");
@@ -351,9 +357,10 @@ function render({ model, el }) {
 }
 export default { render };
 """
+)
 
 _SCRUBBER_CSS = r"""
-.vg-scrubber { display: flex; gap: 6px; align-items: center; font: 13px system-ui, sans-serif; }
+.vg-scrubber { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font: 13px system-ui, sans-serif; }
 .vg-scrubber .vg-scrubber-range { flex: 1 1 24em; max-width: 36em; }
 .vg-scrubber .vg-scrubber-label { color: #555; font-variant-numeric: tabular-nums; }
 """
@@ -395,15 +402,18 @@ def _views_grid(stride_map, graph_view, dispatch_trace) -> widgets.VBox:
     return views
 
 
-class Scrubber(anywidget.AnyWidget):
+class Scrubber(BrowserView):
     """Play, pause, step back and forward, and a slider: ``value`` is the step shown.
 
     Playing runs in the browser (one step every ``interval`` ms); each step it reaches
-    is sent back as a ``value`` change, which the Timeline answers by redrawing.
+    is sent back as a ``value`` change, which the Timeline answers by redrawing (an
+    error while redrawing shows in the scrubber: ``BrowserView``).
     """
 
+    BROWSER_ACTIONS = {"value": "showing the step you chose", "playing": "playing the recording"}
+
     _esm = traitlets.Unicode(_SCRUBBER_ESM).tag(sync=True)
-    _css = traitlets.Unicode(_SCRUBBER_CSS + _TIMELINE_CSS).tag(sync=True)
+    _css = traitlets.Unicode(_SCRUBBER_CSS + _TIMELINE_CSS + ERROR_CSS).tag(sync=True)
     value = traitlets.Int(0).tag(sync=True)
     max = traitlets.Int(0).tag(sync=True)
     playing = traitlets.Bool(False).tag(sync=True)

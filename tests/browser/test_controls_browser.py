@@ -1,0 +1,127 @@
+"""The views' controls in JupyterLab, in Chromium, as a student uses them.
+
+One notebook, run from the Run menu; then the test clicks and checks what is drawn:
+
+* the StrideMap's as_strided editor builds a view of the storage, "remove view" drops
+  it, a view vizgrad refuses shows vizgrad's message, and an error raised while the
+  map answers a click shows in the map itself (not only in the kernel's log).
+
+Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from test_lab import cell_output, open_notebook, run_all_cells
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DONE = "VG-CONTROLS-DONE"
+NOTEBOOK = "controls.ipynb"
+
+CELLS = [
+    # 0: where the kernel imports the views from (the tests check it is this checkout)
+    """\
+import vizgrad as vg
+import vizgrad.widgets as vw
+print("VG-WIDGETS-FILE", vw.__file__)
+x = vg.arange(12.0)""",
+    # 1: the stride map with its editor
+    """vw.StrideMap(x, names=["x"])""",
+    # 2: a map whose "remove view" fails, as a bug in the view would
+    """\
+class BrokenMap(vw.StrideMap):
+    def clear_edit(self):
+        raise KeyError("storage #9")
+
+BrokenMap(x, names=["x"])""",
+    f"print({DONE!r})",
+]
+
+
+def write_notebook(path) -> None:
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                       "language": "python"}  # fmt: skip
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
+    nbformat.write(notebook, str(path))
+
+
+def edit(stride_map, size: str, stride: str, offset: str) -> None:
+    """Type into the editor's fields and press its as_strided button."""
+    stride_map.locator(".vg-edit-size").fill(size)
+    stride_map.locator(".vg-edit-stride").fill(stride)
+    stride_map.locator(".vg-edit-offset").fill(offset)
+    stride_map.locator("button.vg-edit-apply").click()
+
+
+@pytest.fixture
+def notebook_page(jupyter_lab, page):
+    write_notebook(jupyter_lab.root_dir / NOTEBOOK)
+    open_notebook(page, jupyter_lab, NOTEBOOK)
+    run_all_cells(page)
+    try:
+        page.wait_for_selector(f".jp-OutputArea-output:has-text('{DONE}')", timeout=90_000)
+    except PlaywrightTimeout:
+        pytest.fail(f"the notebook did not finish; server log:\n{jupyter_lab.log_tail()}")
+    printed = cell_output(page, 0).inner_text()
+    widgets_file = printed.split("VG-WIDGETS-FILE", 1)[1].split()[0]
+    assert Path(widgets_file).resolve().is_relative_to(REPO_ROOT.resolve()), (
+        f"the kernel imports the views from {widgets_file}, not from this checkout "
+        f"({REPO_ROOT}): run with PYTHONPATH={REPO_ROOT}"
+    )
+    return page
+
+
+def test_the_stride_maps_editor_and_remove_view_work(notebook_page, artifacts_dir):
+    page = notebook_page
+    stride_map = cell_output(page, 1).locator(".vg-stride-map")
+    stride_map.locator(".vg-stride-cell").first.wait_for(timeout=30_000)
+    assert stride_map.locator(".vg-stride-view").count() == 1
+
+    edit(stride_map, "3, 3", "2, 1", "1")
+    added = stride_map.locator(".vg-stride-view").nth(1)
+    added.wait_for(timeout=20_000)
+    assert "as_strided" in added.locator(".vg-view-title").inner_text()
+    assert "shape (3, 3) stride (2, 1) offset 1" in added.locator(".vg-view-meta").inner_text()
+    assert added.locator(".vg-stride-cell").count() == 9
+    assert not stride_map.locator(".vg-error").is_visible()
+    page.screenshot(path=str(artifacts_dir / "controls-as-strided.png"), full_page=True)
+
+    stride_map.locator("button.vg-edit-clear").click()
+    page.wait_for_function(
+        "root => root.querySelectorAll('.vg-stride-view').length === 1",
+        arg=stride_map.element_handle(), timeout=20_000,
+    )  # fmt: skip
+
+    # A view outside the storage: vizgrad's message, and the map as it was.
+    edit(stride_map, "13", "1", "0")
+    error = stride_map.locator(".vg-error")
+    error.wait_for(state="visible", timeout=20_000)
+    assert "out of bounds for storage of size 48" in error.inner_text()
+    assert stride_map.locator(".vg-stride-view").count() == 1
+
+    # An error while answering a click shows in the map, in words.
+    broken = cell_output(page, 2).locator(".vg-stride-map")
+    broken.locator(".vg-stride-cell").first.wait_for(timeout=30_000)
+    broken.locator("button.vg-edit-clear").click()
+    shown = broken.locator(".vg-error")
+    shown.wait_for(state="visible", timeout=20_000)
+    text = shown.inner_text()
+    assert text.startswith("Could not finish removing the as_strided view: KeyError:"), text
+    assert "Run the cell that made this view again" in text
+    shown.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts_dir / "controls-error-in-view.png"), full_page=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_notebooks(jupyter_lab):
+    yield
+    for session in jupyter_lab.api("GET", "sessions"):
+        if session["path"] == NOTEBOOK:
+            jupyter_lab.api("DELETE", f"sessions/{session['id']}")
+    for leftover in jupyter_lab.root_dir.glob("*.ipynb"):
+        leftover.unlink()
