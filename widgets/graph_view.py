@@ -25,7 +25,8 @@ API:
   value previews of the tensors the view was given and the gradients nodes received.
 * ``follow()`` / ``unfollow()`` / ``with g:`` — grow with every ``NodeCreated`` event.
 * ``backward()`` on a graph the view shows is always followed (from construction until
-  ``close()``): each engine step (``BackwardStarted``, ``ReadyQueueChanged``,
+  ``close()``) when it starts in the graph (``loss.backward()`` for a view of ``loss``;
+  a pass of another graph that only shares a leaf is not shown): each engine step (``BackwardStarted``, ``ReadyQueueChanged``,
   ``NodeStarted``, ``NodeFinished``, ``GradAccumulated``, ``HookFired``) becomes one
   *frame*; the step slider goes through them (``frame``/``n_frames`` traitlets).
 * ``show_state(state)`` — show a ``GraphState`` (a Timeline's replay); the view stops
@@ -207,7 +208,7 @@ class GraphView(BrowserView):
         if kind == "node_created" and not self.following:
             return
         if kind == "backward_started":
-            self._watching_backward = self._draws_any(event)
+            self._watching_backward = self._starts_in_this_graph(event)
             if self._watching_backward:
                 self._frames = []
         if GraphState.is_backward_event(event):
@@ -232,10 +233,16 @@ class GraphView(BrowserView):
         ):
             self.refresh()
 
-    def _draws_any(self, started) -> bool:
-        """Does this backward pass run through a node this view draws?"""
-        ids = [*started.roots, *started.dependencies]
-        return any(self._state.known("node", n) in self._state.nodes for n in ids)
+    def _starts_in_this_graph(self, started) -> bool:
+        """Is this backward pass one of this view's graph: does it start at nodes it draws?
+
+        Every node a pass reaches from such roots is drawn too (a graph is drawn down to
+        its leaves). Sharing a leaf is not enough: after ``s = w.sin();
+        s.sum().backward()``, a view of ``loss = (w * x).sum()`` must not show the sin
+        graph's steps, its gradients or its nodes.
+        """
+        roots = [self._state.known("node", n) for n in started.roots]
+        return bool(roots) and all(root in self._state.nodes for root in roots)
 
     def _show_last_frame(self) -> None:
         self.n_frames = len(self._frames)

@@ -4,7 +4,9 @@ One notebook, run from the Run menu; then the test clicks and checks what is dra
 
 * the StrideMap's as_strided editor builds a view of the storage, "remove view" drops
   it, a view vizgrad refuses shows vizgrad's message, and an error raised while the
-  map answers a click shows in the map itself (not only in the kernel's log).
+  map answers a click shows in the map itself (not only in the kernel's log);
+* a GraphView does not animate a backward pass of another graph that shares a leaf
+  with its own (lesson 6), and does animate its own.
 
 Screenshots go to ``test-artifacts/``.
 """
@@ -38,6 +40,20 @@ class BrokenMap(vw.StrideMap):
         raise KeyError("storage #9")
 
 BrokenMap(x, names=["x"])""",
+    # 3, 4: lesson 6: a view of loss, then a backward pass of another graph of the same w
+    """\
+w = vg.tensor([0.5, -1.0, 2.0], requires_grad=True)
+loss = (w * vg.tensor([1.0, 2.0, 3.0])).sum()
+vw.GraphView(loss, names={"w": w})""",
+    """\
+s = w.sin()
+s.sum().backward()""",
+    # 5, 6: and a view whose own graph runs backward
+    """\
+w2 = vg.tensor([0.5, -1.0, 2.0], requires_grad=True)
+loss2 = (w2 * w2).sum()
+vw.GraphView(loss2, names={"w2": w2})""",
+    "loss2.backward()",
     f"print({DONE!r})",
 ]
 
@@ -115,6 +131,25 @@ def test_the_stride_maps_editor_and_remove_view_work(notebook_page, artifacts_di
     assert "Run the cell that made this view again" in text
     shown.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts_dir / "controls-error-in-view.png"), full_page=True)
+
+
+def test_a_graph_view_animates_only_its_own_backward_pass(notebook_page, artifacts_dir):
+    page = notebook_page
+    other = cell_output(page, 3).locator(".vg-dag")
+    other.locator("svg g.node").first.wait_for(timeout=30_000)
+    assert not other.locator(".vg-dag-steps").is_visible()  # no backward step to show
+    assert other.locator(".vg-dag-phase").inner_text() == "forward: 3 nodes recorded"
+    assert other.locator("svg g.node.vg-done, svg g.node.vg-running").count() == 0
+    assert "SinBackward0" not in other.locator("svg").text_content()
+
+    own = cell_output(page, 5).locator(".vg-dag")
+    own.locator(".vg-dag-steps").wait_for(state="visible", timeout=30_000)
+    label = own.locator(".vg-dag-step-label").inner_text()
+    assert label.startswith("backward step ") and label.split("/")[0].split()[-1] == (
+        label.split("/")[1].strip())  # the last step shown  # fmt: skip
+    assert own.locator(".vg-dag-phase").inner_text() == "backward done"
+    own.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts_dir / "controls-own-backward.png"), full_page=True)
 
 
 @pytest.fixture(autouse=True)

@@ -482,3 +482,38 @@ def test_backward_of_another_graph_is_not_shown():
     other.backward()
     assert view.n_frames == 0 and view.panel["phase"].startswith("forward")
     view.close()
+
+
+def test_a_backward_pass_that_only_shares_a_leaf_is_not_shown():
+    """Lesson 6: a view of ``loss``, then ``s = w.sin(); s.sum().backward()`` (same leaf w)."""
+    w = vg.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    x = vg.tensor([1.0, 2.0, 3.0])
+    loss = (w * x).sum()
+    view = GraphView(loss, names={"w": w, "x": x})
+    drawn = set(view.graph_state["nodes"])
+    svg = view.svg
+    s = w.sin()
+    s.sum().backward()
+    assert view.n_frames == 0 and view.panel["phase"] == "forward: 3 nodes recorded"
+    assert view.panel["last_step"] == "" and view.svg == svg
+    assert set(view.graph_state["nodes"]) == drawn
+    (w * w).sum().backward()  # another graph of w: not this one either
+    assert view.n_frames == 0
+    loss.backward()  # this view's own graph: every step shown, no other node
+    assert view.n_frames > 0 and view.panel["phase"] == "backward done"
+    assert set(view.graph_state["nodes"]) == drawn
+    assert "SinBackward0" not in view.dot
+    view.close()
+
+
+def test_a_backward_pass_from_a_node_inside_the_graph_is_shown():
+    a, b = leaves(vg)
+    inner = a * b
+    view = GraphView((inner + 1).sum())
+    drawn = set(view.graph_state["nodes"])
+    inner.backward(vg.ones_like(inner))  # starts at MulBackward0, which the view draws
+    assert view.n_frames > 0 and view.panel["phase"] == "backward done"
+    assert [title for title, _ in view.panel["dependencies"]] == [
+        "AccumulateGrad(tensor 1)", "AccumulateGrad(tensor 2)"]  # fmt: skip
+    assert set(view.graph_state["nodes"]) == drawn
+    view.close()
