@@ -20,7 +20,8 @@ Front end (anywidget) and the selectors the browser tests use:
 * ``.vg-error`` — why the last filter or toggle could not be answered (hidden if none);
 * ``.vg-trace-body`` — holds the tree: ``li.vg-trace-call[data-op][data-variant]``
   (``.vg-trace-current`` is the call of the timeline's step, ``.vg-trace-context`` a
-  caller kept only for context) > ``.vg-trace-head`` > ``.vg-trace-op``,
+  caller kept only for context, ``.vg-trace-running`` a call not returned yet, its head
+  saying so in ``.vg-trace-running-note``) > ``.vg-trace-head`` > ``.vg-trace-op``,
   ``.vg-trace-variant``; ``ol.vg-trace-steps`` > ``li.vg-trace-step[data-key]``
   (``.vg-trace-fallthrough``, ``.vg-trace-kernel``) > ``.vg-trace-key``,
   ``.vg-trace-decision``; or, in the text view, ``pre.vg-trace-text``.
@@ -116,6 +117,8 @@ _CSS = (
 .vg-dispatch-trace .vg-trace-key { font-family: ui-monospace, monospace; color: #3557a0; }
 .vg-dispatch-trace .vg-trace-fallthrough { color: #888; }
 .vg-dispatch-trace .vg-trace-error { color: #b91c1c; font-weight: bold; margin-left: 0.5em; }
+.vg-dispatch-trace .vg-trace-running-note { color: #1d4ed8; font-style: italic; margin-left: 0.5em; }
+.vg-dispatch-trace .vg-trace-running { border-left-style: dashed; }
 .vg-dispatch-trace .vg-trace-kernel .vg-trace-key { color: #8a4b00; }
 .vg-dispatch-trace .vg-trace-notice { color: #8a4b00; margin-bottom: 4px; }
 .vg-dispatch-trace pre.vg-trace-text { margin: 0; font-size: 12px; }

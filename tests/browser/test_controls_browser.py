@@ -6,7 +6,9 @@ One notebook, run from the Run menu; then the test clicks and checks what is dra
   it, a view vizgrad refuses shows vizgrad's message, and an error raised while the
   map answers a click shows in the map itself (not only in the kernel's log);
 * a GraphView does not animate a backward pass of another graph that shares a leaf
-  with its own (lesson 6), and does animate its own.
+  with its own (lesson 6), and does animate its own;
+* the Timeline's dispatch trace shows a call that has not returned as in progress
+  (lesson 7), with what autograd decided, not "nothing recorded".
 
 Screenshots go to ``test-artifacts/``.
 """
@@ -18,7 +20,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from test_lab import cell_output, open_notebook, run_all_cells
+from test_lab import cell_output, move_timeline_to, open_notebook, run_all_cells
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DONE = "VG-CONTROLS-DONE"
@@ -54,6 +56,17 @@ w2 = vg.tensor([0.5, -1.0, 2.0], requires_grad=True)
 loss2 = (w2 * w2).sum()
 vw.GraphView(loss2, names={"w2": w2})""",
     "loss2.backward()",
+    # 7, 8: lesson 7's replay, and the step inside its add call (after the CPU key)
+    """\
+from vizgrad.lessons import lesson07 as L7
+with vw.record() as rec7:
+    t7 = L7.example_graph()
+    t7["loss"].backward()
+rec7.show()""",
+    """\
+add_call = next(i for i, d in enumerate(rec7.event_dicts())
+                if d["kind"] == "op_dispatched" and d["op"] == "aten::add.Tensor")
+print("VG-ADD-STEP", add_call + 2)""",
     f"print({DONE!r})",
 ]
 
@@ -83,7 +96,7 @@ def notebook_page(jupyter_lab, page):
         page.wait_for_selector(f".jp-OutputArea-output:has-text('{DONE}')", timeout=90_000)
     except PlaywrightTimeout:
         pytest.fail(f"the notebook did not finish; server log:\n{jupyter_lab.log_tail()}")
-    printed = cell_output(page, 0).inner_text()
+    printed = cell_output(page, 0).text_content()
     widgets_file = printed.split("VG-WIDGETS-FILE", 1)[1].split()[0]
     assert Path(widgets_file).resolve().is_relative_to(REPO_ROOT.resolve()), (
         f"the kernel imports the views from {widgets_file}, not from this checkout "
@@ -150,6 +163,36 @@ def test_a_graph_view_animates_only_its_own_backward_pass(notebook_page, artifac
     assert own.locator(".vg-dag-phase").inner_text() == "backward done"
     own.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts_dir / "controls-own-backward.png"), full_page=True)
+
+
+def test_the_timeline_shows_a_running_call_as_in_progress(notebook_page, artifacts_dir):
+    page = notebook_page
+    timeline = cell_output(page, 7).locator(".vg-timeline")
+    timeline.locator(".vg-dag svg g.node").first.wait_for(timeout=30_000)
+    step = int(cell_output(page, 8).text_content().split("VG-ADD-STEP", 1)[1].split()[0])
+    move_timeline_to(page, timeline, step)
+    current = timeline.locator("li.vg-trace-call.vg-trace-current")
+    current.wait_for(timeout=20_000)
+    assert current.get_attribute("data-op") == "aten::add.Tensor"
+    text = current.inner_text()
+    assert "in progress: not returned yet" in text, text
+    assert "records AddBackward0 once the kernel returns (call in progress)" in text, text
+    assert "nothing recorded" not in text
+    current.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts_dir / "controls-call-in-progress.png"), full_page=True)
+
+    # Once it returned: what autograd recorded, and no "in progress".
+    returned = step + next(
+        k for k in range(1, 12)
+        if "returned" in _description_after(page, timeline, step + k)
+    )  # fmt: skip
+    text = timeline.locator("li.vg-trace-call.vg-trace-current").inner_text()
+    assert "recorded AddBackward0" in text and "in progress" not in text, (returned, text)
+
+
+def _description_after(page, timeline, step: int) -> str:
+    move_timeline_to(page, timeline, step)
+    return timeline.locator(".vg-step-description").inner_text()
 
 
 @pytest.fixture(autouse=True)

@@ -282,3 +282,36 @@ def test_record_is_a_context_manager_that_stops():
     assert n > 0
     vg.ones(2) + 1
     assert len(rec) == n
+
+
+def test_a_call_in_progress_is_shown_in_progress_at_every_step_until_it_returns():
+    """Lesson 7's graph: at each step inside a call (before its OpReturned) the trace
+    says the call is running and what autograd decided, never "nothing recorded"."""
+    with record() as recording:
+        x = vg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        w = vg.tensor([0.5, -1.0, 0.25], requires_grad=True)
+        a = x * w
+        s = a.exp() + a * 3
+        s.sum().backward()
+    timeline = Timeline(recording)
+    try:
+        kinds = [d["kind"] for d in timeline.replay.events]
+        add_open = next(i for i, d in enumerate(timeline.replay.events)
+                        if d["kind"] == "op_dispatched" and d["op"] == "aten::add.Tensor") + 1  # fmt: skip
+        add_closed = add_open + kinds[add_open:].index("op_returned") + 1
+        for step in range(add_open, add_closed + 1):
+            timeline.step = step
+            current = re.search(r'<li class="vg-trace-call[^"]*vg-trace-current.*?</ol>',
+                                timeline.dispatch_trace.tree_html, re.S).group(0)  # fmt: skip
+            assert 'data-op="aten::add.Tensor"' in current
+            assert "nothing recorded" not in current
+            running = step < add_closed
+            assert ("vg-trace-running" in current.split(">", 1)[0]) == running, step
+            assert ("in progress: not returned yet" in current) == running, step
+            node_recorded = "node_created" in kinds[add_open - 1 : step]
+            if not node_recorded:
+                assert "records AddBackward0 once the kernel returns (call in progress)" in current
+            else:
+                assert "recorded AddBackward0" in current
+    finally:
+        timeline.close()
