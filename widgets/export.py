@@ -48,12 +48,14 @@ tables) and ``#vg-recording`` (the events).
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
-from vizgrad import Tensor, events
+from vizgrad import events
 
 from .graph_view import GraphView, engine_panel
+from .names import RecordingNames
 from .render.dag_dot import graph_drawing
 from .render.dag_layout import render_svg
 from .render.dispatch_tree import render_text, render_tree_html
@@ -134,57 +136,16 @@ class _Table:
         return index
 
 
-# --- user names -------------------------------------------------------------------------
-
-
-def _named_tensors(names) -> list[tuple[str, object]]:
-    """``{"w": w}`` (as ``GraphView(names=...)``) or ``{w: "w"}``: (name, tensor) pairs."""
-    if not names:
-        return []
-    pairs = []
-    for key, value in dict(names).items():
-        pairs.append((key, value) if isinstance(key, str) else (str(value), key))
-    return pairs
-
-
-def _recording_ids(recording) -> dict[int, int]:
-    """Engine tensor id -> the recording's id for it (as ``Recorder.to_dicts`` numbers)."""
-    if not isinstance(recording, events.Recorder):
-        return {}  # an event list is numbered already: names cannot be matched to it
-    local: dict[int, int] = {}
-    for raw, plain in zip(recording.events, recording.to_dicts(), strict=True):
-        for name, space in raw.id_fields.items():
-            if space != "tensor":
-                continue
-            engine, renumbered = getattr(raw, name), plain[name]
-            if isinstance(engine, tuple | list):
-                local.update((e, r) for e, r in zip(engine, renumbered, strict=True) if e)
-            elif engine:
-                local[engine] = renumbered
-    return local
-
-
-def _names_by_id(recording, names) -> dict[int, str]:
-    """The user's names, keyed by the recording's tensor ids (unrecorded tensors skipped)."""
-    ids = _recording_ids(recording)
-    named = {}
-    for name, tensor in _named_tensors(names):
-        local = ids.get(events.event_id(tensor)) if isinstance(tensor, Tensor) else None
-        if local:
-            named[local] = str(name)
-    return named
-
-
 # --- the views at one step --------------------------------------------------------------
 
 
-def _stride_view(tensor_state, tensor_ids: list[int], names: dict[int, str]) -> dict:
+def _stride_view(tensor_state, tensor_ids: list[int], names: RecordingNames) -> dict:
     """The stride map of ``tensor_ids`` at this step: HTML plus the geometry hovering needs."""
     views, storages = [], {}
     for tensor_id in tensor_ids:
         record = tensor_state.tensor(tensor_id)
         key = record["storage"]
-        name = names.get(tensor_id, f"tensor #{tensor_id}")
+        name = names.tensor_name(tensor_id)
         views.append(ViewGeometry(name, key, tuple(record["shape"]), tuple(record["stride"]),
                                   record["offset"], record["dtype"], record["version"]))  # fmt: skip
         if key not in storages:
@@ -226,18 +187,12 @@ def export_data(recording, *, names=None, max_frames: int = DEFAULT_MAX_FRAMES) 
 
     ``recording``: a ``Recording`` (``record()``), an ``events.Recorder`` or a list of
     events / event dicts. ``names``: ``{"w": w}``, the user's names for tensors of a
-    recording (shown in the stride map and the DAG).
+    recording (shown in the stride map and the DAG; read as everywhere, see
+    ``widgets.names``).
     """
     event_list = event_dicts_of(recording)
-    named = _names_by_id(recording, names)
-
-    def make_states():
-        states = view_states()
-        for tensor_id, name in named.items():
-            states["graph"].name_tensor(tensor_id, name)
-        return states
-
-    replay = Replay(event_list, make_states=make_states)
+    named = RecordingNames.of(recording, names, event_list, "to_html()")
+    replay = Replay(event_list, make_states=functools.partial(view_states, named))
     strides, dags, panels, traces = _Table(), _Table(), _Table(), _Table()
     notices: list[str] = []
     frames = []

@@ -68,6 +68,7 @@ from vizgrad import events
 from vizgrad.autograd import graph_events
 
 from .browser import ERROR_BOX_JS, ERROR_CSS, BrowserView
+from .names import named_tensors
 from .render.dag_dot import graph_drawing, to_dot
 from .render.dag_layout import render_svg
 from .state.graph import GraphState
@@ -83,14 +84,6 @@ def _preview(tensor) -> str:
     """A few values of ``tensor``, summarised like PyTorch's repr for big tensors."""
     array = np.asarray(tensor.numpy(force=True))
     return np.array2string(array, precision=4, threshold=8, edgeitems=2, separator=", ")
-
-
-def _named_tensors(names) -> list[tuple[str, object]]:
-    """``{"w": w}`` (torchviz's order) or ``{w: "w"}``: pairs of (name, tensor)."""
-    pairs = []
-    for key, value in (names or {}).items():
-        pairs.append((value, key) if isinstance(value, str) else (key, value))
-    return pairs
 
 
 class GraphView(BrowserView):
@@ -117,6 +110,11 @@ class GraphView(BrowserView):
     frame = traitlets.Int(0).tag(sync=True)  # which step of the last backward is shown
     n_frames = traitlets.Int(0).tag(sync=True)
     following = traitlets.Bool(False).tag(sync=True)
+
+    # Class defaults: a view whose __init__ raised early still closes cleanly when
+    # ipywidgets' __del__ calls close().
+    _listening = False
+    _ipython = None
 
     def __init__(self, tensor=None, names=None, show_saved: bool = False,
                  show_values: bool = False, **kwargs):  # fmt: skip
@@ -148,7 +146,7 @@ class GraphView(BrowserView):
                 self._state.apply(event)
             if tensor.grad_fn is None:
                 self._note = "this tensor has no grad_fn (a leaf, or no grad needed): no graph"
-        named = _named_tensors(names)
+        named = named_tensors(names, "GraphView()")
         for name, t in named:
             self._state.name_tensor(events.event_id(t), name)
         for t in self._known_tensors(tensor, named):

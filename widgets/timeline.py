@@ -38,6 +38,7 @@ first) and its SVG scales down to the width it has.
 
 from __future__ import annotations
 
+import functools
 from html import escape
 
 import ipywidgets as widgets
@@ -47,8 +48,13 @@ from vizgrad import events
 
 from .browser import ERROR_BOX_JS, ERROR_CSS, BrowserView
 from .dispatch_trace import DispatchTrace
+from .graph_view import GraphView
+from .names import RecordingNames
 from .render.dispatch_tree import call_outputs
 from .state.dispatch import AUTOGRAD_KEY, INPLACE_OR_VIEW_KEY, DispatchState
+from .state.graph import GraphState
+from .state.tensors import TensorState
+from .stride_map import StrideMap
 
 __all__ = ["DEFAULT_SNAPSHOT_EVERY", "Replay", "Scrubber", "Timeline", "compact_event",
            "describe_event", "event_dicts_of", "view_states"]  # fmt: skip
@@ -64,12 +70,22 @@ TRACE_WINDOW = 50
 MAX_TENSORS_SHOWN = 4
 
 
-def view_states() -> dict:
-    """A fresh state per view, by name: what a Timeline folds the events into."""
-    from .state.graph import GraphState
-    from .state.tensors import TensorState
+def view_states(names: RecordingNames | None = None) -> dict:
+    """A fresh state per view, by name: what a Timeline folds the events into.
 
-    return {"tensors": TensorState(), "graph": GraphState(), "dispatch": DispatchState()}
+    ``names`` (the user's names in the recording's ids) name tensors in the DAG, and
+    describe the named tensors made before the recording started: their geometry to the
+    stride maps, their shape to the DAG (otherwise "(shape unknown)").
+    """
+    states = {"tensors": TensorState(), "graph": GraphState(), "dispatch": DispatchState()}
+    if names is not None:
+        for made in names.described:
+            states["tensors"].apply(made)
+            if made["kind"] == "tensor_created":
+                states["graph"].describe_tensor(made["tensor"], made["shape"], made["dtype"])
+        for tensor_id, name in names.by_id.items():
+            states["graph"].name_tensor(tensor_id, name)
+    return states
 
 
 def compact_event(event) -> dict:
@@ -421,16 +437,24 @@ class Scrubber(BrowserView):
 
 
 class Timeline(widgets.VBox):
-    """A recording replayed: play, pause, step back and forward, or drag the slider."""
+    """A recording replayed: play, pause, step back and forward, or drag the slider.
+
+    ``Timeline(rec, names={"w": w})`` (or ``rec.show(names=...)``) names tensors as
+    ``GraphView`` and ``rec.to_html`` do (``widgets.names``).
+    """
 
     step = traitlets.Int(0)
+    # Its views, as class defaults: a Timeline whose __init__ raised still closes cleanly
+    # when ipywidgets' __del__ calls close().
+    scrubber = stride_map = graph_view = dispatch_trace = None
 
-    def __init__(self, recording, *, snapshot_every=DEFAULT_SNAPSHOT_EVERY, interval_ms=400):
-        from .graph_view import GraphView
-        from .stride_map import StrideMap
-
+    def __init__(self, recording, *, names=None, snapshot_every=DEFAULT_SNAPSHOT_EVERY,
+                 interval_ms=400):  # fmt: skip
         self.recording = recording
-        self.replay = Replay(event_dicts_of(recording), snapshot_every=snapshot_every)
+        event_list = event_dicts_of(recording)
+        self.names = RecordingNames.of(recording, names, event_list, "Timeline()")
+        self.replay = Replay(event_list, make_states=functools.partial(view_states, self.names),
+                             snapshot_every=snapshot_every)  # fmt: skip
         last = self.replay.n_steps
         self.scrubber = Scrubber(value=last, max=last, interval=interval_ms)
 
@@ -472,7 +496,8 @@ class Timeline(widgets.VBox):
 
     def close(self) -> None:
         for child in (self.scrubber, self.stride_map, self.graph_view, self.dispatch_trace):
-            child.close()
+            if child is not None:
+                child.close()
         super().close()
 
     # --- showing ------------------------------------------------------------------------
@@ -501,7 +526,11 @@ class Timeline(widgets.VBox):
         self._tensor_ids = ids or [t for t in self._tensor_ids if t in known]
         # A view is redrawn only when its state changed: the DAG's layout is the costly one.
         if self._tensor_ids != self._shown_ids or self._changed(states["tensors"], step):
-            self.stride_map.show_state(states["tensors"], self._tensor_ids)
+            self.stride_map.show_state(
+                states["tensors"],
+                self._tensor_ids,
+                [self.names.tensor_name(t) for t in self._tensor_ids],
+            )
             self._shown_ids = list(self._tensor_ids)
         if self._changed(states["graph"], step):
             self.graph_view.show_state(states["graph"])

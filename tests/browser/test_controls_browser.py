@@ -8,7 +8,8 @@ One notebook, run from the Run menu; then the test clicks and checks what is dra
 * a GraphView does not animate a backward pass of another graph that shares a leaf
   with its own (lesson 6), and does animate its own;
 * the Timeline's dispatch trace shows a call that has not returned as in progress
-  (lesson 7), with what autograd decided, not "nothing recorded".
+  (lesson 7), with what autograd decided, not "nothing recorded";
+* ``rec.show(names=...)`` draws a named tensor made before the recording with its shape.
 
 Screenshots go to ``test-artifacts/``.
 """
@@ -67,6 +68,12 @@ rec7.show()""",
 add_call = next(i for i, d in enumerate(rec7.event_dicts())
                 if d["kind"] == "op_dispatched" and d["op"] == "aten::add.Tensor")
 print("VG-ADD-STEP", add_call + 2)""",
+    # 9: a replay with names, of a tensor made before the recording started
+    """\
+w9 = vg.tensor([0.5, -1.0, 2.0], requires_grad=True)
+with vw.record() as rec9:
+    (w9 * 3).sum().backward()
+rec9.show(names={"w": w9})""",
     f"print({DONE!r})",
 ]
 
@@ -188,6 +195,18 @@ def test_the_timeline_shows_a_running_call_as_in_progress(notebook_page, artifac
     )  # fmt: skip
     text = timeline.locator("li.vg-trace-call.vg-trace-current").inner_text()
     assert "recorded AddBackward0" in text and "in progress" not in text, (returned, text)
+
+
+def test_show_with_names_draws_a_tensor_made_before_recording(notebook_page, artifacts_dir):
+    page = notebook_page
+    output = cell_output(page, 9)
+    timeline = output.locator(".vg-timeline")
+    timeline.locator(".vg-dag svg g.node").first.wait_for(timeout=30_000)
+    drawn = timeline.locator(".vg-dag svg").text_content()
+    assert "w: [3] float32" in drawn and "shape unknown" not in drawn, drawn
+    assert output.locator("[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+    timeline.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts_dir / "controls-show-names.png"), full_page=True)
 
 
 def _description_after(page, timeline, step: int) -> str:

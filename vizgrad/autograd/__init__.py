@@ -9,7 +9,8 @@
 * ``accumulate`` — what ``AccumulateGrad`` does to a leaf's ``.grad``;
 * ``grad_mode``, ``anomaly`` — ``no_grad`` and ``detect_anomaly``;
 * ``function`` — custom ``Function``s; ``gradcheck`` — checking gradients numerically;
-* ``graph_events`` — a live graph told as the events that built it (for the views).
+* ``graph_events`` — a live graph (``tensor_events``: a live tensor) told as the events
+  that built it (for the views).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
-from .graph_events import graph_events
+from .graph_events import graph_events, tensor_events
 
 __all__ = [
     "backward",
@@ -50,6 +51,7 @@ __all__ = [
     "is_anomaly_enabled",
     "graph",
     "graph_events",
+    "tensor_events",
 ]
 
 

@@ -142,11 +142,17 @@ class GraphState:
         """
         self._name_later(engine_tensor_id, "names", str(name))
 
+    def describe_tensor(self, engine_tensor_id: int, shape, dtype: str) -> None:
+        """The shape and dtype of a tensor whose creation the events do not tell (one made
+        before a recording started), for its labels; like ``name_tensor``, it numbers
+        nothing. A ``TensorCreated`` folded later wins."""
+        self._name_later(engine_tensor_id, "tensors", {"shape": list(shape), "dtype": dtype})
+
     def set_value(self, engine_tensor_id: int, preview: str) -> None:
         """Remember a short preview of a tensor's values (only live views know them)."""
         self._name_later(engine_tensor_id, "values", str(preview))
 
-    def _name_later(self, engine_tensor_id: int, table: str, text: str) -> None:
+    def _name_later(self, engine_tensor_id: int, table: str, text) -> None:
         local = self.known("tensor", engine_tensor_id)
         if local:
             self._remember(local, table, text)
@@ -156,7 +162,7 @@ class GraphState:
                 (table, text),
             ]
 
-    def _remember(self, local: int, table: str, text: str) -> None:
+    def _remember(self, local: int, table: str, text) -> None:
         setattr(self, table, {**getattr(self, table), local: text})
 
     def _tensor_created(self, d: dict) -> None:
