@@ -31,7 +31,8 @@ messages, answered by ``answer_message``).
 Stable selectors for browser tests: ``.vg-stride-map`` (root), ``.vg-stride-view``
 (one per tensor, ``data-view``), ``.vg-stride-grid`` and ``.vg-stride-cell``
 (``data-view``, ``data-index`` as ``"i,j"``, ``data-pos``), ``.vg-storage-strip``,
-``.vg-storage-cell`` (``data-pos``, ``data-views``), ``.vg-lit`` (the lit storage
+``.vg-storage-cell`` (``data-pos``, ``data-views``; live it shows its value over its
+position, ``.vg-pos``; in a replay its position, ``.vg-position-only``), ``.vg-lit`` (the lit storage
 cell and the element that lit it), ``.vg-arithmetic``, ``.vg-slice`` (range inputs of
 the slice chooser, ``data-view``, ``data-dim``), ``.vg-edit-size``,
 ``.vg-edit-stride``, ``.vg-edit-offset``, ``.vg-edit-apply``, ``.vg-error``,
@@ -293,8 +294,9 @@ class StrideMap(BrowserView):
 .vg-stride-map .vg-lit { outline: 3px solid #d00 !important; background: #ffd5d5 !important; }
 .vg-stride-map .vg-storage-strip { margin-top: 10px; }
 .vg-stride-map .vg-storage-cells { display: flex; flex-wrap: wrap; gap: 2px; }
-.vg-stride-map .vg-storage-cell { border: 1px solid #999; min-width: 2.4em; text-align: center; font-family: monospace; position: relative; padding: 1px 2px 9px; }
-.vg-stride-map .vg-storage-cell .vg-pos { position: absolute; bottom: 0; left: 0; right: 0; font-size: 8px; color: #444; }
+.vg-stride-map .vg-storage-cell { border: 1px solid #999; min-width: 2.4em; text-align: center; font-family: monospace; position: relative; padding: 1px 2px 13px; }
+.vg-stride-map .vg-storage-cell.vg-position-only { padding: 2px 3px; font-size: 12px; }
+.vg-stride-map .vg-storage-cell .vg-pos { position: absolute; bottom: 0; left: 0; right: 0; font-size: 10px; line-height: 12px; color: #222; background: rgba(255, 255, 255, 0.75); }
 .vg-stride-map .vg-storage-cell.vg-unread { background: repeating-linear-gradient(45deg, #fafafa, #fafafa 3px, #e6e6e6 3px, #e6e6e6 6px); color: #999; }
 .vg-stride-map .vg-storage-cell.vg-overlap { border: 2px dashed #333; }
 .vg-stride-map .vg-count { position: absolute; top: -6px; right: -4px; background: #333; color: #fff; border-radius: 6px; font-size: 8px; padding: 0 3px; }
@@ -434,10 +436,13 @@ function render({ model, el }) {
       if (s > 0 || start > 0) cells.appendChild(make("span", "vg-ellipsis", "…"));
       for (let p = start; p < stop; p++, k++) {
         const readers = strip.readers[k], counts = strip.counts[k];
-        const cell = make("span", "vg-storage-cell", strip.values ? strip.values[k] : "");
+        // Live, a cell shows its value over its position; in a replay there are no
+        // values, so the position is the cell's text, at full size.
+        const cell = make("span", "vg-storage-cell", strip.values ? strip.values[k] : p);
         cell.dataset.pos = p;
         cell.dataset.views = readers.join(",");
-        cell.appendChild(make("span", "vg-pos", p));
+        if (strip.values) cell.appendChild(make("span", "vg-pos", p));
+        else cell.classList.add("vg-position-only");
         if (!readers.length) cell.classList.add("vg-unread");
         else {
           const colors = readers.map((v) => views[v].color);

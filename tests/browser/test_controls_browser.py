@@ -9,7 +9,9 @@ One notebook, run from the Run menu; then the test clicks and checks what is dra
   with its own (lesson 6), and does animate its own;
 * the Timeline's dispatch trace shows a call that has not returned as in progress
   (lesson 7), with what autograd decided, not "nothing recorded";
-* ``rec.show(names=...)`` draws a named tensor made before the recording with its shape.
+* ``rec.show(names=...)`` draws a named tensor made before the recording with its shape;
+* the storage strips' positions are readable (full size in a replay), hints wrap
+  between words and solutions keep their lines.
 
 Screenshots go to ``test-artifacts/``.
 """
@@ -74,6 +76,11 @@ w9 = vg.tensor([0.5, -1.0, 2.0], requires_grad=True)
 with vw.record() as rec9:
     (w9 * 3).sum().backward()
 rec9.show(names={"w": w9})""",
+    # 10, 11: a hint (prose) and a solution (code), as a lesson shows them
+    """\
+from vizgrad.lessons import hint, solution
+hint("02.column_major")""",
+    """solution("02.formula")""",
     f"print({DONE!r})",
 ]
 
@@ -207,6 +214,51 @@ def test_show_with_names_draws_a_tensor_made_before_recording(notebook_page, art
     assert output.locator("[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
     timeline.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts_dir / "controls-show-names.png"), full_page=True)
+
+
+def font_px(locator) -> float:
+    return float(locator.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px"))
+
+
+def test_storage_positions_are_readable_and_hints_wrap_between_words(notebook_page,
+                                                                    artifacts_dir):  # fmt: skip
+    page = notebook_page
+    # A replay has no values: each storage cell's text is its position, at full size.
+    replayed = cell_output(page, 9).locator(".vg-timeline .vg-storage-cell")
+    replayed.first.wait_for(timeout=30_000)
+    for k in range(replayed.count()):
+        cell = replayed.nth(k)
+        assert cell.text_content() == cell.get_attribute("data-pos")
+        assert font_px(cell) >= 12
+    replayed.first.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts_dir / "controls-replay-strip.png"))
+    # Live, the position sits under the value, still readable.
+    live = cell_output(page, 1).locator(".vg-storage-cell").nth(5)
+    assert live.locator(".vg-pos").text_content() == "5"
+    assert font_px(live.locator(".vg-pos")) >= 10
+
+    # Prose wraps between words in a narrow notebook; code keeps its lines.
+    page.set_viewport_size({"width": 700, "height": 1000})
+    shown = cell_output(page, 10).locator(".vg-lesson-hint")
+    shown.wait_for(timeout=20_000)
+    style = shown.evaluate("e => [e.tagName, getComputedStyle(e).wordBreak, "
+                           "getComputedStyle(e).whiteSpace]")  # fmt: skip
+    assert style == ["DIV", "normal", "pre-line"], style
+    # Every word is on one line: a word broken in the middle would need two line boxes.
+    broken = shown.evaluate(
+        """e => { const words = [], text = e.firstChild, re = /\\S+/g; let m;
+           while ((m = re.exec(text.data))) {
+             const r = document.createRange(); r.setStart(text, m.index);
+             r.setEnd(text, m.index + m[0].length);
+             if (r.getClientRects().length > 1) words.push(m[0]); }
+           return words; }"""
+    )
+    assert broken == [], broken
+    code = cell_output(page, 11).locator("pre.vg-lesson-solution")
+    assert code.evaluate("e => getComputedStyle(e).whiteSpace") == "pre"
+    shown.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts_dir / "controls-hint-narrow.png"), full_page=True)
+    page.set_viewport_size({"width": 1400, "height": 1000})
 
 
 def _description_after(page, timeline, step: int) -> str:
