@@ -27,6 +27,10 @@ Schema version history:
   ``vizgrad.autograd.graph_events``), and ``event_id(obj)``, the id events name a
   live tensor, storage or node by.
 
+  Additive, still version 2: an ``AccumulateGrad``'s ``NodeCreated.output_meta`` holds
+  its leaf's shape and dtype, whenever it is emitted (a leaf made before a recording
+  started has no ``TensorCreated`` in it).
+
   Additive, still version 2: ``OpDispatched.module`` and ``NodeCreated.module``, the
   path of ``nn.Module``s whose forward was running (``(("", "Sequential"), ("0",
   "Linear"))``, empty outside any module), and ``NodeCreated.parameter``, the qualified
@@ -233,7 +237,8 @@ class NodeCreated(Event):
     # (what PyTorch's ``Node._input_metadata`` holds: what the gradient flowing in must
     # look like). Empty when the ``outputs`` tensors' own events say it; filled by
     # ``vizgrad.autograd.graph_events`` for a graph described after the forward pass,
-    # whose inner outputs are gone. No ids: a recording keeps it as it is.
+    # whose inner outputs are gone; always filled for an AccumulateGrad, with its leaf's
+    # (``variable``'s) shape and dtype. No ids: a recording keeps it as it is.
     output_meta: tuple = ()
     # The nn.Module path whose forward recorded the node (as ``OpDispatched.module``), and
     # for an AccumulateGrad of a module parameter, the parameter's name ("0.weight").

@@ -517,3 +517,15 @@ def test_a_backward_pass_from_a_node_inside_the_graph_is_shown():
         "AccumulateGrad(tensor 1)", "AccumulateGrad(tensor 2)"]  # fmt: skip
     assert set(view.graph_state["nodes"]) == drawn
     view.close()
+
+
+def test_leaves_made_before_the_view_followed_are_drawn_with_their_shapes():
+    w = vg.tensor([[1.0, 2.0, 3.0]], requires_grad=True)  # made before the view exists
+    b = vg.zeros(1, requires_grad=True)
+    view = GraphView()
+    with view:
+        (w * 2 + b).sum()
+    labels = html.unescape(view.svg)
+    assert "(shape unknown)" not in labels
+    assert "[1, 3] float32" in labels and "[1] float32" in labels
+    view.close()

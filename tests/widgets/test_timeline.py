@@ -360,6 +360,16 @@ def test_show_takes_names_as_to_html_and_graph_view_do():
     assert any("x</div>" in s["html"] or ">x:" in s["html"] for s in page["stride_maps"])
 
 
+def test_without_names_a_leaf_made_before_recording_still_has_its_shape():
+    recording, w, x = _made_before_recording()
+    timeline = recording.show()
+    try:
+        labels = _dag_labels(timeline.graph_view.svg)
+        assert "[3] float32" in labels and not any("shape unknown" in t for t in labels)
+    finally:
+        timeline.close()
+
+
 @pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
 def test_bad_names_raise_one_clear_error_and_nothing_at_garbage_collection():
     recording, w, _ = _made_before_recording()

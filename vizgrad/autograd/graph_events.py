@@ -134,10 +134,14 @@ def _output_metadata(nodes) -> dict:
     The output tensors of inner nodes are gone after the forward pass, but a node
     keeps the metadata of each of its inputs (to check the gradients it computes for
     them), and a node's input is the output of the node its edge points at.
-    AccumulateGrad's "output" is its leaf, described by the leaf's own events.
+    AccumulateGrad's "output" is its leaf: its own shape and dtype, as the engine tells
+    them when it makes the node (``announce_node``).
     """
     meta: dict = {}
     for node in nodes:
+        variable = getattr(node, "variable", None)
+        if variable is not None:
+            meta[node] = {0: (tuple(variable.shape), _dtype_name(variable.dtype))}
         for (next_node, input_nr), info in zip(node.next_functions, _edge_metadata(node),
                                                strict=False):  # fmt: skip
             if (

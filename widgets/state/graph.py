@@ -187,6 +187,12 @@ class GraphState:
         }
         if d.get("parameter") and d.get("variable"):
             self.parameter_names = {**self.parameter_names, d["variable"]: d["parameter"]}
+        leaf = d.get("variable")
+        if leaf and leaf not in self.tensors and d.get("output_meta"):
+            # A leaf made before this state's events began: its AccumulateGrad tells its
+            # shape (otherwise "(shape unknown)").
+            (shape, dtype), *_ = d["output_meta"]
+            self.tensors[leaf] = {"shape": list(shape), "dtype": dtype}
 
     def _backward_started(self, d: dict) -> None:
         self._reset_backward()
