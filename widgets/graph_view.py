@@ -33,10 +33,14 @@ API:
   following live events.
 * ``refresh()`` redraws now; ``close()`` unsubscribes from the event bus.
 
-While a view is open the event bus is active, so every operation emits its events:
-close views you no longer watch. Live drawing is throttled (a redraw at most every
-~0.2 s, and once at the end of the block, of ``backward()`` and of each notebook
-cell), so a long forward pass is not slowed down by graphviz.
+A view that is not following listens to the start of backward passes, and to the
+steps of a pass of its own graph; one that follows (``follow()``, ``with g:``) listens
+to every event. So an idle view costs an operator call nothing and a backward pass
+one call, and the event bus holds it weakly: a view nobody holds stops listening.
+(ipywidgets 8 itself holds every widget until ``close()``.) Live
+drawing is throttled (a redraw at most every ~0.2 s, and once at the end of the block,
+of ``backward()`` and of each notebook cell), so a long forward pass is not slowed
+down by graphviz.
 
 Selectors (stable, for the browser tests and for styling):
 
@@ -63,6 +67,7 @@ import time
 
 import numpy as np
 import traitlets
+from IPython import get_ipython
 
 from vizgrad import events
 from vizgrad.autograd import graph_events
@@ -75,6 +80,8 @@ from .state.graph import GraphState
 
 __all__ = ["GraphView", "engine_panel"]
 
+# What an idle view listens to: the start of each backward pass (is it one of its graph?).
+_WAITING = frozenset({"backward_started"})
 MAX_FRAMES = 5000  # a backward pass longer than this keeps its last frames
 MAX_TENSORS = 100_000  # shapes kept while following; beyond, undrawn ones are forgotten
 RENDER_INTERVAL = 0.2  # seconds between live redraws (at least)
@@ -114,6 +121,8 @@ class GraphView(BrowserView):
     # Class defaults: a view whose __init__ raised early still closes cleanly when
     # ipywidgets' __del__ calls close().
     _listening = False
+    _kinds: frozenset | None = None  # the event kinds subscribed to (None: all)
+    _watching_backward = False
     _ipython = None
 
     def __init__(self, tensor=None, names=None, show_saved: bool = False,
@@ -164,25 +173,43 @@ class GraphView(BrowserView):
     # --- listening to the engine ----------------------------------------------------------
 
     def _listen(self) -> None:
-        if not self._listening:
-            events.subscribe(self._on_event)
-            self._listening = True
-            self._hook_ipython()
+        """Subscribe to what the view needs now: every event while it follows; the
+        backward engine's steps while it watches a pass of its graph; else only the start
+        of each backward pass. So an idle view costs an operator call nothing (the bus
+        builds no event for it) and a backward pass one call. Weakly: a view nobody
+        holds stops listening."""
+        if self.following:
+            kinds = None
+        elif self._watching_backward:
+            kinds = GraphState.BACKWARD_KINDS
+        else:
+            kinds = _WAITING
+        if self._listening:
+            if kinds == self._kinds:
+                return
+            events.unsubscribe(self._on_event)
+        events.subscribe(self._on_event, kinds, weak=True)
+        self._listening, self._kinds = True, kinds
 
     def _stop_listening(self) -> None:
         if self._listening:
-            events.unsubscribe(self._on_event)
+            # The collector may have ended the weak subscription already (a view closed
+            # by ipywidgets' __del__ after it became garbage).
+            with contextlib.suppress(ValueError):
+                events.unsubscribe(self._on_event)
             self._listening = False
         self._unhook_ipython()
 
     def follow(self) -> GraphView:
         """Grow with every node recorded from now on (until ``unfollow()``)."""
-        self._listen()
         self.following = True
+        self._listen()
         return self
 
     def unfollow(self) -> GraphView:
         self.following = False
+        if self._listening:
+            self._listen()  # back to the backward steps only
         self.refresh()
         return self
 
@@ -209,6 +236,7 @@ class GraphView(BrowserView):
             self._watching_backward = self._starts_in_this_graph(event)
             if self._watching_backward:
                 self._frames = []
+            self._listen()  # this pass's steps, or only the start of the next pass
         if GraphState.is_backward_event(event):
             if not self._watching_backward:
                 return
@@ -224,7 +252,10 @@ class GraphView(BrowserView):
                 return  # nothing drawn changed
         self._shown = self._state
         self._dirty = True
+        self._hook_ipython()  # draw what is pending when the cell ends
         if self._state.phase == "done" and kind == "ready_queue_changed":
+            self._watching_backward = False
+            self._listen()  # the pass is over: wait for the next one
             self._show_last_frame()
         elif time.perf_counter() - self._last_render >= max(
             RENDER_INTERVAL, 4 * self._render_seconds
@@ -252,12 +283,12 @@ class GraphView(BrowserView):
     # --- notebook integration: draw what is pending when a cell ends ----------------------
 
     def _hook_ipython(self) -> None:
-        try:
-            from IPython import get_ipython
-        except ImportError:
+        """Ask IPython to call ``_after_cell`` once the running cell ends (only while
+        something is left to draw: an idle view costs a cell nothing)."""
+        if self._ipython is not None:
             return
         shell = get_ipython()
-        if shell is not None and self._ipython is None:
+        if shell is not None:
             shell.events.register("post_run_cell", self._after_cell)
             self._ipython = shell
 
@@ -268,6 +299,7 @@ class GraphView(BrowserView):
             self._ipython = None
 
     def _after_cell(self, *args) -> None:
+        self._unhook_ipython()
         if self._dirty:
             self.n_frames = len(self._frames)
             self.refresh()

@@ -8,8 +8,8 @@ each in its own colour, so sharing, offsets, gaps (steps), stride 0 (``expand``)
 overlap (``as_strided``) show at a glance. The controls build
 ``vizgrad.as_strided(first_tensor, size, stride, offset)`` and show vizgrad's own
 error when the view would read outside the storage. An in-place write into a shown
-storage (``x.add_(1)``) redraws the map: the widget listens to ``vizgrad.events``
-until ``close()``.
+storage (``x.add_(1)``) redraws the map: the widget listens to the in-place writes of
+``vizgrad.events`` until ``close()`` (weakly: a map nobody holds stops listening).
 
 The Timeline drives a replay with ``show_state(state, tensor_ids)``: geometry only,
 cells show storage positions instead of values.
@@ -40,6 +40,8 @@ the slice chooser, ``data-view``, ``data-dim``), ``.vg-edit-size``,
 """
 
 from __future__ import annotations
+
+import contextlib
 
 import traitlets
 
@@ -119,6 +121,8 @@ class StrideMap(BrowserView):
     edit_offset = traitlets.Unicode("").tag(sync=True)
     mode = traitlets.Unicode("live").tag(sync=True)
 
+    _shown_storages: frozenset = frozenset()  # ids of the storages drawn live
+
     def __init__(self, *tensors, names=None, **kwargs):
         for position, t in enumerate(tensors, start=1):
             if not isinstance(t, vizgrad.Tensor):
@@ -188,6 +192,7 @@ class StrideMap(BrowserView):
             views, storages = self._replay_geometry()
         else:
             views, storages = self._live_geometry()
+            self._shown_storages = frozenset(storages)  # what an in-place write redraws
         self.data = stride_map_data(views, storages, self.slices, self.selection or None)
 
     def _on_front_end_change(self, change) -> None:
@@ -196,21 +201,23 @@ class StrideMap(BrowserView):
     # --- live updates ---------------------------------------------------------------
 
     def _listen(self) -> None:
+        # In-place writes only, and weakly: a map nobody holds stops listening.
         if not self._listening:
-            events.bus.subscribe(self._on_event)
+            events.bus.subscribe(self._on_event, {"inplace_write"}, weak=True)
             self._listening = True
 
     def _stop_listening(self) -> None:
         # getattr: ipywidgets' __del__ calls close() even when __init__ raised early.
         if getattr(self, "_listening", False):
-            events.bus.unsubscribe(self._on_event)
+            # The collector may have ended the weak subscription already (a map closed by
+            # ipywidgets' __del__ after it became garbage).
+            with contextlib.suppress(ValueError):
+                events.bus.unsubscribe(self._on_event)
             self._listening = False
 
     def _on_event(self, event) -> None:
         """Redraw after an in-place write into a shown storage (its version went up)."""
-        if event.kind != "inplace_write":
-            return
-        if any(event.storage == _storage_id(t) for t, _ in self._live_views()):
+        if event.kind == "inplace_write" and event.storage in self._shown_storages:
             self.refresh()
 
     def close(self) -> None:

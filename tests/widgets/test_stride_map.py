@@ -589,3 +589,17 @@ def test_constructor_checks_its_arguments():
         StrideMap(np.zeros(3))
     with pytest.raises(ValueError, match="names"):
         StrideMap(vg.zeros(3), names=["a", "b"])
+
+
+def test_a_map_listens_to_in_place_writes_only():
+    x = vg.arange(6.0)
+    w = StrideMap(x, names=["x"])
+    try:
+        assert events.bus.wanted == {"inplace_write"}
+        before = w.data["views"][0]["version"]
+        vg.ones(2).add_(1)  # another storage: nothing to redraw
+        x.add_(1)
+        assert w.data["views"][0]["version"] == before + 1
+    finally:
+        w.close()
+    assert not events.bus.active

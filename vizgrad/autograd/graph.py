@@ -230,7 +230,7 @@ def announce_node(node: Node, outputs=(), saved=(), variable=None) -> None:
     the gradient flowing into it must look like): the leaf may have been made before
     anyone listened, and then no ``TensorCreated`` describes it.
     """
-    if not events.bus.active:
+    if not (events.bus.active and "node_created" in events.bus.wanted):
         return
     leaf_meta = ((variable._size, variable._dtype.name),) if variable is not None else ()
     events.bus.emit(
@@ -287,7 +287,7 @@ class SavedTensor:
         if released:
             raise RuntimeError(FREED_GRAPH_MESSAGE)
         current = self.tensor._version_counter.value
-        if events.bus.active:
+        if "version_checked" in events.bus.wanted:
             events.bus.emit(
                 events.VersionChecked(
                     self.node._id if self.node else 0, self.tensor._id, self.version, current

@@ -240,6 +240,10 @@ class GraphState:
         self.hooks = {**self.hooks, node: [*self.hooks.get(node, []), d["hook"]]}
         self.last_step = f"a {d['hook']} hook ran on {self.node_title(node)}"
 
+    # The backward engine's steps this state folds (``events.BACKWARD_KINDS`` but the
+    # version checks, which change nothing drawn).
+    BACKWARD_KINDS = _BACKWARD_KINDS
+
     _HANDLERS = {
         "tensor_created": _tensor_created,
         "node_created": _node_created,
