@@ -101,22 +101,41 @@ def edit(stride_map, size: str, stride: str, offset: str) -> None:
     stride_map.locator("button.vg-edit-apply").click()
 
 
-@pytest.fixture
-def notebook_page(jupyter_lab, page):
-    write_notebook(jupyter_lab.root_dir / NOTEBOOK)
-    open_notebook(page, jupyter_lab, NOTEBOOK)
-    run_all_cells(page)
+@pytest.fixture(scope="module")
+def notebook_page(jupyter_lab, browser):
+    """The notebook, run once, in a page of its own that every test of this module uses
+    (each test clicks in its own cells). The session's notebook and kernel go after."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.on("dialog", lambda dialog: dialog.accept() if dialog.type == "beforeunload"
+            else dialog.dismiss())  # fmt: skip
     try:
-        page.wait_for_selector(f".jp-OutputArea-output:has-text('{DONE}')", timeout=90_000)
-    except PlaywrightTimeout:
-        pytest.fail(f"the notebook did not finish; server log:\n{jupyter_lab.log_tail()}")
-    printed = cell_output(page, 0).text_content()
-    widgets_file = printed.split("VG-WIDGETS-FILE", 1)[1].split()[0]
-    assert Path(widgets_file).resolve().is_relative_to(REPO_ROOT.resolve()), (
-        f"the kernel imports the views from {widgets_file}, not from this checkout "
-        f"({REPO_ROOT}): run with PYTHONPATH={REPO_ROOT}"
-    )
-    return page
+        write_notebook(jupyter_lab.root_dir / NOTEBOOK)
+        open_notebook(page, jupyter_lab, NOTEBOOK)
+        run_all_cells(page)
+        try:
+            page.wait_for_selector(f".jp-OutputArea-output:has-text('{DONE}')",
+                                   timeout=90_000)  # fmt: skip
+        except PlaywrightTimeout:
+            pytest.fail(f"the notebook did not finish; server log:\n{jupyter_lab.log_tail()}")
+        printed = cell_output(page, 0).text_content()
+        widgets_file = printed.split("VG-WIDGETS-FILE", 1)[1].split()[0]
+        assert Path(widgets_file).resolve().is_relative_to(REPO_ROOT.resolve()), (
+            f"the kernel imports the views from {widgets_file}, not from this checkout "
+            f"({REPO_ROOT}): run with PYTHONPATH={REPO_ROOT}"
+        )
+        errors = page.locator(
+            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+        )
+        assert not [t for t in errors.all_text_contents() if "Traceback" in t]
+        yield page
+    finally:
+        context.close()
+        for session in jupyter_lab.api("GET", "sessions"):
+            if session["path"] == NOTEBOOK:
+                jupyter_lab.api("DELETE", f"sessions/{session['id']}")
+        (jupyter_lab.root_dir / NOTEBOOK).unlink(missing_ok=True)
 
 
 def test_the_stride_maps_editor_and_remove_view_work(notebook_page, artifacts_dir):
@@ -162,20 +181,27 @@ def test_the_stride_maps_editor_and_remove_view_work(notebook_page, artifacts_di
 
 def test_a_graph_view_animates_only_its_own_backward_pass(notebook_page, artifacts_dir):
     page = notebook_page
+    # text_content, not inner_text: JupyterLab does not lay out cells out of view.
     other = cell_output(page, 3).locator(".vg-dag")
     other.locator("svg g.node").first.wait_for(timeout=30_000)
-    assert not other.locator(".vg-dag-steps").is_visible()  # no backward step to show
-    assert other.locator(".vg-dag-phase").inner_text() == "forward: 3 nodes recorded"
+    other.scroll_into_view_if_needed()
+    steps = other.locator(".vg-dag-steps").evaluate("e => e.style.display")
+    assert steps == "none"  # no backward step to show
+    assert other.locator(".vg-dag-phase").text_content() == "forward: 3 nodes recorded"
     assert other.locator("svg g.node.vg-done, svg g.node.vg-running").count() == 0
     assert "SinBackward0" not in other.locator("svg").text_content()
 
     own = cell_output(page, 5).locator(".vg-dag")
-    own.locator(".vg-dag-steps").wait_for(state="visible", timeout=30_000)
-    label = own.locator(".vg-dag-step-label").inner_text()
+    own.locator(".vg-dag-steps").wait_for(state="attached", timeout=30_000)
+    own.scroll_into_view_if_needed()
+    page.wait_for_function(
+        "root => root.querySelector('.vg-dag-steps').style.display === ''",
+        arg=own.element_handle(), timeout=30_000,
+    )  # fmt: skip
+    label = own.locator(".vg-dag-step-label").text_content()
     assert label.startswith("backward step ") and label.split("/")[0].split()[-1] == (
         label.split("/")[1].strip())  # the last step shown  # fmt: skip
-    assert own.locator(".vg-dag-phase").inner_text() == "backward done"
-    own.scroll_into_view_if_needed()
+    assert own.locator(".vg-dag-phase").text_content() == "backward done"
     page.screenshot(path=str(artifacts_dir / "controls-own-backward.png"), full_page=True)
 
 
@@ -264,13 +290,3 @@ def test_storage_positions_are_readable_and_hints_wrap_between_words(notebook_pa
 def _description_after(page, timeline, step: int) -> str:
     move_timeline_to(page, timeline, step)
     return timeline.locator(".vg-step-description").inner_text()
-
-
-@pytest.fixture(autouse=True)
-def _no_leftover_notebooks(jupyter_lab):
-    yield
-    for session in jupyter_lab.api("GET", "sessions"):
-        if session["path"] == NOTEBOOK:
-            jupyter_lab.api("DELETE", f"sessions/{session['id']}")
-    for leftover in jupyter_lab.root_dir.glob("*.ipynb"):
-        leftover.unlink()
