@@ -80,7 +80,7 @@ class TensorIterator:
                            for x in operands]  # fmt: skip
             self._write_array = self.output._array
             self._needs_copy_back = False
-            if events.bus.active:
+            if events.bus.active and "kernel_chosen" in events.bus.wanted:
                 self._emit_kernel_chosen(operands)
             return
 
@@ -127,7 +127,7 @@ class TensorIterator:
             self._write_array = np.empty(self.shape, dtype=kernel_dtype.numpy)
             self._needs_copy_back = True
 
-        if events.bus.active:
+        if events.bus.active and "kernel_chosen" in events.bus.wanted:
             self._emit_kernel_chosen(operands)
 
     def run(self, kernel, *args, **kwargs) -> Tensor:
