@@ -136,27 +136,42 @@ def check(key: str, answer) -> Feedback:
     return _get(key).check(answer)
 
 
+# How each kind of text is laid out in a notebook. A hint is prose: it wraps between
+# words (never inside one: JupyterLab's output styles may break words anywhere) and keeps
+# its line breaks. A solution is code: its lines stay whole (a long one scrolls) so it
+# can be pasted as it reads.
+_STYLES = {
+    "hint": ("div", "white-space: pre-line; word-break: normal; overflow-wrap: break-word; "
+                    "font-family: inherit; margin: 4px 0"),
+    "solution": ("pre", "white-space: pre; word-break: normal; overflow-wrap: normal; "
+                        "overflow-x: auto; margin: 4px 0"),
+}  # fmt: skip
+
+
 class _Text:
     """Text shown as it is in a notebook (a plain ``str`` would show its quotes)."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, kind: str):
         self.text = text
+        self.kind = kind  # "hint" or "solution", see _STYLES
 
     def __repr__(self) -> str:
         return self.text
 
     def _repr_html_(self) -> str:
-        return f"<pre class='vg-lesson-text'>{html.escape(self.text)}</pre>"
+        tag, style = _STYLES[self.kind]
+        return (f'<{tag} class="vg-lesson-text vg-lesson-{self.kind}" style="{style}">'
+                f"{html.escape(self.text)}</{tag}>")  # fmt: skip
 
 
 def hint(key: str) -> _Text:
     """The next hint for exercise ``key``."""
-    return _Text(_get(key).next_hint())
+    return _Text(_get(key).next_hint(), "hint")
 
 
 def solution(key: str) -> _Text:
     """The reference answer of exercise ``key``: paste it into the cell to see it checked."""
-    return _Text(_get(key).solution)
+    return _Text(_get(key).solution, "solution")
 
 
 def results() -> dict[str, str]:

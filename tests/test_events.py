@@ -100,6 +100,66 @@ def test_unsubscribe_stops_delivery_and_deactivates_bus():
     assert not events.bus.active
 
 
+class _Listener:
+    """A subscriber that keeps what it hears (weakly subscribed in these tests)."""
+
+    def __init__(self):
+        self.kinds = []
+
+    def on_event(self, event):
+        self.kinds.append(event.kind)
+
+
+def test_a_subscriber_hears_only_the_kinds_it_asked_for():
+    writes, everything = _Listener(), _Listener()
+    events.subscribe(writes.on_event, {"inplace_write"})
+    try:
+        assert events.bus.active and events.bus.wanted == {"inplace_write"}
+        x = vg.ones(3)
+        x + 1
+        x.add_(1)
+        assert writes.kinds == ["inplace_write"]
+        with events.Recorder() as rec:  # another subscriber, of every kind
+            x.add_(1)
+        assert writes.kinds == ["inplace_write"] * 2
+        assert "op_dispatched" in {e.kind for e in rec.events}
+        events.subscribe(everything.on_event)
+        events.unsubscribe(everything.on_event)
+        assert events.bus.wanted == {"inplace_write"}
+    finally:
+        events.unsubscribe(writes.on_event)
+    assert not events.bus.active and events.bus.wanted == frozenset()
+    with pytest.raises(ValueError, match="unknown event kinds \\['inplace_wirte'\\]"):
+        events.subscribe(writes.on_event, {"inplace_wirte"})
+    with pytest.raises(ValueError, match="is not subscribed"):
+        events.unsubscribe(writes.on_event)
+
+
+def test_a_backward_only_subscriber_makes_operator_calls_build_no_event():
+    listener = _Listener()
+    events.subscribe(listener.on_event, {"backward_started"})
+    try:
+        assert not events.bus.active  # the dispatcher and tensor creation build nothing
+        w = vg.ones(3, requires_grad=True)
+        loss = (w * 2).sum()
+        assert listener.kinds == []
+        loss.backward()
+        assert listener.kinds == ["backward_started"]  # and no other backward step
+    finally:
+        events.unsubscribe(listener.on_event)
+
+
+def test_a_weak_subscription_ends_when_nobody_holds_the_subscriber():
+    listener = _Listener()
+    events.subscribe(listener.on_event, weak=True)
+    vg.ones(1) + 1
+    assert listener.kinds and listener.on_event in events.bus.subscribers()
+    del listener  # nothing else holds it: the subscription ends with it
+    assert events.bus.subscribers() == [] and not events.bus.active
+    with pytest.raises(TypeError, match="needs a bound method"):
+        events.subscribe(print, weak=True)
+
+
 def test_reading_a_recording_of_another_schema_version_is_a_clear_error():
     with pytest.raises(ValueError, match="schema version"):
         events.Recorder.from_json(json.dumps({"schema_version": 999, "events": []}))

@@ -69,12 +69,28 @@ def test_output_meta_survives_json_and_recordings_keep_it():
     assert node.output_meta
     again = events.event_from_dict(json.loads(json.dumps(node.to_dict())))
     assert again == node
-    # Recorded nodes leave it empty (their outputs' TensorCreated say it) and still load.
+    # Recorded nodes leave it empty (their outputs' TensorCreated say it) and still load;
+    # an AccumulateGrad tells its leaf's shape and dtype, as graph_events does.
     with events.Recorder() as rec:
-        _forward()
+        a, b, y = _forward()
     restored = events.Recorder.from_json(rec.to_json())
     assert restored.to_dicts() == rec.to_dicts()
-    assert all(e.output_meta == () for e in restored.events if e.kind == "node_created")
+    recorded = [e for e in restored.events if e.kind == "node_created"]
+    assert all(e.output_meta == () for e in recorded if not e.variable)
+    leaves = [e.output_meta for e in recorded if e.variable]
+    assert leaves and all(meta == (((3,), "float32"),) for meta in leaves)
+    described = {e.variable: e.output_meta for e in graph_events(y) if e.kind == "node_created"}
+    assert described[events.event_id(a)] == (((3,), "float32"),)
+
+
+def test_a_leaf_made_before_anyone_listened_is_described_by_its_accumulate_grad():
+    w = vg.tensor([[1.0, 2.0]], requires_grad=True)  # made while nobody listens
+    with events.Recorder() as rec:
+        (w * 2).sum()
+    (leaf,) = [e for e in rec.events if e.kind == "node_created" and e.variable]
+    assert leaf.variable == events.event_id(w)
+    assert leaf.output_meta == (((1, 2), "float32"),)
+    assert not [e for e in rec.events if e.kind == "tensor_created" and e.tensor == leaf.variable]
 
 
 def test_a_freed_graph_describes_no_saved_tensors():

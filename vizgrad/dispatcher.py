@@ -195,11 +195,11 @@ def _dispatch_observed(op: Operator, args: tuple, kwargs: dict):
         result = _walk_keys(op, args, kwargs)
     except BaseException as error:
         state.call, state.parent, state.call_op = outer
-        if events.bus.active:
+        if "op_returned" in events.bus.wanted:
             events.bus.emit(events.OpReturned(call, op.qualname, type(error).__name__))
         raise
     state.call, state.parent, state.call_op = outer
-    if events.bus.active:
+    if "op_returned" in events.bus.wanted:
         events.bus.emit(events.OpReturned(call, op.qualname))
     return result
 
@@ -211,7 +211,7 @@ def _walk_keys(op: Operator, args: tuple, kwargs: dict):
         # excludes the autograd and ADInplaceOrView keys, so only the backend runs. The
         # outer call's own keys record history and bump versions for what it returns.
         return _backend(op, args, kwargs, "call")
-    if events.bus.active:
+    if events.bus.active and "op_dispatched" in events.bus.wanted:
         _emit_step(op, AUTOGRAD_KEY, "call", args, _autograd_note(op, args, kwargs))
     _state.depth += 1
     try:
@@ -239,7 +239,7 @@ def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict, action="r
     elif variant is RESIZE:
         _check_inference_write(args[0])
     size_before = args[0]._size if variant is RESIZE else None
-    if events.bus.active:
+    if events.bus.active and "op_dispatched" in events.bus.wanted:
         _emit_step(op, INPLACE_OR_VIEW_KEY, action, args, _INPLACE_OR_VIEW_NOTES[variant])
     _state.depth += 1
     try:
@@ -272,7 +272,7 @@ def _outputs(op: Operator, kwargs: dict) -> list:
 
 
 def _backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
-    if events.bus.active:
+    if events.bus.active and "op_dispatched" in events.bus.wanted:
         _emit_step(op, BACKEND_KEY, action, args, _BACKEND_NOTE)
     _state.depth += 1
     _state.below_autograd += 1
@@ -325,7 +325,7 @@ def _make_views(op: Operator, source, result) -> None:
             continue
         view._autograd_meta = DifferentiableViewMeta(base, how, source._version_counter.value)
         view._version_counter = source._version_counter
-        if events.bus.active:
+        if events.bus.active and "view_created" in events.bus.wanted:
             made = events.ViewCreated(view._id, base._id, source._id, op.name, view._size,
                                       view._stride, view._offset, _state.call)  # fmt: skip
             events.bus.emit(made)
@@ -345,7 +345,7 @@ def _record_write(op: Operator, tensor) -> None:
     if tensor._inference:
         return  # inference tensors keep no version counter
     tensor._version_counter.value += 1
-    if events.bus.active:
+    if events.bus.active and "inplace_write" in events.bus.wanted:
         written = events.InplaceWrite(tensor._id, tensor._storage._id, op.qualname,
                                       tensor._version_counter.value, _state.call)  # fmt: skip
         events.bus.emit(written)

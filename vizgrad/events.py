@@ -7,7 +7,10 @@ tensors, storages and autograd nodes by small integer ids (never by ``id()``), s
 recording is deterministic and can be saved as JSON and replayed.
 
 Emission is free when nobody listens: emitters test ``events.bus.active`` (one
-attribute read) before building an event.
+attribute read) before building an event of an operator call, and whether anyone wants
+their event's kind (``kind in events.bus.wanted``). A subscriber may want some kinds
+only (``subscribe(view.on_event, kinds={"inplace_write"})``) and may be held weakly
+(``weak=True``), so a view nobody holds any more stops costing anything.
 
 Schema version history:
 
@@ -27,6 +30,10 @@ Schema version history:
   ``vizgrad.autograd.graph_events``), and ``event_id(obj)``, the id events name a
   live tensor, storage or node by.
 
+  Additive, still version 2: an ``AccumulateGrad``'s ``NodeCreated.output_meta`` holds
+  its leaf's shape and dtype, whenever it is emitted (a leaf made before a recording
+  started has no ``TensorCreated`` in it).
+
   Additive, still version 2: ``OpDispatched.module`` and ``NodeCreated.module``, the
   path of ``nn.Module``s whose forward was running (``(("", "Sequential"), ("0",
   "Linear"))``, empty outside any module), and ``NodeCreated.parameter``, the qualified
@@ -39,6 +46,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -61,6 +69,7 @@ __all__ = [
     "GradAccumulated",
     "HookFired",
     "VersionChecked",
+    "BACKWARD_KINDS",
     "bus",
     "subscribe",
     "unsubscribe",
@@ -235,7 +244,8 @@ class NodeCreated(Event):
     # (what PyTorch's ``Node._input_metadata`` holds: what the gradient flowing in must
     # look like). Empty when the ``outputs`` tensors' own events say it; filled by
     # ``vizgrad.autograd.graph_events`` for a graph described after the forward pass,
-    # whose inner outputs are gone. No ids: a recording keeps it as it is.
+    # whose inner outputs are gone; always filled for an AccumulateGrad, with its leaf's
+    # (``variable``'s) shape and dtype. No ids: a recording keeps it as it is.
     output_meta: tuple = ()
     # The nn.Module path whose forward recorded the node (as ``OpDispatched.module``), and
     # for an AccumulateGrad of a module parameter, the parameter's name ("0.weight").
@@ -448,29 +458,125 @@ def _tuplify(value):
 # --- the bus --------------------------------------------------------------------------
 
 
-class EventBus:
-    """Hands each emitted event to every subscriber, in subscription order."""
+# The kinds the backward engine emits (``backward()`` and ``autograd.grad``: the engine,
+# AccumulateGrad, hooks, and the version check of a saved tensor unpacked); every other
+# kind is emitted while operators run.
+BACKWARD_KINDS = frozenset({
+    "backward_started", "ready_queue_changed", "node_started", "node_finished",
+    "grad_accumulated", "hook_fired", "version_checked",
+})  # fmt: skip
 
-    __slots__ = ("active", "_subscribers", "next_seq")
+
+class _Subscription:
+    """One subscriber: what it is (a callable, or a weak reference to a bound method),
+    the kinds it wants (None: all), and what ``emit`` calls."""
+
+    __slots__ = ("target", "kinds", "weak", "call")
+
+    def __init__(self, target, kinds, weak, call):
+        self.target, self.kinds, self.weak, self.call = target, kinds, weak, call
+
+    def holds(self, callback) -> bool:
+        return (self.target() if self.weak else self.target) == callback
+
+
+def _weak_caller(ref):
+    """Call the method ``ref`` refers to, while its object lives (a view nobody holds
+    any more is left alone until the collector ends its subscription)."""
+
+    def call(event):
+        method = ref()
+        if method is not None:
+            method(event)
+
+    return call
+
+
+class EventBus:
+    """Hands each emitted event to the subscribers that want its kind, in subscription order.
+
+    What the emitters read before building an event (nothing is built that nobody wants):
+
+    * ``active`` — someone wants an event of operator calls (dispatch steps, storages,
+      tensors, kernels, views, in-place writes, recorded nodes): the one attribute the
+      dispatcher and tensor creation read when nobody listens;
+    * ``wanted`` — the kinds someone wants: each emitter checks its own kind.
+
+    So a view that only waits for ``backward()`` to start (a GraphView not following)
+    costs an operator call nothing, and a backward pass one call per such view.
+    """
+
+    __slots__ = ("active", "wanted", "_subscriptions", "_routes", "_everyone", "next_seq")
 
     def __init__(self):
-        self.active = False  # read by every emitter: False means "build nothing"
-        self._subscribers: list = []
+        self.active = False  # read first by every emitter of an operator call's events
+        self.wanted: frozenset = frozenset()
+        self._subscriptions: list[_Subscription] = []
+        self._routes: dict[str, tuple] = {}  # kind -> what emit calls, in order
+        self._everyone: tuple = ()  # what emit calls for a kind not in EVENT_TYPES
         self.next_seq = 1
 
-    def subscribe(self, callback) -> None:
-        self._subscribers.append(callback)
-        self.active = True
+    def subscribe(self, callback, kinds=None, *, weak: bool = False) -> None:
+        """Call ``callback(event)`` for every event emitted from now on, or, with
+        ``kinds`` (``{"inplace_write"}``), for the events of those kinds only.
+
+        ``weak=True`` holds ``callback``, a bound method, through a weak reference:
+        once nothing else holds its object, the subscription ends by itself.
+        """
+        if kinds is not None:
+            kinds = frozenset(kinds)
+            unknown = sorted(kinds - EVENT_TYPES.keys())
+            if unknown:
+                raise ValueError(f"unknown event kinds {unknown}; known: {sorted(EVENT_TYPES)}")
+        if weak:
+            if not hasattr(callback, "__self__") or not hasattr(callback, "__func__"):
+                raise TypeError("subscribe(weak=True) needs a bound method (view.on_event), "
+                                f"not {type(callback).__name__}")  # fmt: skip
+            target = weakref.WeakMethod(callback, self._collected)
+            subscription = _Subscription(target, kinds, True, _weak_caller(target))
+        else:
+            subscription = _Subscription(callback, kinds, False, callback)
+        self._subscriptions.append(subscription)
+        self._route()
 
     def unsubscribe(self, callback) -> None:
-        self._subscribers.remove(callback)
-        self.active = bool(self._subscribers)
+        """End ``callback``'s subscription (the first, if it subscribed more than once)."""
+        for subscription in self._subscriptions:
+            if subscription.holds(callback):
+                self._subscriptions.remove(subscription)
+                self._route()
+                return
+        raise ValueError(f"{callback!r} is not subscribed")
+
+    def subscribers(self) -> list:
+        """The callbacks subscribed now, in order (weakly held ones while they live)."""
+        held = (s.target() if s.weak else s.target for s in self._subscriptions)
+        return [callback for callback in held if callback is not None]
+
+    def _collected(self, ref) -> None:
+        # The collector freed a weakly subscribed method's object: its subscription ends.
+        self._subscriptions = [s for s in self._subscriptions if s.target is not ref]
+        self._route()
+
+    def _route(self) -> None:
+        """Recompute, for each kind, whom ``emit`` calls, and what the emitters read."""
+        routes: dict[str, list] = {kind: [] for kind in EVENT_TYPES}
+        everyone = []
+        for subscription in self._subscriptions:
+            if subscription.kinds is None:
+                everyone.append(subscription.call)
+            for kind in EVENT_TYPES if subscription.kinds is None else subscription.kinds:
+                routes[kind].append(subscription.call)
+        self._routes = {kind: tuple(calls) for kind, calls in routes.items()}
+        self._everyone = tuple(everyone)
+        self.wanted = frozenset(kind for kind, calls in routes.items() if calls)
+        self.active = not self.wanted <= BACKWARD_KINDS
 
     def emit(self, event: Event) -> None:
         event.seq = self.next_seq
         self.next_seq += 1
-        for callback in self._subscribers:
-            callback(event)
+        for call in self._routes.get(event.kind, self._everyone):
+            call(event)
 
 
 bus = EventBus()

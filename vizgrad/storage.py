@@ -45,7 +45,7 @@ class Storage:
         self.dtype = dtype if dtype is not None else from_numpy_dtype(data.dtype)
         self.device = CPU
         self._id = next(_storage_ids)
-        if events.bus.active:
+        if events.bus.active and "storage_created" in events.bus.wanted:
             events.bus.emit(events.StorageCreated(self._id, self.dtype.name, data.shape[0]))
 
     @classmethod

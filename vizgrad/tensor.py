@@ -163,7 +163,7 @@ class Tensor(metaclass=_TensorType):
         self._id = next(_tensor_ids)
         self._version_counter = VersionCounter()
         self._autograd_meta = None
-        if events.bus.active:
+        if events.bus.active and "tensor_created" in events.bus.wanted:
             events.bus.emit(
                 events.TensorCreated(
                     self._id, storage._id, self._size, self._stride, offset, self._dtype.name

@@ -17,9 +17,11 @@ Front end (anywidget) and the selectors the browser tests use:
 * ``input.vg-trace-filter`` — the filter box (sets the ``filter`` traitlet);
 * ``button.vg-trace-toggle`` — switches ``view`` between ``"tree"`` and ``"text"``;
 * ``.vg-trace-count`` — "N calls" (and how many the filter keeps);
+* ``.vg-error`` — why the last filter or toggle could not be answered (hidden if none);
 * ``.vg-trace-body`` — holds the tree: ``li.vg-trace-call[data-op][data-variant]``
   (``.vg-trace-current`` is the call of the timeline's step, ``.vg-trace-context`` a
-  caller kept only for context) > ``.vg-trace-head`` > ``.vg-trace-op``,
+  caller kept only for context, ``.vg-trace-running`` a call not returned yet, its head
+  saying so in ``.vg-trace-running-note``) > ``.vg-trace-head`` > ``.vg-trace-op``,
   ``.vg-trace-variant``; ``ol.vg-trace-steps`` > ``li.vg-trace-step[data-key]``
   (``.vg-trace-fallthrough``, ``.vg-trace-kernel``) > ``.vg-trace-key``,
   ``.vg-trace-decision``; or, in the text view, ``pre.vg-trace-text``.
@@ -27,30 +29,32 @@ Front end (anywidget) and the selectors the browser tests use:
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import anywidget
 import traitlets
 
 from vizgrad import events
 
+from .browser import BrowserView, front_end, stylesheet
 from .render.dispatch_tree import DEFAULT_MAX_CALLS, kept_calls, render_text, render_tree_html
 from .state.dispatch import DispatchState
 
 __all__ = ["DispatchTrace"]
 
-STATIC = Path(__file__).parent / "static"  # the views' JavaScript and CSS
 
-
-class DispatchTrace(anywidget.AnyWidget):
+class DispatchTrace(BrowserView):
     """The dispatch steps of every operator call made inside ``with DispatchTrace()``.
 
     The teaching counterpart of running PyTorch with ``TORCH_SHOW_DISPATCH_TRACE=1``:
     each call is shown with the keys it visited and what each one decided.
     """
 
-    _esm = STATIC / "dispatch_trace.js"
-    _css = STATIC / "dispatch_trace.css"
+    BROWSER_ACTIONS = {
+        "filter": "filtering the calls by operator",
+        "view": "switching between the tree and the text",
+    }
+
+    # static/dispatch_trace.js and .css, after the error box every view shows (browser.py)
+    _esm = front_end("dispatch_trace.js")
+    _css = stylesheet("dispatch_trace.css")
 
     filter = traitlets.Unicode("").tag(sync=True)  # set by the front end's filter box
     view = traitlets.Enum(("tree", "text"), "tree").tag(sync=True)

@@ -71,10 +71,11 @@ import re
 import zlib
 from pathlib import Path
 
-from vizgrad import Tensor, events
+from vizgrad import events
 
 from .dispatch_trace import DispatchTrace
 from .graph_view import GraphView, engine_panel
+from .names import RecordingNames
 from .render.dag_dot import Drawing, backward_overlay, graph_drawing, to_dot
 from .render.dag_layout import render_svg
 from .render.dispatch_tree import render_call_html, render_call_text, tree_notice_html
@@ -85,7 +86,7 @@ from .state.graph import GraphState
 from .state.rounds import Round, Rounds, round_state
 from .state.tensors import TensorState
 from .stride_map import StrideMap
-from .timeline import Scrubber, describe_event, event_dicts_of, tensors_of_step
+from .timeline import Scrubber, describe_event, event_dicts_of, tensors_of_step, view_states
 
 __all__ = [
     "DEFAULT_MAX_FRAMES",
@@ -167,57 +168,19 @@ class _Table:
         return index
 
 
-# --- user names -------------------------------------------------------------------------
-
-
-def _named_tensors(names) -> list[tuple[str, object]]:
-    """``{"w": w}`` (as ``GraphView(names=...)``) or ``{w: "w"}``: (name, tensor) pairs."""
-    if not names:
-        return []
-    pairs = []
-    for key, value in dict(names).items():
-        pairs.append((key, value) if isinstance(key, str) else (str(value), key))
-    return pairs
-
-
-def _recording_ids(recording) -> dict[int, int]:
-    """Engine tensor id -> the recording's id for it (as ``Recorder.to_dicts`` numbers)."""
-    if not isinstance(recording, events.Recorder):
-        return {}  # an event list is numbered already: names cannot be matched to it
-    local: dict[int, int] = {}
-    for raw in recording.events:
-        for name, space in raw.id_fields.items():
-            if space != "tensor":
-                continue
-            value = getattr(raw, name)
-            for engine in value if isinstance(value, tuple | list) else (value,):
-                if engine and engine not in local:
-                    local[engine] = len(local) + 1  # to_dicts' rule: first seen, from 1
-    return local
-
-
-def _names_by_id(recording, names) -> dict[int, str]:
-    """The user's names, keyed by the recording's tensor ids (unrecorded tensors skipped)."""
-    ids = _recording_ids(recording)
-    named = {}
-    for name, tensor in _named_tensors(names):
-        local = ids.get(events.event_id(tensor)) if isinstance(tensor, Tensor) else None
-        if local:
-            named[local] = str(name)
-    return named
-
-
 # --- the views, step by step -------------------------------------------------------------
 
 
 class _Exporter:
     """Folds a recording once, step by step, and keeps each view's distinct renderings."""
 
-    def __init__(self, named: dict[int, str]):
+    def __init__(self, named: RecordingNames):
         self.named = named
-        self.tensors, self.graph, self.dispatch = TensorState(), GraphState(), DispatchState()
-        for tensor_id, name in named.items():
-            self.graph.name_tensor(tensor_id, name)
+        # The user's names, and the named tensors made before the recording started
+        # (their shapes and storages), as the Timeline's states have them.
+        states = view_states(named)
+        self.tensors, self.graph, self.dispatch = (states["tensors"], states["graph"],
+                                                   states["dispatch"])  # fmt: skip
         self.strides, self.stride_names, self.dags = _Table(), _Table(), _Table()
         self.overlays, self.panels, self.calls, self.windows = (_Table(), _Table(), _Table(),
                                                                 _Table())  # fmt: skip
@@ -298,7 +261,7 @@ class _Exporter:
         index = self.strides._index.get(key)
         if index is None:
             index = self.strides.add(_stride_template(geometry, numels), key=key)
-        names = [escape_html(self.named.get(t, f"tensor #{t}")) for t in shown]
+        names = [escape_html(self.named.tensor_name(t)) for t in shown]
         names += [f"storage #{key}" for key in storages]
         self._last["stride"] = {"stride": index,
                                 "names": self.stride_names.add(names, key=tuple(names))}  # fmt: skip
@@ -415,10 +378,11 @@ def export_data(recording, *, names=None, max_frames: int = DEFAULT_MAX_FRAMES) 
 
     ``recording``: a ``Recording`` (``record()``), an ``events.Recorder`` or a list of
     events / event dicts. ``names``: ``{"w": w}``, the user's names for tensors of a
-    recording (shown in the stride map and the DAG).
+    recording (shown in the stride map and the DAG; read as everywhere, see
+    ``widgets.names``).
     """
     event_list = event_dicts_of(recording)
-    exporter = _Exporter(_names_by_id(recording, names))
+    exporter = _Exporter(RecordingNames.of(recording, names, event_list, "to_html()"))
     steps = frame_steps(len(event_list), max_frames)
     exporter.frame(0, None)
     at = 1

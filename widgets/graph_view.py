@@ -25,16 +25,21 @@ API:
   value previews of the tensors the view was given and the gradients nodes received.
 * ``follow()`` / ``unfollow()`` / ``with g:`` — grow with every ``NodeCreated`` event.
 * ``backward()`` on a graph the view shows is always followed (from construction until
-  ``close()``): each engine step (``BackwardStarted``, ``ReadyQueueChanged``,
+  ``close()``) when it starts in the graph (``loss.backward()`` for a view of ``loss``;
+  a pass of another graph that only shares a leaf is not shown): each engine step (``BackwardStarted``, ``ReadyQueueChanged``,
   ``NodeStarted``, ``NodeFinished``, ``GradAccumulated``, ``HookFired``) becomes one
   *frame*; the step slider goes through them (``frame``/``n_frames`` traitlets).
 * ``show_state(state)`` — show a ``GraphState`` (a Timeline's replay); the view stops
   following live events.
 * ``refresh()`` redraws now; ``close()`` unsubscribes from the event bus.
 
-While a view is open the event bus is active, so every operation emits its events:
-close views you no longer watch. Live drawing is throttled (a redraw at most every
-~0.2 s, or nine times as long as the last redraw took, and once at the end of the block, of ``backward()`` and of each notebook
+A view that is not following listens to the start of backward passes, and to the
+steps of a pass of its own graph; one that follows (``follow()``, ``with g:``) listens
+to every event. So an idle view costs an operator call nothing and a backward pass
+one call, and the event bus holds it weakly: a view nobody holds stops listening.
+(ipywidgets 8 itself holds every widget until ``close()``.) Live
+drawing is throttled (a redraw at most every ~0.2 s, or nine times as long as the last
+redraw took, and once at the end of the block, of ``backward()`` and of each notebook
 cell), so a long forward pass is not slowed down by graphviz.
 
 Selectors (stable, for the browser tests and for styling):
@@ -50,6 +55,7 @@ Selectors (stable, for the browser tests and for styling):
   it into one node (``svg g.node.vg-module-collapsed``), clicking that node opens it;
 * ``.vg-dag-steps input[type=range]`` the backward step slider, ``.vg-dag-prev``,
   ``.vg-dag-next``, ``.vg-dag-play`` its buttons, ``.vg-dag-step-label`` its text;
+* ``.vg-error`` why the last toggle, click or step could not be answered (hidden if none);
 * ``.vg-dag-notice`` (e.g. graphviz missing), ``.vg-dag-panel`` the engine's state:
   ``.vg-dag-running``, ``.vg-dag-queue li``, ``.vg-dag-deps li``, ``.vg-dag-last``.
 """
@@ -58,22 +64,24 @@ from __future__ import annotations
 
 import contextlib
 import time
-from pathlib import Path
 
-import anywidget
 import numpy as np
 import traitlets
+from IPython import get_ipython
 
 from vizgrad import events
 from vizgrad.autograd import graph_events
 
+from .browser import BrowserView, front_end, stylesheet
+from .names import named_tensors
 from .render.dag_dot import graph_drawing, to_dot
 from .render.dag_layout import render_svg
 from .state.graph import GraphState
 
 __all__ = ["GraphView", "engine_panel"]
 
-STATIC = Path(__file__).parent / "static"  # the views' JavaScript and CSS
+# What an idle view listens to: the start of each backward pass (is it one of its graph?).
+_WAITING = frozenset({"backward_started"})
 MAX_FRAMES = 5000  # a backward pass longer than this keeps its last frames
 MAX_TENSORS = 100_000  # shapes kept while following; beyond, undrawn ones are forgotten
 RENDER_INTERVAL = 0.2  # seconds between live redraws (at least)
@@ -88,16 +96,16 @@ def _preview(tensor) -> str:
     return np.array2string(array, precision=4, threshold=8, edgeitems=2, separator=", ")
 
 
-def _named_tensors(names) -> list[tuple[str, object]]:
-    """``{"w": w}`` (torchviz's order) or ``{w: "w"}``: pairs of (name, tensor)."""
-    pairs = []
-    for key, value in (names or {}).items():
-        pairs.append((value, key) if isinstance(value, str) else (key, value))
-    return pairs
-
-
-class GraphView(anywidget.AnyWidget):
+class GraphView(BrowserView):
     """``vizgrad.widgets.GraphView``: the autograd graph (``grad_fn`` DAG) and its backward."""
+
+    BROWSER_ACTIONS = {
+        "show_saved": "drawing the saved tensors",
+        "show_values": "drawing the values",
+        "group_modules": "drawing a box per module",
+        "collapsed": "opening or closing a module's box",
+        "frame": "showing the backward step you chose",
+    }
 
     svg = traitlets.Unicode("").tag(sync=True)
     dot = traitlets.Unicode("").tag(sync=True)
@@ -112,6 +120,13 @@ class GraphView(anywidget.AnyWidget):
     frame = traitlets.Int(0).tag(sync=True)  # which step of the last backward is shown
     n_frames = traitlets.Int(0).tag(sync=True)
     following = traitlets.Bool(False).tag(sync=True)
+
+    # Class defaults: a view whose __init__ raised early still closes cleanly when
+    # ipywidgets' __del__ calls close().
+    _listening = False
+    _kinds: frozenset | None = None  # the event kinds subscribed to (None: all)
+    _watching_backward = False
+    _ipython = None
 
     def __init__(self, tensor=None, names=None, show_saved: bool = False,
                  show_values: bool = False, **kwargs):  # fmt: skip
@@ -143,7 +158,7 @@ class GraphView(anywidget.AnyWidget):
                 self._state.apply(event)
             if tensor.grad_fn is None:
                 self._note = "this tensor has no grad_fn (a leaf, or no grad needed): no graph"
-        named = _named_tensors(names)
+        named = named_tensors(names, "GraphView()")
         for name, t in named:
             self._state.name_tensor(events.event_id(t), name)
         for t in self._known_tensors(tensor, named):
@@ -161,25 +176,43 @@ class GraphView(anywidget.AnyWidget):
     # --- listening to the engine ----------------------------------------------------------
 
     def _listen(self) -> None:
-        if not self._listening:
-            events.subscribe(self._on_event)
-            self._listening = True
-            self._hook_ipython()
+        """Subscribe to what the view needs now: every event while it follows; the
+        backward engine's steps while it watches a pass of its graph; else only the start
+        of each backward pass. So an idle view costs an operator call nothing (the bus
+        builds no event for it) and a backward pass one call. Weakly: a view nobody
+        holds stops listening."""
+        if self.following:
+            kinds = None
+        elif self._watching_backward:
+            kinds = GraphState.BACKWARD_KINDS
+        else:
+            kinds = _WAITING
+        if self._listening:
+            if kinds == self._kinds:
+                return
+            events.unsubscribe(self._on_event)
+        events.subscribe(self._on_event, kinds, weak=True)
+        self._listening, self._kinds = True, kinds
 
     def _stop_listening(self) -> None:
         if self._listening:
-            events.unsubscribe(self._on_event)
+            # The collector may have ended the weak subscription already (a view closed
+            # by ipywidgets' __del__ after it became garbage).
+            with contextlib.suppress(ValueError):
+                events.unsubscribe(self._on_event)
             self._listening = False
         self._unhook_ipython()
 
     def follow(self) -> GraphView:
         """Grow with every node recorded from now on (until ``unfollow()``)."""
-        self._listen()
         self.following = True
+        self._listen()
         return self
 
     def unfollow(self) -> GraphView:
         self.following = False
+        if self._listening:
+            self._listen()  # back to the backward steps only
         self.refresh()
         return self
 
@@ -203,9 +236,10 @@ class GraphView(anywidget.AnyWidget):
         if kind == "node_created" and not self.following:
             return
         if kind == "backward_started":
-            self._watching_backward = self._draws_any(event)
+            self._watching_backward = self._starts_in_this_graph(event)
             if self._watching_backward:
                 self._frames = []
+            self._listen()  # this pass's steps, or only the start of the next pass
         if GraphState.is_backward_event(event):
             if not self._watching_backward:
                 return
@@ -221,17 +255,26 @@ class GraphView(anywidget.AnyWidget):
                 return  # nothing drawn changed
         self._shown = self._state
         self._dirty = True
+        self._hook_ipython()  # draw what is pending when the cell ends
         if self._state.phase == "done" and kind == "ready_queue_changed":
+            self._watching_backward = False
+            self._listen()  # the pass is over: wait for the next one
             self._show_last_frame()
         elif time.perf_counter() - self._last_render >= max(
             RENDER_INTERVAL, RENDER_SHARE * self._render_seconds
         ):
             self.refresh()
 
-    def _draws_any(self, started) -> bool:
-        """Does this backward pass run through a node this view draws?"""
-        ids = [*started.roots, *started.dependencies]
-        return any(self._state.known("node", n) in self._state.nodes for n in ids)
+    def _starts_in_this_graph(self, started) -> bool:
+        """Is this backward pass one of this view's graph: does it start at nodes it draws?
+
+        Every node a pass reaches from such roots is drawn too (a graph is drawn down to
+        its leaves). Sharing a leaf is not enough: after ``s = w.sin();
+        s.sum().backward()``, a view of ``loss = (w * x).sum()`` must not show the sin
+        graph's steps, its gradients or its nodes.
+        """
+        roots = [self._state.known("node", n) for n in started.roots]
+        return bool(roots) and all(root in self._state.nodes for root in roots)
 
     def _show_last_frame(self) -> None:
         self.n_frames = len(self._frames)
@@ -243,12 +286,12 @@ class GraphView(anywidget.AnyWidget):
     # --- notebook integration: draw what is pending when a cell ends ----------------------
 
     def _hook_ipython(self) -> None:
-        try:
-            from IPython import get_ipython
-        except ImportError:
+        """Ask IPython to call ``_after_cell`` once the running cell ends (only while
+        something is left to draw: an idle view costs a cell nothing)."""
+        if self._ipython is not None:
             return
         shell = get_ipython()
-        if shell is not None and self._ipython is None:
+        if shell is not None:
             shell.events.register("post_run_cell", self._after_cell)
             self._ipython = shell
 
@@ -259,6 +302,7 @@ class GraphView(anywidget.AnyWidget):
             self._ipython = None
 
     def _after_cell(self, *args) -> None:
+        self._unhook_ipython()
         if self._dirty:
             self.n_frames = len(self._frames)
             self.refresh()
@@ -313,11 +357,10 @@ class GraphView(anywidget.AnyWidget):
 
     # --- the front end ------------------------------------------------------------------
 
-    # The front end: static/dag.js (shared with exported pages) then static/graph_view.js.
-    _esm = (STATIC / "dag.js").read_text(encoding="utf-8") + (STATIC / "graph_view.js").read_text(
-        encoding="utf-8"
-    )
-    _css = STATIC / "graph_view.css"
+    # The front end: static/error_box.js (every view's, widgets/browser.py), static/dag.js
+    # (shared with exported pages), then static/graph_view.js; its CSS, then the error box's.
+    _esm = front_end("dag.js", "graph_view.js")
+    _css = stylesheet("graph_view.css")
 
 
 def engine_panel(state: GraphState) -> dict:

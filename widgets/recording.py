@@ -6,6 +6,7 @@
         loss = model(x).sum()
         loss.backward()
     rec.show()               # the Timeline: stride maps, dispatch trace and DAG, one scrubber
+    rec.show(names={"x": x}) # with the tensors' names (as GraphView and to_html take them)
     rec.to_html("run.html")  # the same replay as one self-contained page
     rec.to_html("run.html", names={"x": x}, title="one step", max_frames=200)
     text = rec.to_json()     # plain data; Recording.from_json(text) gives it back
@@ -39,6 +40,9 @@ class Recording(events.Recorder):
             raise ValueError(f"max_events must be at least 1, got {max_events}")
         super().__init__(max_events=max_events)
         self._replay_cache: tuple | None = None
+        # Read back by from_json: its ids are the recording's own, not this session's
+        # tensors', so no live tensor can be named in it.
+        self.loaded = False
 
     def __exit__(self, *exc) -> None:
         super().__exit__(*exc)
@@ -83,6 +87,7 @@ class Recording(events.Recorder):
             raise ValueError(f"field 'max_events' must be an integer >= 1; got {max_events!r:.40}")
         rec = cls(max_events=max(max_events, len(loaded)))
         rec.dropped = loaded.dropped
+        rec.loaded = True
         for event in loaded.events:
             rec(event)  # a Recorder is the bus's subscriber: calling it keeps the event
         return rec
@@ -90,15 +95,21 @@ class Recording(events.Recorder):
     # --- the views ----------------------------------------------------------------------
 
     def show(self, **kwargs):
-        """The Timeline of this recording (displayed when it is a cell's last value)."""
+        """The Timeline of this recording (displayed when it is a cell's last value).
+
+        ``names={"w": w}`` names tensors in its stride maps and DAG, as in ``to_html``;
+        ``snapshot_every`` and ``interval_ms`` go to the ``Timeline`` too.
+        """
         return Timeline(self, **kwargs)
 
     def to_html(self, path, **options):
         """Write one self-contained HTML page that replays this recording with a scrubber;
         returns its path. ``options`` go to ``widgets.export.export_html``:
 
-        * ``names`` — the tensors' names, ``{"w": w, "x": x}`` (as ``GraphView(names=...)``),
-          shown in the stride maps and the DAG instead of ``tensor #3``;
+        * ``names`` — the tensors' names, ``{"w": w, "x": x}`` (as ``GraphView(names=...)``
+          and ``show(names=...)``), shown in the stride maps and the DAG instead of
+          ``tensor #3``; a named tensor made before recording started is drawn with its
+          shape (``widgets.names``);
         * ``title`` — the page's title and heading (default ``"vizgrad recording"``);
         * ``max_frames`` — at most this many steps become frames of the page's scrubber,
           evenly spaced, first and last kept (default: every step up to 250,000).

@@ -8,8 +8,8 @@ each in its own colour, so sharing, offsets, gaps (steps), stride 0 (``expand``)
 overlap (``as_strided``) show at a glance. The controls build
 ``vizgrad.as_strided(first_tensor, size, stride, offset)`` and show vizgrad's own
 error when the view would read outside the storage. An in-place write into a shown
-storage (``x.add_(1)``) redraws the map: the widget listens to ``vizgrad.events``
-until ``close()``.
+storage (``x.add_(1)``) redraws the map: the widget listens to the in-place writes of
+``vizgrad.events`` until ``close()`` (weakly: a map nobody holds stops listening).
 
 The Timeline drives a replay with ``show_state(state, tensor_ids)``: geometry only,
 cells show storage positions instead of values.
@@ -20,16 +20,19 @@ Synced traitlets (what the front end reads and writes):
 * ``selection`` — set by a click: ``{"view": v, "index": [...]}``;
 * ``slices`` — set by the slice chooser: the leading indices shown for each view;
 * ``edit_size``/``edit_stride``/``edit_offset`` — the controls' text;
-* ``error`` — why the last edit was refused (vizgrad's message), else ``""``;
+* ``error`` — why the last edit was refused (vizgrad's message), or why the map could
+  not answer the browser (``widgets.browser.BrowserView``), else ``""``;
 * ``mode`` — ``"live"`` or ``"replay"``.
 
 The front end sends ``{"type": "as_strided", "size": "2, 3", "stride": "3, 1",
-"offset": "0"}`` to build a view and ``{"type": "clear_edit"}`` to drop it.
+"offset": "0"}`` to build a view and ``{"type": "clear_edit"}`` to drop it (custom
+messages, answered by ``answer_message``).
 
 Stable selectors for browser tests: ``.vg-stride-map`` (root), ``.vg-stride-view``
 (one per tensor, ``data-view``), ``.vg-stride-grid`` and ``.vg-stride-cell``
 (``data-view``, ``data-index`` as ``"i,j"``, ``data-pos``), ``.vg-storage-strip``,
-``.vg-storage-cell`` (``data-pos``, ``data-views``), ``.vg-lit`` (the lit storage
+``.vg-storage-cell`` (``data-pos``, ``data-views``; live it shows its value over its
+position, ``.vg-pos``; in a replay its position, ``.vg-position-only``), ``.vg-lit`` (the lit storage
 cell and the element that lit it), ``.vg-arithmetic``, ``.vg-slice`` (range inputs of
 the slice chooser, ``data-view``, ``data-dim``), ``.vg-edit-size``,
 ``.vg-edit-stride``, ``.vg-edit-offset``, ``.vg-edit-apply``, ``.vg-error``,
@@ -38,17 +41,15 @@ the slice chooser, ``data-view``, ``data-dim``), ``.vg-edit-size``,
 
 from __future__ import annotations
 
-from pathlib import Path
+import contextlib
 
-import anywidget
 import traitlets
 
 import vizgrad
 from vizgrad import events
 
+from .browser import BrowserView, front_end, stylesheet
 from .render.stride_map import StorageInfo, ViewGeometry, stride_map_data, stride_map_html
-
-STATIC = Path(__file__).parent / "static"  # the views' JavaScript and CSS
 
 __all__ = ["StrideMap"]
 
@@ -97,8 +98,20 @@ def _parse_offset(text: str):
         return text
 
 
-class StrideMap(anywidget.AnyWidget):
+class StrideMap(BrowserView):
     """``vizgrad.widgets.StrideMap(*tensors, names=None)``: tensors over their storages."""
+
+    BROWSER_ACTIONS = {
+        "selection": "lighting the element you clicked",
+        "slices": "showing the slice you chose",
+        "edit_size": "keeping the size you typed",
+        "edit_stride": "keeping the stride you typed",
+        "edit_offset": "keeping the offset you typed",
+    }
+    MESSAGE_ACTIONS = {
+        "as_strided": "building the as_strided view",
+        "clear_edit": "removing the as_strided view",
+    }
 
     data = traitlets.Dict().tag(sync=True)
     selection = traitlets.Dict().tag(sync=True)
@@ -106,8 +119,9 @@ class StrideMap(anywidget.AnyWidget):
     edit_size = traitlets.Unicode("").tag(sync=True)
     edit_stride = traitlets.Unicode("").tag(sync=True)
     edit_offset = traitlets.Unicode("").tag(sync=True)
-    error = traitlets.Unicode("").tag(sync=True)
     mode = traitlets.Unicode("live").tag(sync=True)
+
+    _shown_storages: frozenset = frozenset()  # ids of the storages drawn live
 
     def __init__(self, *tensors, names=None, **kwargs):
         for position, t in enumerate(tensors, start=1):
@@ -131,7 +145,6 @@ class StrideMap(anywidget.AnyWidget):
             self.edit_stride = _as_text(first.stride())
             self.edit_offset = str(first.storage_offset())
             self._listen()
-        self.on_msg(self._handle_custom_msg)
         self.observe(self._on_front_end_change, names=["selection", "slices"])
         self.refresh()
 
@@ -179,6 +192,7 @@ class StrideMap(anywidget.AnyWidget):
             views, storages = self._replay_geometry()
         else:
             views, storages = self._live_geometry()
+            self._shown_storages = frozenset(storages)  # what an in-place write redraws
         self.data = stride_map_data(views, storages, self.slices, self.selection or None)
 
     def _on_front_end_change(self, change) -> None:
@@ -187,21 +201,23 @@ class StrideMap(anywidget.AnyWidget):
     # --- live updates ---------------------------------------------------------------
 
     def _listen(self) -> None:
+        # In-place writes only, and weakly: a map nobody holds stops listening.
         if not self._listening:
-            events.bus.subscribe(self._on_event)
+            events.bus.subscribe(self._on_event, {"inplace_write"}, weak=True)
             self._listening = True
 
     def _stop_listening(self) -> None:
         # getattr: ipywidgets' __del__ calls close() even when __init__ raised early.
         if getattr(self, "_listening", False):
-            events.bus.unsubscribe(self._on_event)
+            # The collector may have ended the weak subscription already (a map closed by
+            # ipywidgets' __del__ after it became garbage).
+            with contextlib.suppress(ValueError):
+                events.bus.unsubscribe(self._on_event)
             self._listening = False
 
     def _on_event(self, event) -> None:
         """Redraw after an in-place write into a shown storage (its version went up)."""
-        if event.kind != "inplace_write":
-            return
-        if any(event.storage == _storage_id(t) for t, _ in self._live_views()):
+        if event.kind == "inplace_write" and event.storage in self._shown_storages:
             self.refresh()
 
     def close(self) -> None:
@@ -237,14 +253,13 @@ class StrideMap(anywidget.AnyWidget):
         self.error = ""
         self.refresh()
 
-    def _handle_custom_msg(self, widget, content, buffers) -> None:
-        if not isinstance(content, dict):
-            return
-        if content.get("type") == "as_strided":
+    def answer_message(self, content: dict, buffers) -> None:
+        """The editor's buttons: ``as_strided`` (with the fields' text) and ``clear_edit``."""
+        if content["type"] == "as_strided":
             self.edit(_parse_ints(content.get("size", self.edit_size)),
                       _parse_ints(content.get("stride", self.edit_stride)),
                       _parse_offset(content.get("offset", self.edit_offset)))  # fmt: skip
-        elif content.get("type") == "clear_edit":
+        else:
             self.clear_edit()
 
     # --- replay ----------------------------------------------------------------------
@@ -270,5 +285,6 @@ class StrideMap(anywidget.AnyWidget):
         """The current map as a static HTML fragment (for exported pages)."""
         return stride_map_html(self.data)
 
-    _css = STATIC / "stride_map.css"
-    _esm = STATIC / "stride_map.js"
+    # static/stride_map.js and .css, after the error box every view shows (widgets/browser.py)
+    _css = stylesheet("stride_map.css")
+    _esm = front_end("stride_map.js")

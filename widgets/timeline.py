@@ -29,7 +29,8 @@ backward pass, and the older nodes they reach), as an exported page does.
 Selectors for the browser tests: ``.vg-timeline`` (the whole widget),
 ``.vg-scrubber`` (the ``Scrubber`` anywidget: ``.vg-scrubber input[type=range]`` is
 the slider, ``button.vg-play`` play/pause, ``button.vg-step-back`` /
-``button.vg-step-forward`` the step buttons, ``.vg-scrubber-label`` "step k / n"),
+``button.vg-step-forward`` the step buttons, ``.vg-scrubber-label`` "step k / n",
+``.vg-scrubber .vg-error`` why the last step could not be shown),
 ``.vg-step-description`` (the step's event in words, in a
 ``.vg-step-description-text[data-step]``), ``.vg-timeline-notice`` (dropped
 events), ``.vg-timeline-views`` (the three views).
@@ -43,16 +44,18 @@ first) and its SVG scales down to the width it has.
 
 from __future__ import annotations
 
+import functools
 from html import escape
 
-import anywidget
 import ipywidgets as widgets
 import traitlets
 
 from vizgrad import events
 
+from .browser import BrowserView, front_end, stylesheet
 from .dispatch_trace import DispatchTrace
-from .graph_view import STATIC, GraphView
+from .graph_view import GraphView
+from .names import RecordingNames
 from .render.dispatch_tree import call_outputs
 from .state.dispatch import AUTOGRAD_KEY, INPLACE_OR_VIEW_KEY, DispatchState
 from .state.graph import GraphState
@@ -79,9 +82,22 @@ TRACE_WINDOW = 50
 MAX_TENSORS_SHOWN = 4
 
 
-def view_states() -> dict:
-    """A fresh state per view, by name: what a Timeline folds the events into."""
-    return {"tensors": TensorState(), "graph": GraphState(), "dispatch": DispatchState()}
+def view_states(names: RecordingNames | None = None) -> dict:
+    """A fresh state per view, by name: what a Timeline folds the events into.
+
+    ``names`` (the user's names in the recording's ids) name tensors in the DAG, and
+    describe the named tensors made before the recording started: their geometry to the
+    stride maps, their shape to the DAG (otherwise "(shape unknown)").
+    """
+    states = {"tensors": TensorState(), "graph": GraphState(), "dispatch": DispatchState()}
+    if names is not None:
+        for made in names.described:
+            states["tensors"].apply(made)
+            if made["kind"] == "tensor_created":
+                states["graph"].describe_tensor(made["tensor"], made["shape"], made["dtype"])
+        for tensor_id, name in names.by_id.items():
+            states["graph"].name_tensor(tensor_id, name)
+    return states
 
 
 def compact_event(event) -> dict:
@@ -354,15 +370,20 @@ def _views_grid(stride_map, graph_view, dispatch_trace) -> widgets.VBox:
     return views
 
 
-class Scrubber(anywidget.AnyWidget):
+class Scrubber(BrowserView):
     """Play, pause, step back and forward, and a slider: ``value`` is the step shown.
 
     Playing runs in the browser (one step every ``interval`` ms); each step it reaches
-    is sent back as a ``value`` change, which the Timeline answers by redrawing.
+    is sent back as a ``value`` change, which the Timeline answers by redrawing (an
+    error while redrawing shows in the scrubber: ``BrowserView``).
     """
 
-    _esm = STATIC / "scrubber.js"
-    _css = STATIC / "scrubber.css"
+    BROWSER_ACTIONS = {"value": "showing the step you chose", "playing": "playing the recording"}
+
+    # static/scrubber.js and .css (the Timeline's layout rules too), after the error box
+    # every view shows (widgets/browser.py)
+    _esm = front_end("scrubber.js")
+    _css = stylesheet("scrubber.css")
     value = traitlets.Int(0).tag(sync=True)
     max = traitlets.Int(0).tag(sync=True)
     playing = traitlets.Bool(False).tag(sync=True)
@@ -370,13 +391,24 @@ class Scrubber(anywidget.AnyWidget):
 
 
 class Timeline(widgets.VBox):
-    """A recording replayed: play, pause, step back and forward, or drag the slider."""
+    """A recording replayed: play, pause, step back and forward, or drag the slider.
+
+    ``Timeline(rec, names={"w": w})`` (or ``rec.show(names=...)``) names tensors as
+    ``GraphView`` and ``rec.to_html`` do (``widgets.names``).
+    """
 
     step = traitlets.Int(0)
+    # Its views, as class defaults: a Timeline whose __init__ raised still closes cleanly
+    # when ipywidgets' __del__ calls close().
+    scrubber = stride_map = graph_view = dispatch_trace = None
 
-    def __init__(self, recording, *, snapshot_every=DEFAULT_SNAPSHOT_EVERY, interval_ms=400):
+    def __init__(self, recording, *, names=None, snapshot_every=DEFAULT_SNAPSHOT_EVERY,
+                 interval_ms=400):  # fmt: skip
         self.recording = recording
-        self.replay = Replay(event_dicts_of(recording), snapshot_every=snapshot_every)
+        event_list = event_dicts_of(recording)
+        self.names = RecordingNames.of(recording, names, event_list, "Timeline()")
+        self.replay = Replay(event_list, make_states=functools.partial(view_states, self.names),
+                             snapshot_every=snapshot_every)  # fmt: skip
         last = self.replay.n_steps
         self.scrubber = Scrubber(value=last, max=last, interval=interval_ms)
 
@@ -451,7 +483,11 @@ class Timeline(widgets.VBox):
         self._tensor_ids = ids or [t for t in self._tensor_ids if t in known]
         # A view is redrawn only when its state changed: the DAG's layout is the costly one.
         if self._tensor_ids != self._shown_ids or self._changed(states["tensors"], step):
-            self.stride_map.show_state(states["tensors"], self._tensor_ids)
+            self.stride_map.show_state(
+                states["tensors"],
+                self._tensor_ids,
+                [self.names.tensor_name(t) for t in self._tensor_ids],
+            )
             self._shown_ids = list(self._tensor_ids)
         # The DAG of the step's round: a training loop's graph of this iteration, not all.
         this = self.replay.rounds.at(step)

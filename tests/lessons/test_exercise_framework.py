@@ -37,6 +37,16 @@ def test_hints_in_order_then_solution(toy):
     assert "answer = 42" in repr(ex.solution(toy))
 
 
+def test_a_hint_wraps_between_words_and_a_solution_keeps_its_lines(toy):
+    hint = ex.hint(toy)._repr_html_()
+    assert hint.startswith('<div class="vg-lesson-text vg-lesson-hint"') and "<pre" not in hint
+    assert "word-break: normal" in hint and "white-space: pre-line" in hint
+    solution = ex.solution(toy)._repr_html_()
+    assert solution.startswith('<pre class="vg-lesson-text vg-lesson-solution"')
+    assert "white-space: pre;" in solution and "overflow-x: auto" in solution
+    assert "answer = 42\ncheck(&#x27;99.toy&#x27;, answer)" in solution
+
+
 def test_feedback_is_escaped(toy):
     feedback = ex.check(toy, "<img src=x onerror=alert(1)>")
     assert "<img" not in feedback._repr_html_() and "&lt;img" in feedback._repr_html_()

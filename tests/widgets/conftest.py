@@ -15,7 +15,7 @@ from vizgrad import events
 def close_widgets_after_test():
     yield
     ipywidgets.Widget.close_all()
-    leaked = list(events.bus._subscribers)
+    leaked = events.bus.subscribers()
     for callback in leaked:
         events.bus.unsubscribe(callback)
     assert not leaked, f"a view stayed subscribed after close(): {leaked}"

@@ -21,6 +21,7 @@ from vizgrad.widgets.render.dispatch_tree import (
     render_text,
     render_text_html,
     render_tree_html,
+    step_decision,
 )
 from vizgrad.widgets.state.dispatch import DispatchState
 
@@ -432,8 +433,6 @@ def test_widget_records_only_inside_its_block_and_reacts_to_the_front_end():
 def test_autograd_step_shows_the_dispatchers_decision_while_the_call_runs():
     """Mid-call (before its node is recorded) the step says what autograd will record;
     a call that records nothing says why: both read from the event's note."""
-    from vizgrad.widgets.render.dispatch_tree import step_decision
-
     w = vg.ones(3, requires_grad=True)
     with vg.events.Recorder() as recorder:
         _ = w * 2
@@ -451,3 +450,20 @@ def test_autograd_step_shows_the_dispatchers_decision_while_the_call_runs():
     assert step_decision(add, add.steps[0]) == (
         "no input requires grad: records nothing; redispatch below autograd"
     )
+
+
+def test_a_call_that_raised_after_autograd_decided_says_no_node_was_recorded():
+    w, other = vg.ones(3, requires_grad=True), vg.ones(4)
+    with vg.events.Recorder() as recorder, pytest.raises(RuntimeError):
+        w * other  # the kernel refuses the shapes: MulBackward0 was decided
+    state = DispatchState.from_events(recorder.events)
+    mul = state.calls[0]
+    assert mul.op == "aten::mul.Tensor"
+    assert mul.returned and mul.error == "RuntimeError"
+    assert [node["name"] for node in mul.nodes] == ["vizgrad::autograd::AccumulateGrad"]
+    assert step_decision(mul, mul.steps[0]).endswith(
+        "; records MulBackward0 once the kernel returns, but the call raised RuntimeError: "
+        "no MulBackward0 recorded"
+    )
+    html = render_tree_html(state)
+    assert "vg-trace-running" not in html and "raised RuntimeError" in html

@@ -365,7 +365,7 @@ def test_user_names_are_escaped(monkeypatch, graphviz):
 
 
 def subscribed(view) -> bool:
-    return view._on_event in events.bus._subscribers
+    return view._on_event in events.bus.subscribers()
 
 
 def node_ids(view) -> set[str]:
@@ -502,3 +502,98 @@ def test_following_a_long_backward_keeps_frames_that_share_their_tables():
     assert set(last.dependencies.values()) == {0} and last.phase == "done"
     assert len(last.finished) == 302 and len(first.finished) == 0
     view.close()
+
+
+def test_a_backward_pass_that_only_shares_a_leaf_is_not_shown():
+    """Lesson 6: a view of ``loss``, then ``s = w.sin(); s.sum().backward()`` (same leaf w)."""
+    w = vg.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    x = vg.tensor([1.0, 2.0, 3.0])
+    loss = (w * x).sum()
+    view = GraphView(loss, names={"w": w, "x": x})
+    drawn = set(view.graph_state["nodes"])
+    svg = view.svg
+    s = w.sin()
+    s.sum().backward()
+    assert view.n_frames == 0 and view.panel["phase"] == "forward: 3 nodes recorded"
+    assert view.panel["last_step"] == "" and view.svg == svg
+    assert set(view.graph_state["nodes"]) == drawn
+    (w * w).sum().backward()  # another graph of w: not this one either
+    assert view.n_frames == 0
+    loss.backward()  # this view's own graph: every step shown, no other node
+    assert view.n_frames > 0 and view.panel["phase"] == "backward done"
+    assert set(view.graph_state["nodes"]) == drawn
+    assert "SinBackward0" not in view.dot
+    view.close()
+
+
+def test_a_backward_pass_from_a_node_inside_the_graph_is_shown():
+    a, b = leaves(vg)
+    inner = a * b
+    view = GraphView((inner + 1).sum())
+    drawn = set(view.graph_state["nodes"])
+    inner.backward(vg.ones_like(inner))  # starts at MulBackward0, which the view draws
+    assert view.n_frames > 0 and view.panel["phase"] == "backward done"
+    assert [title for title, _ in view.panel["dependencies"]] == [
+        "AccumulateGrad(tensor 1)", "AccumulateGrad(tensor 2)"]  # fmt: skip
+    assert set(view.graph_state["nodes"]) == drawn
+    view.close()
+
+
+def test_leaves_made_before_the_view_followed_are_drawn_with_their_shapes():
+    w = vg.tensor([[1.0, 2.0, 3.0]], requires_grad=True)  # made before the view exists
+    b = vg.zeros(1, requires_grad=True)
+    view = GraphView()
+    with view:
+        (w * 2 + b).sum()
+    labels = html.unescape(view.svg)
+    assert "(shape unknown)" not in labels
+    assert "[1, 3] float32" in labels and "[1] float32" in labels
+    view.close()
+
+
+# --- what a view costs the engine -----------------------------------------------------------
+
+
+class _CountingView(GraphView):
+    """A GraphView that counts the events the bus hands it."""
+
+    heard = 0
+
+    def _on_event(self, event) -> None:
+        _CountingView.heard += 1  # (anywidget gives each widget a class of its own)
+        super()._on_event(event)
+
+
+def test_dropped_views_cost_an_operator_call_nothing_and_a_backward_pass_one_call_each():
+    w = vg.ones(3, requires_grad=True)
+    loss = (w * 3).sum()
+    for _ in range(50):
+        _CountingView(loss)  # dropped at once (ipywidgets still holds every widget)
+    assert not events.bus.active  # so an operator call builds no event at all
+    assert events.bus.wanted == {"backward_started"}
+    _CountingView.heard = 0
+    vg.ones(3) + 1.0
+    assert _CountingView.heard == 0
+    (vg.ones(3, requires_grad=True) * 2).sum().backward()  # another graph
+    assert _CountingView.heard == 50  # BackwardStarted, once per view
+
+
+def test_a_view_listens_to_the_steps_of_its_own_pass_then_waits_again():
+    w = vg.ones(3, requires_grad=True)
+    loss = (w * 3).sum()
+    view = GraphView(loss)
+    during = []
+
+    def note(grad):
+        during.append(events.bus.wanted)  # a hook runs in the middle of the pass
+
+    w.register_hook(note)
+    loss.backward()
+    assert during == [GraphState.BACKWARD_KINDS]
+    assert view.n_frames > 0 and events.bus.wanted == {"backward_started"}
+    with view:  # following: every event
+        assert events.bus.active and "node_created" in events.bus.wanted
+        (w * 2).sum()
+    assert not events.bus.active
+    view.close()
+    assert events.bus.wanted == frozenset()

@@ -14,6 +14,7 @@ import json
 import numpy as np
 import pytest
 import torch
+from browser_messages import send_message, set_from_browser
 from oracle import LAYOUTS, make_pair
 from vizgrad.widgets import StrideMap
 from vizgrad.widgets.render.stride_map import (
@@ -345,8 +346,7 @@ def test_edit_builds_an_as_strided_view_of_the_first_tensor():
     w = StrideMap(x, names=["x"])
     try:
         assert (w.edit_size, w.edit_stride, w.edit_offset) == ("12", "1", "0")
-        w._handle_custom_msg(w, {"type": "as_strided", "size": "3, 3", "stride": "2, 1",
-                                 "offset": "1"}, [])  # fmt: skip
+        send_message(w, {"type": "as_strided", "size": "3, 3", "stride": "2, 1", "offset": "1"})
         assert w.error == ""
         assert (w.edit_size, w.edit_stride, w.edit_offset) == ("3, 3", "2, 1", "1")
         edited = w.data["views"][1]
@@ -375,8 +375,7 @@ def test_invalid_edit_shows_vizgrads_error_and_keeps_the_old_view(size, stride, 
     try:
         assert w.edit((2, 2), (1, 2), 0)
         before = json.dumps(w.data)
-        w._handle_custom_msg(w, {"type": "as_strided", "size": size, "stride": stride,
-                                 "offset": offset}, [])  # fmt: skip
+        send_message(w, {"type": "as_strided", "size": size, "stride": stride, "offset": offset})
 
         def parse(text):
             return tuple(int(p) if p.strip().lstrip("-").isdigit() else p.strip()
@@ -403,8 +402,41 @@ def test_clear_edit_and_error_cleared_by_a_valid_edit():
         assert w.error
         assert w.edit((2, 3), (3, 1), 0)
         assert w.error == "" and len(w.data["views"]) == 2
-        w._handle_custom_msg(w, {"type": "clear_edit"}, [])
+        send_message(w, {"type": "clear_edit"})
         assert len(w.data["views"]) == 1
+    finally:
+        w.close()
+
+
+class _BrokenClear(StrideMap):
+    """A map whose "remove view" fails, as a bug in the view would."""
+
+    def clear_edit(self) -> None:
+        raise KeyError("storage #9")
+
+
+def test_an_error_while_answering_the_browser_shows_in_the_map_and_the_next_answer_clears_it():
+    w = _BrokenClear(vg.arange(6.0), names=["x"])
+    try:
+        send_message(w, {"type": "clear_edit"})  # ipywidgets would only log the traceback
+        assert w.error.startswith("Could not finish removing the as_strided view: KeyError:")
+        assert "'storage #9'" in w.error and "Run the cell that made this view again" in w.error
+        set_from_browser(w, selection={"view": 0, "index": [2]})  # the next click works
+        assert w.error == "" and w.data["selection"]["position"] == 2
+        send_message(w, {"type": "no such button"})
+        assert "does not know the message" in w.error
+    finally:
+        w.close()
+
+
+def test_a_refused_edit_stays_shown_while_the_student_clicks_elements():
+    w = StrideMap(vg.arange(6.0), names=["x"])
+    try:
+        send_message(w, {"type": "as_strided", "size": "7", "stride": "1", "offset": "0"})
+        refused = w.error
+        assert "out of bounds" in refused
+        set_from_browser(w, selection={"view": 0, "index": [1]})
+        assert w.error == refused  # vizgrad's refusal is the map's own error, kept
     finally:
         w.close()
 
@@ -557,3 +589,17 @@ def test_constructor_checks_its_arguments():
         StrideMap(np.zeros(3))
     with pytest.raises(ValueError, match="names"):
         StrideMap(vg.zeros(3), names=["a", "b"])
+
+
+def test_a_map_listens_to_in_place_writes_only():
+    x = vg.arange(6.0)
+    w = StrideMap(x, names=["x"])
+    try:
+        assert events.bus.wanted == {"inplace_write"}
+        before = w.data["views"][0]["version"]
+        vg.ones(2).add_(1)  # another storage: nothing to redraw
+        x.add_(1)
+        assert w.data["views"][0]["version"] == before + 1
+    finally:
+        w.close()
+    assert not events.bus.active

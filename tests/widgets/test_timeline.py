@@ -8,6 +8,8 @@ step descriptions come from PyTorch.
 
 from __future__ import annotations
 
+import gc
+import html
 import json
 import random
 import re
@@ -16,7 +18,7 @@ import warnings
 import pytest
 import torch
 from vizgrad.widgets import GraphView, Recording, StrideMap, Timeline, record
-from vizgrad.widgets.export import export_html, read_page
+from vizgrad.widgets.export import export_data, export_html, read_page
 from vizgrad.widgets.render.dispatch_tree import render_tree_html
 from vizgrad.widgets.state.dispatch import DispatchState
 from vizgrad.widgets.timeline import TRACE_WINDOW, Replay, describe_event, view_states
@@ -276,3 +278,113 @@ def test_record_is_a_context_manager_that_stops():
     assert n > 0
     vg.ones(2) + 1
     assert len(rec) == n
+
+
+def test_a_call_in_progress_is_shown_in_progress_at_every_step_until_it_returns():
+    """Lesson 7's graph: at each step inside a call (before its OpReturned) the trace
+    says the call is running and what autograd decided, never "nothing recorded"."""
+    with record() as recording:
+        x = vg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        w = vg.tensor([0.5, -1.0, 0.25], requires_grad=True)
+        a = x * w
+        s = a.exp() + a * 3
+        s.sum().backward()
+    timeline = Timeline(recording)
+    try:
+        kinds = [d["kind"] for d in timeline.replay.events]
+        add_open = next(i for i, d in enumerate(timeline.replay.events)
+                        if d["kind"] == "op_dispatched" and d["op"] == "aten::add.Tensor") + 1  # fmt: skip
+        add_closed = add_open + kinds[add_open:].index("op_returned") + 1
+        for step in range(add_open, add_closed + 1):
+            timeline.step = step
+            current = re.search(r'<li class="vg-trace-call[^"]*vg-trace-current.*?</ol>',
+                                timeline.dispatch_trace.tree_html, re.S).group(0)  # fmt: skip
+            assert 'data-op="aten::add.Tensor"' in current
+            assert "nothing recorded" not in current
+            running = step < add_closed
+            assert ("vg-trace-running" in current.split(">", 1)[0]) == running, step
+            assert ("in progress: not returned yet" in current) == running, step
+            node_recorded = "node_created" in kinds[add_open - 1 : step]
+            if not node_recorded:
+                assert "records AddBackward0 once the kernel returns (call in progress)" in current
+            else:
+                assert "recorded AddBackward0" in current
+    finally:
+        timeline.close()
+
+
+# --- names, the same way everywhere -------------------------------------------------------
+
+
+def _made_before_recording():
+    """w and x exist before the recording starts: it names them but never saw them made."""
+    w = vg.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    x = vg.arange(6.0).view(2, 3)
+    with record() as recording:
+        loss = (x.t() * 2).sum() + (w * 3).sum()
+        loss.backward()
+    return recording, w, x
+
+
+def _dag_labels(svg: str) -> set[str]:
+    return {html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)}
+
+
+def test_show_takes_names_as_to_html_and_graph_view_do():
+    recording, w, x = _made_before_recording()
+    for names in ({"w": w, "x": x}, {w: "w", x: "x"}):
+        timeline = recording.show(names=names)
+        try:
+            labels = _dag_labels(timeline.graph_view.svg)
+            # Made before recording: still drawn with its shape (it was "(shape unknown)").
+            assert "w: [3] float32" in labels
+            assert not any("shape unknown" in label for label in labels)
+            first_call = next(i for i, d in enumerate(timeline.replay.events)
+                              if d["kind"] == "op_dispatched") + 1  # fmt: skip
+            timeline.step = first_call  # x.t(): the stride map shows x, named, with its geometry
+            views = timeline.stride_map.data["views"]
+            assert views[0]["name"] == "x"
+            assert (views[0]["shape"], views[0]["stride"]) == ([2, 3], [3, 1])
+            assert timeline.stride_map.data["storages"][0]["numel"] == 6
+        finally:
+            timeline.close()
+    page = export_data(recording, names={"w": w, "x": x})
+    assert "w: [3] float32" in _dag_labels(page["dags"][-1])
+    # The page's stride maps as export.js draws them: a shared map with its frame's names.
+    drawn = [re.sub(r"@@(\d+)@@", lambda m, f=f: page["stride_names"][f["names"]][int(m[1])],
+                    page["stride_maps"][f["stride"]]["html"])
+             for f in page["frames"]]  # fmt: skip
+    assert any("x</div>" in s or ">x:" in s for s in drawn)
+
+
+def test_without_names_a_leaf_made_before_recording_still_has_its_shape():
+    recording, w, x = _made_before_recording()
+    timeline = recording.show()
+    try:
+        labels = _dag_labels(timeline.graph_view.svg)
+        assert "[3] float32" in labels and not any("shape unknown" in t for t in labels)
+    finally:
+        timeline.close()
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
+def test_bad_names_raise_one_clear_error_and_nothing_at_garbage_collection():
+    recording, w, _ = _made_before_recording()
+    with pytest.raises(TypeError, match=r"Timeline\(\): names must map names to tensors"):
+        recording.show(names=["w"])
+    with pytest.raises(TypeError, match=r"GraphView\(\): names must map names to tensors"):
+        GraphView(names={"w": 3})
+    with pytest.raises(TypeError, match=r"to_html\(\): names must map"):
+        export_data(recording, names={"w": "x"})
+    with pytest.raises(TypeError):
+        recording.show(nmaes={"w": w})  # a misspelt option: Python's own error, and no other
+    gc.collect()  # a half-built Timeline or GraphView closes without an error of its own
+
+
+def test_names_need_the_recording_that_saw_the_tensors():
+    recording, w, _ = _made_before_recording()
+    loaded = Recording.from_json(recording.to_json())
+    assert loaded.loaded and not recording.loaded
+    with pytest.raises(ValueError, match="loaded from JSON or is a list of events"):
+        loaded.show(names={"w": w})
+    loaded.show().close()  # without names it replays as before

@@ -10,7 +10,8 @@
 * ``grad_mode``, ``anomaly`` — ``no_grad`` and ``detect_anomaly``;
 * ``function`` — custom ``Function``s; ``gradcheck`` — checking gradients numerically;
 * ``variable`` — ``Variable``, the pre-0.4 name that now returns a plain tensor;
-* ``graph_events`` — a live graph told as the events that built it (for the views).
+* ``graph_events`` — a live graph (``tensor_events``: a live tensor) told as the events
+  that built it (for the views).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
-from .graph_events import graph_events
+from .graph_events import graph_events, tensor_events
 from .variable import Variable
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "graph",
     "graph_events",
     "Variable",
+    "tensor_events",
 ]
 
 

@@ -84,7 +84,7 @@ def accumulate_into_leaf(variable, grad) -> None:
         meta.grad = meta.grad + grad  # create_graph: keep the sum differentiable
     else:
         meta.grad.add_(grad)
-    if events.bus.active:
+    if "grad_accumulated" in events.bus.wanted:
         events.bus.emit(events.GradAccumulated(variable._id, summarize(meta.grad)))
     for hook in list((meta.post_acc_grad_hooks or {}).values()):
         hook(variable)

@@ -200,12 +200,14 @@ def _run_graph(roots, retain_graph, create_graph, inputs, allow_unused, accumula
     for node in root_nodes:
         if deps.get(node, 0) == 0:
             heapq.heappush(ready, (-node.sequence_nr, next(order), node))
-    if events.bus.active:
+    if "backward_started" in events.bus.wanted:
         events.bus.emit(
             events.BackwardStarted(
                 tuple(n._id for n in root_nodes), {n._id: c for n, c in deps.items()}
             )  # fmt: skip
         )
+    # Read again: a view may start listening to the steps of a pass that starts in its graph.
+    if "ready_queue_changed" in events.bus.wanted:
         _emit_queue(ready, deps)
 
     while ready:
@@ -222,7 +224,7 @@ def _run_graph(roots, retain_graph, create_graph, inputs, allow_unused, accumula
         skip = (needed is not None and node not in needed) or (
             isinstance(node, AccumulateGrad) and not accumulate
         )
-        if events.bus.active:
+        if "node_started" in events.bus.wanted:
             events.bus.emit(
                 events.NodeStarted(node._id, node.name(), tuple(summarize(g) for g in buffer))
             )
@@ -234,7 +236,7 @@ def _run_graph(roots, retain_graph, create_graph, inputs, allow_unused, accumula
             grads = call_post_hooks(node, grads, tuple(buffer))
             if not retain_graph:
                 node._release()
-        if events.bus.active:
+        if "node_finished" in events.bus.wanted:
             events.bus.emit(
                 events.NodeFinished(node._id, node.name(), tuple(summarize(g) for g in grads))
             )
@@ -249,7 +251,7 @@ def _run_graph(roots, retain_graph, create_graph, inputs, allow_unused, accumula
             deps[next_node] -= 1
             if deps[next_node] == 0:
                 heapq.heappush(ready, (-next_node.sequence_nr, next(order), next_node))
-        if events.bus.active:
+        if "ready_queue_changed" in events.bus.wanted:
             _emit_queue(ready, deps)
 
     if captures is None:

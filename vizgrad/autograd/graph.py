@@ -224,9 +224,15 @@ def rebase_grad_fn(tensor, node: Node, output_nr: int = 0):
 
 
 def announce_node(node: Node, outputs=(), saved=(), variable=None) -> None:
-    """Tell the views a node joined the graph: its outputs, edges and saved tensors."""
-    if not events.bus.active:
+    """Tell the views a node joined the graph: its outputs, edges and saved tensors.
+
+    An ``AccumulateGrad`` also tells its leaf's shape and dtype (``output_meta``: what
+    the gradient flowing into it must look like): the leaf may have been made before
+    anyone listened, and then no ``TensorCreated`` describes it.
+    """
+    if not (events.bus.active and "node_created" in events.bus.wanted):
         return
+    leaf_meta = ((variable._size, variable._dtype.name),) if variable is not None else ()
     events.bus.emit(
         events.NodeCreated(
             node._id,
@@ -238,6 +244,7 @@ def announce_node(node: Node, outputs=(), saved=(), variable=None) -> None:
             variable._id if variable is not None else 0,
             tuple(nr for _, nr in node.next_functions),
             current_call(),  # the operator call whose autograd key recorded it
+            output_meta=leaf_meta,
             module=node.metadata.get("module", ()),
             parameter=node.metadata.get("parameter", ""),
         )
@@ -280,7 +287,7 @@ class SavedTensor:
         if released:
             raise RuntimeError(FREED_GRAPH_MESSAGE)
         current = self.tensor._version_counter.value
-        if events.bus.active:
+        if "version_checked" in events.bus.wanted:
             events.bus.emit(
                 events.VersionChecked(
                     self.node._id if self.node else 0, self.tensor._id, self.version, current

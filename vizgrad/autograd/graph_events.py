@@ -29,7 +29,31 @@ from __future__ import annotations
 from .. import events
 from ..tensor import Tensor
 
-__all__ = ["graph_events"]
+__all__ = ["graph_events", "tensor_events"]
+
+
+def tensor_events(tensor) -> tuple[events.StorageCreated, events.TensorCreated]:
+    """The events that made ``tensor`` and its storage, told from the live tensor.
+
+    Its geometry is the tensor's as it is now (``shape``, ``stride()``,
+    ``storage_offset()``); ids are the engine's. A view uses it for a tensor made
+    before a recording started, which the recording names but never saw created.
+    """
+    storage = tensor.untyped_storage()
+    storage_id = events.event_id(storage)
+    dtype = _dtype_name(tensor.dtype)
+    return (
+        events.StorageCreated(storage_id, dtype, storage.nbytes() // tensor.element_size()),
+        events.TensorCreated(
+            events.event_id(tensor),
+            storage_id,
+            tuple(tensor.shape),
+            tuple(tensor.stride()),
+            tensor.storage_offset(),
+            dtype,
+            tensor.requires_grad,
+        ),  # fmt: skip
+    )
 
 
 def graph_events(*roots) -> list[events.Event]:
@@ -58,16 +82,11 @@ def graph_events(*roots) -> list[events.Event]:
         if tensor_id in seen_tensors:
             return
         seen_tensors.add(tensor_id)
-        storage = t.untyped_storage()
-        storage_id = events.event_id(storage)
-        dtype = _dtype_name(t.dtype)
-        if storage_id not in seen_storages:
-            seen_storages.add(storage_id)
-            out.append(
-                events.StorageCreated(storage_id, dtype, storage.nbytes() // t.element_size())
-            )
-        out.append(events.TensorCreated(tensor_id, storage_id, tuple(t.shape), tuple(t.stride()),
-                                        t.storage_offset(), dtype, t.requires_grad))  # fmt: skip
+        storage_created, tensor_created = tensor_events(t)
+        if storage_created.storage not in seen_storages:
+            seen_storages.add(storage_created.storage)
+            out.append(storage_created)
+        out.append(tensor_created)
 
     for node in nodes:
         variable = getattr(node, "variable", None)  # AccumulateGrad's leaf
@@ -115,10 +134,14 @@ def _output_metadata(nodes) -> dict:
     The output tensors of inner nodes are gone after the forward pass, but a node
     keeps the metadata of each of its inputs (to check the gradients it computes for
     them), and a node's input is the output of the node its edge points at.
-    AccumulateGrad's "output" is its leaf, described by the leaf's own events.
+    AccumulateGrad's "output" is its leaf: its own shape and dtype, as the engine tells
+    them when it makes the node (``announce_node``).
     """
     meta: dict = {}
     for node in nodes:
+        variable = getattr(node, "variable", None)
+        if variable is not None:
+            meta[node] = {0: (tuple(variable.shape), _dtype_name(variable.dtype))}
         for (next_node, input_nr), info in zip(node.next_functions, _edge_metadata(node),
                                                strict=False):  # fmt: skip
             if (

@@ -66,7 +66,7 @@ def call_tensor_pre_hooks(node, buffer: list) -> list:
         for hook in list(hooks.values()):
             grad = buffer[output_nr] if output_nr < len(buffer) else None
             new = hook(grad)
-            if events.bus.active:
+            if "hook_fired" in events.bus.wanted:
                 events.bus.emit(events.HookFired("tensor", node._id))
             if new is not None:
                 _check_single_result(grad, new, hook)
@@ -89,7 +89,7 @@ def call_pre_hooks(node, buffer: list) -> list:
     for hook in list(node._pre_hooks.values()):
         previous = tuple(buffer)
         new = hook(previous)
-        if events.bus.active:
+        if "hook_fired" in events.bus.wanted:
             events.bus.emit(events.HookFired("node_pre", node._id))
         if new is not None:
             buffer = list(_check_result(previous, new, hook))
@@ -100,7 +100,7 @@ def call_post_hooks(node, grad_inputs: tuple, grad_outputs: tuple) -> tuple:
     """Step 3: the node's post-hooks, on the gradients it computed for its inputs."""
     for hook in list(node._hooks.values()):
         new = hook(grad_inputs, grad_outputs)
-        if events.bus.active:
+        if "hook_fired" in events.bus.wanted:
             events.bus.emit(events.HookFired("node", node._id))
         if new is not None:
             grad_inputs = _check_result(grad_inputs, new, hook)

@@ -78,7 +78,7 @@ class TensorIterator:
         if compute_dtype is None and self._set_up_alike(
             operands, out, promote_integer_inputs_to_float, result_dtype
         ):
-            if events.bus.active:
+            if events.bus.active and "kernel_chosen" in events.bus.wanted:
                 self._emit_kernel_chosen(operands)
             return
 
@@ -125,7 +125,7 @@ class TensorIterator:
             self._write_array = np.empty(self.shape, dtype=kernel_dtype.numpy)
             self._needs_copy_back = True
 
-        if events.bus.active:
+        if events.bus.active and "kernel_chosen" in events.bus.wanted:
             self._emit_kernel_chosen(operands)
 
     def _set_up_alike(self, operands, out, promote, result_dtype) -> bool:

@@ -124,7 +124,12 @@ def call_outputs(call: OperatorCall) -> list[int]:
 
 def _autograd_decision(call: OperatorCall) -> str:
     """The autograd key's decision as the dispatcher announced it (the step's note), then
-    what it recorded, once the node events have come."""
+    what it recorded, once the node events have come.
+
+    A call is *in progress* from its first ``OpDispatched`` until its ``OpReturned``:
+    until then the decision is told as a decision ("records AddBackward0 once the kernel
+    returns"), never as an outcome ("nothing recorded").
+    """
     parts = []
     for node in call.nodes:
         if node.get("variable"):
@@ -138,8 +143,14 @@ def _autograd_decision(call: OperatorCall) -> str:
         return "; ".join(parts)
     note = next((s.note for s in call.steps if s.key == AUTOGRAD_KEY and s.note), "")
     if note.startswith("records "):
-        # Decided, not done: the node is recorded when the kernel returns.
-        parts.append(f"{note} once the kernel returns (call in progress)")
+        if not call.returned:
+            # Decided, not done: the node is recorded when the kernel returns.
+            parts.append(f"{note} once the kernel returns (call in progress)")
+        elif call.error:
+            parts.append(f"{note} once the kernel returns, but the call raised {call.error}: "
+                         f"no {note.removeprefix('records ')} recorded")  # fmt: skip
+        else:
+            parts.append(f"{note} (the node's event is not in this recording)")
     elif note.startswith("CompositeImplicitAutograd"):
         parts.append(note)
     elif note:
@@ -147,6 +158,8 @@ def _autograd_decision(call: OperatorCall) -> str:
     elif len(call.steps) == 1 and call.children:  # a recording made before notes existed
         parts.append("CompositeImplicitAutograd: no node of its own; the calls it makes "
                      "record theirs")  # fmt: skip
+    elif not call.returned:  # no note to read (an old recording): the outcome is not known yet
+        parts.append("call in progress: what autograd records is known when it returns")
     else:
         parts.append("nothing recorded (no input requires grad, or grad mode is off); "
                      "redispatch below autograd")  # fmt: skip
@@ -225,13 +238,18 @@ def _call_head_html(call: OperatorCall) -> str:
     flow = f"{_ids(call.inputs)} → {_ids(outputs)}" if outputs else _ids(call.inputs)
     during = (f' <span class="vg-trace-during">in backward: {escape(call.during)}</span>'
               if call.during else "")  # fmt: skip
-    # A call that raised (its OpReturned named the exception) ends without a result.
-    error = (f' <span class="vg-trace-error">raised {escape(call.error)}</span>'
-             if call.error else "")  # fmt: skip
+    # A call that raised (its OpReturned named the exception) ends without a result; one
+    # whose OpReturned has not come yet is still running.
+    if call.error:
+        status = f' <span class="vg-trace-error">raised {escape(call.error)}</span>'
+    elif not call.returned:
+        status = ' <span class="vg-trace-running-note">in progress: not returned yet</span>'
+    else:
+        status = ""
     return (f'<div class="vg-trace-head"><span class="vg-trace-op">{escape(call.op)}</span> '
             f'<span class="vg-trace-variant vg-variant-{escape(call.variant)}">'
             f'{escape(variant)}</span> <span class="vg-trace-io">{escape(flow)}</span>'
-            f"{during}{error}</div>")  # fmt: skip
+            f"{during}{status}</div>")  # fmt: skip
 
 
 # A closed call never changes again (see DispatchState), so, unfiltered and away from
@@ -273,6 +291,8 @@ def _call_html(r: _Render, call: OperatorCall, out: list) -> None:
 def _draw_call(r: _Render, call: OperatorCall, out: list) -> None:
     state, kept, context, current = r.state, r.kept, r.context, r.current
     classes = ["vg-trace-call"]
+    if not call.returned:
+        classes.append("vg-trace-running")
     if call.index in context:
         classes.append("vg-trace-context")
     if call.index == current:

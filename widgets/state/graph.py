@@ -147,11 +147,17 @@ class GraphState:
         """
         self._name_later(engine_tensor_id, "names", str(name))
 
+    def describe_tensor(self, engine_tensor_id: int, shape, dtype: str) -> None:
+        """The shape and dtype of a tensor whose creation the events do not tell (one made
+        before a recording started), for its labels; like ``name_tensor``, it numbers
+        nothing. A ``TensorCreated`` folded later wins."""
+        self._name_later(engine_tensor_id, "tensors", {"shape": list(shape), "dtype": dtype})
+
     def set_value(self, engine_tensor_id: int, preview: str) -> None:
         """Remember a short preview of a tensor's values (only live views know them)."""
         self._name_later(engine_tensor_id, "values", str(preview))
 
-    def _name_later(self, engine_tensor_id: int, table: str, text: str) -> None:
+    def _name_later(self, engine_tensor_id: int, table: str, text) -> None:
         local = self.known("tensor", engine_tensor_id)
         if local:
             self._remember(local, table, text)
@@ -186,6 +192,12 @@ class GraphState:
         }
         if d.get("parameter") and d.get("variable"):
             self.parameter_names[d["variable"]] = d["parameter"]
+        leaf = d.get("variable")
+        if leaf and leaf not in self.tensors and d.get("output_meta"):
+            # A leaf made before this state's events began: its AccumulateGrad tells its
+            # shape (otherwise "(shape unknown)").
+            (shape, dtype), *_ = d["output_meta"]
+            self.tensors[leaf] = {"shape": list(shape), "dtype": dtype}
 
     def _backward_started(self, d: dict) -> None:
         self._reset_backward()
@@ -250,6 +262,10 @@ class GraphState:
         node = d.get("node", 0)
         self.hooks[node] = [*self.hooks.get(node, []), d["hook"]]
         self.last_step = f"a {d['hook']} hook ran on {self.node_title(node)}"
+
+    # The backward engine's steps this state folds (``events.BACKWARD_KINDS`` but the
+    # version checks, which change nothing drawn).
+    BACKWARD_KINDS = _BACKWARD_KINDS
 
     _HANDLERS = {
         "tensor_created": _tensor_created,

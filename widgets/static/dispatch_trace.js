@@ -15,7 +15,7 @@ function render({ model, el }) {
   bar.append(filter, toggle, count);
   const body = document.createElement("div");
   body.className = "vg-trace-body";
-  el.replaceChildren(bar, body);
+  el.replaceChildren(bar, vgErrorBox(model), body);
 
   function draw() {
     if (document.activeElement !== filter && filter.value !== model.get("filter")) {

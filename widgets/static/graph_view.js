@@ -33,7 +33,7 @@ function render({ model, el: root }) {
   const canvas = vgEl("div", "vg-dag-canvas");
   const panel = vgEl("div", "vg-dag-panel");
   body.append(canvas, panel);
-  root.append(controls, notice, body);
+  root.append(controls, vgErrorBox(model), notice, body);
 
   const setFrame = (k) => {
     const n = model.get("n_frames");

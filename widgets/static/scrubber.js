@@ -19,7 +19,10 @@ function render({ model, el }) {
   range.setAttribute("aria-label", "step");
   const label = document.createElement("span");
   label.className = "vg-scrubber-label";
-  el.replaceChildren(play, back, forward, range, label);
+  // The error box (why the last step could not be shown) takes a line of its own.
+  const error = vgErrorBox(model);
+  error.style.flexBasis = "100%";
+  el.replaceChildren(play, back, forward, range, label, error);
 
   let timer = null;
   const last = () => model.get("max");

@@ -17,6 +17,7 @@ function arithmeticText(view, index) {
 function render({ model, el }) {
   const root = make("div", "vg-stride-map");
   el.appendChild(root);
+  const error = vgErrorBox(model);  // why the last edit or click could not be done
 
   function light(viewNumber, index, position) {
     const data = model.get("data");
@@ -122,10 +123,13 @@ function render({ model, el }) {
       if (s > 0 || start > 0) cells.appendChild(make("span", "vg-ellipsis", "…"));
       for (let p = start; p < stop; p++, k++) {
         const readers = strip.readers[k], counts = strip.counts[k];
-        const cell = make("span", "vg-storage-cell", strip.values ? strip.values[k] : "");
+        // Live, a cell shows its value over its position; in a replay there are no
+        // values, so the position is the cell's text, at full size.
+        const cell = make("span", "vg-storage-cell", strip.values ? strip.values[k] : p);
         cell.dataset.pos = p;
         cell.dataset.views = readers.join(",");
-        cell.appendChild(make("span", "vg-pos", p));
+        if (strip.values) cell.appendChild(make("span", "vg-pos", p));
+        else cell.classList.add("vg-position-only");
         if (!readers.length) cell.classList.add("vg-unread");
         else {
           const colors = readers.map((v) => views[v].color);
@@ -178,12 +182,11 @@ function render({ model, el }) {
     data.storages.forEach((s, n) => root.appendChild(drawStrip(s, n, data.views)));
     root.appendChild(make("div", "vg-arithmetic"));
     if (model.get("mode") === "live" && data.views.length) root.appendChild(drawControls());
-    if (model.get("error")) root.appendChild(make("div", "vg-error", model.get("error")));
+    root.appendChild(error);
     restoreSelection();
   }
 
   model.on("change:data", draw);
-  model.on("change:error", draw);
   model.on("change:mode", draw);
   draw();
   return () => root.remove();
