@@ -20,8 +20,13 @@ from .linalg import matmul
 __all__: list[str] = []
 
 
+# The common operands, by exact type: cheaper than ``numbers.Number``'s abstract check.
+_PLAIN_OPERANDS = frozenset({Tensor, int, float, bool, complex})
+_OPERANDS = (Tensor, numbers.Number)  # made once: ``Tensor | numbers.Number`` per call builds one
+
+
 def _accepts(other) -> bool:
-    return isinstance(other, Tensor | numbers.Number)
+    return type(other) in _PLAIN_OPERANDS or isinstance(other, _OPERANDS)
 
 
 def _operator(name: str, call):
