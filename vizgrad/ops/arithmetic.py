@@ -94,18 +94,24 @@ def _check_alpha(input, other, alpha=1, out=None):
 _FLOAT_OVERFLOW_IS_AN_ANSWER = {"over": "ignore", "invalid": "ignore"}
 
 
+def _times_alpha_kernel(out, b, alpha):
+    """``alpha * other`` as ATen's add kernel computes it (``fmadd(b, alpha, a)``): always
+    for complex results, where even ``alpha = 1`` is a complex product (``(inf+0j) *
+    (1+0j)`` is ``inf+nanj``, so ``1 + (inf+0j)`` is ``inf+nanj`` in PyTorch); for real
+    ones multiplying by 1 changes nothing, so it is skipped."""
+    if alpha != 1 or out.dtype.kind == "c":
+        return np.multiply(b, np.asarray(alpha, dtype=out.dtype), dtype=out.dtype)
+    return b
+
+
 @np.errstate(**_FLOAT_OVERFLOW_IS_AN_ANSWER)
 def _add_kernel(out, a, b, alpha=1):
-    if alpha != 1:
-        b = np.multiply(b, np.asarray(alpha, dtype=out.dtype), dtype=out.dtype)
-    np.add(a, b, out=out)
+    np.add(a, _times_alpha_kernel(out, b, alpha), out=out)
 
 
 @np.errstate(**_FLOAT_OVERFLOW_IS_AN_ANSWER)
 def _sub_kernel(out, a, b, alpha=1):
-    if alpha != 1:
-        b = np.multiply(b, np.asarray(alpha, dtype=out.dtype), dtype=out.dtype)
-    np.subtract(a, b, out=out)
+    np.subtract(a, _times_alpha_kernel(out, b, alpha), out=out)
 
 
 @np.errstate(**_FLOAT_OVERFLOW_IS_AN_ANSWER)
