@@ -559,3 +559,25 @@ def test_node_reprs_read_like_torchs():
         else:
             theirs = lib_repr
     assert [shape_of(r) for r in mine] == [shape_of(r) for r in theirs]
+
+
+NO_FORMULA_INPUTS = {
+    "batch_norm running_mean": lambda L, x: L.nn.functional.batch_norm(
+        x, L.zeros(3, requires_grad=True), L.ones(3), training=True
+    ),
+    "bce weight": lambda L, x: L.nn.functional.binary_cross_entropy(
+        x, L.ones(2, 3) * 0.5, weight=L.ones(2, 3, requires_grad=True)
+    ),
+    "multi_margin weight": lambda L, x: L.nn.functional.multi_margin_loss(
+        x, L.tensor([0, 1]), weight=L.ones(3, requires_grad=True)
+    ),
+}
+
+
+@pytest.mark.parametrize("case", NO_FORMULA_INPUTS)
+def test_an_input_without_a_formula_may_not_require_grad(case):
+    # No edge is made for it (as in torch), so it is refused rather than left gradientless.
+    def call(L):
+        return NO_FORMULA_INPUTS[case](L, L.full((2, 3), 0.5, requires_grad=True))
+
+    assert_same_error(lambda: call(vg), lambda: call(torch))

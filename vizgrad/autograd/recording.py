@@ -78,13 +78,20 @@ def _differentiable_inputs(op, bound):
 
     An input with no formula (``nll_loss``'s ``target`` and ``weight``) gets no edge, as
     in PyTorch, whose generated code collects the next edges of the inputs with
-    derivatives only (``collect_next_edges`` in ``VariableType``).
+    derivatives only (``collect_next_edges`` in ``VariableType``); if it requires grad,
+    the call is refused as PyTorch's ``check_no_requires_grad`` refuses it, rather than
+    leaving that input without a gradient.
     """
     formulas = op.derivative.grads if op.derivative is not None else None
     for name, is_list in op.tensor_inputs:
-        if formulas is not None and name not in formulas:
-            continue
         value = bound.get(name)
+        if formulas is not None and name not in formulas:
+            if any(_requires_grad(v) for v in (value or () if is_list else (value,))):
+                raise RuntimeError(
+                    f"The function '{op.name}' is not differentiable with respect to "
+                    f"argument '{name}'. This input cannot have requires_grad True."
+                )
+            continue
         if is_list:
             for item in value or ():
                 yield name, item
