@@ -87,9 +87,20 @@ def assert_stride_map_reacts_to_hover(stride_map, n_elements: int, n_storage: in
     assert stride_map.locator(".vg-stride-cell").count() == n_elements
     assert stride_map.locator(".vg-storage-cell").count() == n_storage
     assert stride_map.locator(".vg-lit").count() == 0
-    stride_map.locator(".vg-stride-cell").nth(1).hover()
-    stride_map.locator(".vg-storage-cell.vg-lit").first.wait_for(timeout=10_000)
-    assert stride_map.locator(".vg-stride-cell.vg-lit").count() >= 1
+    # Hovering lights the element and its storage cell in one handler; both are read in
+    # one evaluation. Outputs of later cells still rendering can move the element from
+    # under the pointer (a mouseleave that rightly unlights it), so the hover is retried.
+    both_lit = stride_map.locator(".vg-stride-map")
+    for _ in range(3):
+        stride_map.locator(".vg-stride-cell").nth(1).hover()
+        lit = both_lit.evaluate(
+            "root => !!root.querySelector('.vg-stride-cell.vg-lit')"
+            " && !!root.querySelector('.vg-storage-cell.vg-lit')"
+        )
+        if lit:
+            break
+        time.sleep(0.5)
+    assert lit, "hovering an element lit no storage cell"
 
 
 def dag_scale(timeline) -> float:
