@@ -54,6 +54,13 @@ def test_backward_events_replay_the_dependency_counts_and_ready_queue():
                     counts[next_node._id] -= 1
     assert ran == ["SumBackward0", "MulBackward0", "MulBackward0",
                    "vizgrad::autograd::AccumulateGrad"]  # fmt: skip
+    # Each queue change carries the counts its step changed, and they are the counts above.
+    folded = dict(started.dependencies)
+    for e in recorded:
+        if isinstance(e, events.ReadyQueueChanged):
+            folded.update(e.dependencies)
+    accumulate = mul1.next_functions[0][0]
+    assert folded == counts == {mul2._id: 0, mul1._id: 0, accumulate._id: 0}  # not the root
     queues = [e.queue for e in recorded if isinstance(e, events.ReadyQueueChanged)]
     assert queues[0] == (z.grad_fn._id,) and queues[-1] == ()
     (accumulated,) = [e for e in recorded if isinstance(e, events.GradAccumulated)]
@@ -110,3 +117,16 @@ def test_recorded_sequence_numbers_are_relative_to_the_recording():
     first, second = run(), run()
     assert first == second
     assert min(first) == 0
+
+
+def test_a_long_backward_sends_each_dependency_count_once_per_change():
+    """Following a pass costs in proportion to its length: each queue change carries the
+    counts that step changed, not the whole table (a chain of N nodes: N * N before)."""
+    x = vg.tensor([1.0], requires_grad=True)
+    y = x
+    for _ in range(300):
+        y = y * 1.0
+    recorded = _record(y.sum().backward)
+    changes = [e for e in recorded if isinstance(e, events.ReadyQueueChanged)]
+    assert len(changes) == 303  # the start, then one per node run
+    assert sum(len(e.dependencies) for e in changes) == 301  # the edge into each non-root

@@ -283,10 +283,12 @@ class NodeFinished(Event):
 
 @dataclass(slots=True)
 class ReadyQueueChanged(Event):
+    """The ready queue after a step, and the dependency counts that step changed."""
+
     kind: ClassVar[str] = "ready_queue_changed"
     id_fields: ClassVar[dict[str, str]] = {"queue": "node"}
-    queue: tuple
-    dependencies: dict
+    queue: tuple  # node ids, in the order the engine will run them
+    dependencies: dict  # node id -> new count, for the nodes this step counted down
 
 
 @dataclass(slots=True)

@@ -208,7 +208,7 @@ def _run_graph(roots, retain_graph, create_graph, inputs, allow_unused, accumula
         )
     # Read again: a view may start listening to the steps of a pass that starts in its graph.
     if "ready_queue_changed" in events.bus.wanted:
-        _emit_queue(ready, deps)
+        _emit_queue(ready, {})
 
     while ready:
         _, _, node = heapq.heappop(ready)
@@ -241,9 +241,11 @@ def _run_graph(roots, retain_graph, create_graph, inputs, allow_unused, accumula
                 events.NodeFinished(node._id, node.name(), tuple(summarize(g) for g in grads))
             )
 
+        counted = []  # the nodes whose dependency count this step changed
         for (next_node, nr), grad in zip(node.next_functions, grads, strict=True):
             if next_node is None:
                 continue
+            counted.append(next_node)
             if grad is not None:
                 buffer = buffers.setdefault(next_node, [])
                 buffer.extend([None] * (nr + 1 - len(buffer)))
@@ -252,7 +254,7 @@ def _run_graph(roots, retain_graph, create_graph, inputs, allow_unused, accumula
             if deps[next_node] == 0:
                 heapq.heappush(ready, (-next_node.sequence_nr, next(order), next_node))
         if "ready_queue_changed" in events.bus.wanted:
-            _emit_queue(ready, deps)
+            _emit_queue(ready, {n._id: deps[n] for n in counted})
 
     if captures is None:
         return None
@@ -290,6 +292,9 @@ def _fill_missing(node, buffer: list) -> list:
     return filled
 
 
-def _emit_queue(ready, deps) -> None:
+def _emit_queue(ready, changed_counts: dict) -> None:
+    """The ready queue in run order, and only the dependency counts this step changed
+    (``BackwardStarted`` gave them all): sending every count at every step would make
+    a pass of N nodes cost N * N."""
     queue = tuple(node._id for _, _, node in sorted(ready))
-    events.bus.emit(events.ReadyQueueChanged(queue, {n._id: c for n, c in deps.items()}))
+    events.bus.emit(events.ReadyQueueChanged(queue, changed_counts))

@@ -87,8 +87,6 @@ class GraphState:
         self.running = 0
         self.queue: list[int] = []
         self.dependencies: ChunkedMap = ChunkedMap()  # node -> gradients still to arrive
-        # The last event's table, in its own ids (None in a snapshot: not kept).
-        self._raw_dependencies: dict | None = {}
         self.edge_grads: ChunkedMap = ChunkedMap()  # (node, position) -> summary
         self.grads_in: ChunkedMap = ChunkedMap()  # node -> summaries
         self.finished: ChunkedMap = ChunkedMap()  # the nodes run, in order (keys; values None)
@@ -217,24 +215,11 @@ class GraphState:
             self.last_step = f"ready queue: {self.describe_nodes(self.queue) or 'empty'}"
 
     def _set_dependencies(self, counts: dict) -> None:
-        """Fold the engine's dependency counts (every pending node, at every queue change:
-        the hot loop of following a large backward pass). Compared with the previous
-        event's table in the engine's ids first (plain dicts), so only the counts that
-        changed are renumbered and written; the snapshots of a backward pass (one per
-        step) then share the rest."""
-        previous, table = self._raw_dependencies, self.dependencies
-        if previous is None:  # a snapshot: it does not keep the engine's last table
-            self.dependencies = ChunkedMap(
-                (self.local_id("node", int(node)), count) for node, count in counts.items()
-            )
-            self._raw_dependencies = counts
-            return
-        for node in previous.keys() - counts.keys():
-            table.pop(self.local_id("node", int(node)), None)
+        """Fold dependency counts: ``BackwardStarted`` gives every node's, each
+        ``ReadyQueueChanged`` only those its step counted down (written in place, so
+        the snapshots of a backward pass, one per step, share the rest)."""
         for node, count in counts.items():
-            if previous.get(node) != count:
-                table[self.local_id("node", int(node))] = count
-        self._raw_dependencies = counts  # replaced whole by the next event, never changed
+            self.dependencies[self.local_id("node", int(node))] = count
 
     def _node_started(self, d: dict) -> None:
         node = d["node"]
@@ -363,9 +348,6 @@ class GraphState:
             setattr(new, name, getattr(self, name).copy())
         new._ids = {space: table.copy() for space, table in self._ids.items()}
         new._pending = dict(self._pending)
-        # Not kept: a GraphView's frames would each hold an engine table of every pending
-        # node. A snapshot that folds on rebuilds its counts from the next event's table.
-        new._raw_dependencies = None
         return new
 
     def to_json(self, *, drawn_only: bool = False) -> dict:
