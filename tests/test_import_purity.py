@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-JUPYTER_MODULES = ("IPython", "ipywidgets", "traitlets", "plotly", "graphviz", "anywidget",
+JUPYTER_MODULES = ("IPython", "ipywidgets", "traitlets", "graphviz", "anywidget",
                    "ipykernel", "jupyterlab")  # fmt: skip
 
 
