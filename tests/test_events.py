@@ -1,6 +1,8 @@
 """The event stream: schema, sequence numbers, JSON round trip, bounded recording."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -158,6 +160,20 @@ def test_a_weak_subscription_ends_when_nobody_holds_the_subscriber():
     assert events.bus.subscribers() == [] and not events.bus.active
     with pytest.raises(TypeError, match="needs a bound method"):
         events.subscribe(print, weak=True)
+
+
+def test_a_weakly_subscribed_view_alive_at_exit_prints_nothing():
+    """A script that ends with a view still subscribed exits silently (with
+    ``weakref.WeakMethod``, CPython printed an ignored AttributeError at exit)."""
+    script = (
+        "from vizgrad import events\n"
+        "class View:\n"
+        "    def on_event(self, event): pass\n"
+        "view = View()\n"
+        "events.subscribe(view.on_event, {'backward_started'}, weak=True)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
 
 
 def test_reading_a_recording_of_another_schema_version_is_a_clear_error():

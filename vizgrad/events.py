@@ -46,6 +46,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+import types
 import weakref
 from collections import deque
 from dataclasses import dataclass, field
@@ -482,6 +483,24 @@ class _Subscription:
         return (self.target() if self.weak else self.target) == callback
 
 
+class _WeakBoundMethod:
+    """A bound method held through a weak reference to its object; calling it gives
+    the method while the object lives, else None. The function is held strongly: it
+    belongs to the class. (``weakref.WeakMethod`` also watches the function, and at
+    interpreter exit that second callback can fire after the WeakMethod itself is gone,
+    printing "AttributeError: 'NoneType' object has no attribute '_alive'".)"""
+
+    __slots__ = ("ref", "func")
+
+    def __init__(self, method, on_collected):
+        self.ref = weakref.ref(method.__self__, on_collected)
+        self.func = method.__func__
+
+    def __call__(self):
+        obj = self.ref()
+        return None if obj is None else types.MethodType(self.func, obj)
+
+
 def _weak_caller(ref):
     """Call the method ``ref`` refers to, while its object lives (a view nobody holds
     any more is left alone until the collector ends its subscription)."""
@@ -534,7 +553,7 @@ class EventBus:
             if not hasattr(callback, "__self__") or not hasattr(callback, "__func__"):
                 raise TypeError("subscribe(weak=True) needs a bound method (view.on_event), "
                                 f"not {type(callback).__name__}")  # fmt: skip
-            target = weakref.WeakMethod(callback, self._collected)
+            target = _WeakBoundMethod(callback, self._collected)
             subscription = _Subscription(target, kinds, True, _weak_caller(target))
         else:
             subscription = _Subscription(callback, kinds, False, callback)
@@ -557,7 +576,9 @@ class EventBus:
 
     def _collected(self, ref) -> None:
         # The collector freed a weakly subscribed method's object: its subscription ends.
-        self._subscriptions = [s for s in self._subscriptions if s.target is not ref]
+        self._subscriptions = [
+            s for s in self._subscriptions if not (s.weak and s.target.ref is ref)
+        ]
         self._route()
 
     def _route(self) -> None:
