@@ -11,7 +11,16 @@ One notebook, run from the Run menu; then the test clicks and checks what is dra
   (lesson 7), with what autograd decided, not "nothing recorded";
 * ``rec.show(names=...)`` draws a named tensor made before the recording with its shape;
 * the storage strips' positions are readable (full size in a replay), hints wrap
-  between words and solutions keep their lines.
+  between words and solutions keep their lines;
+* the StrideMap's slice slider moves a 3-D tensor's grid to another slice, and a click
+  selects an element, which stays lit with its arithmetic when the mouse leaves;
+* the DispatchTrace's filter keeps one operator's calls, and its toggle shows the
+  text view and the tree again;
+* the GraphView's "saved tensors" and "values" toggles add and remove what they
+  name, and its backward-step controls (◀, ▶, slider, play/pause) move the drawing;
+* the Timeline's play button plays, pauses where it is, and stops at the last step.
+
+(The exported page's controls are ``test_export_browser``'s.)
 
 Screenshots go to ``test-artifacts/``.
 """
@@ -23,7 +32,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from test_lab import cell_output, move_timeline_to, open_notebook, run_all_cells
+from test_lab import cell_output, move_timeline_to, open_notebook, run_all_cells, wait_for_step
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DONE = "VG-CONTROLS-DONE"
@@ -81,6 +90,28 @@ rec9.show(names={"w": w9})""",
 from vizgrad.lessons import hint, solution
 hint("02.column_major")""",
     """solution("02.formula")""",
+    # 12: a 3-D tensor: the map shows one 2-D slice, chosen with a slider
+    """\
+x3 = vg.arange(24.0).view(2, 3, 4)
+vw.StrideMap(x3, names=["x3"])""",
+    # 13: a dispatch trace of several calls, to filter and to read as text
+    """\
+with vw.DispatchTrace() as trace13:
+    y13 = (x * 2 + 1).sum()
+    z13 = x.mul(3)
+trace13""",
+    # 14, 15: a GraphView with saved tensors, then its own backward pass, to step through
+    """\
+w14 = vg.tensor([0.5, -1.0, 2.0], requires_grad=True)
+loss14 = (w14.exp() * w14).sum()
+vw.GraphView(loss14, names={"w": w14})""",
+    "loss14.backward()",
+    # 16: a replay to play and pause
+    """\
+with vw.record() as rec16:
+    w16 = vg.tensor([1.0, 2.0], requires_grad=True)
+    (w16 * w16 + w16).sum().backward()
+rec16.show()""",
     f"print({DONE!r})",
 ]
 
@@ -290,3 +321,183 @@ def test_storage_positions_are_readable_and_hints_wrap_between_words(notebook_pa
 def _description_after(page, timeline, step: int) -> str:
     move_timeline_to(page, timeline, step)
     return timeline.locator(".vg-step-description").inner_text()
+
+
+def test_the_stride_maps_slice_slider_and_click_selection(notebook_page, artifacts_dir):
+    page = notebook_page
+    stride_map = cell_output(page, 12).locator(".vg-stride-map")
+    stride_map.locator(".vg-stride-cell").first.wait_for(timeout=30_000)
+    stride_map.scroll_into_view_if_needed()
+    indexes = "root => [...root.querySelectorAll('.vg-stride-cell')].map(c => c.dataset.index)"
+    # x3 is (2, 3, 4): the grid is the 3 x 4 slice x3[0], over the 24-cell storage.
+    shown = stride_map.evaluate(indexes)
+    assert len(shown) == 12 and all(i.startswith("0,") for i in shown), shown
+    assert stride_map.locator(".vg-storage-cell").count() == 24
+
+    # The slider of dim 0 moves the grid to x3[1], whose elements sit at 12 .. 23.
+    stride_map.locator("input.vg-slice").evaluate(
+        "el => { el.value = '1'; el.dispatchEvent(new Event('input'));"
+        " el.dispatchEvent(new Event('change')); }"
+    )
+    page.wait_for_function(
+        "root => root.querySelector('.vg-stride-cell').dataset.index.startsWith('1,')",
+        arg=stride_map.element_handle(), timeout=20_000,
+    )  # fmt: skip
+    assert stride_map.locator(".vg-slice-value").inner_text() == "1"
+    positions = stride_map.locator(".vg-stride-cell").evaluate_all(
+        "cells => cells.map(c => c.dataset.pos).map(Number)"
+    )
+    assert positions == list(range(12, 24)), positions
+
+    # A click selects an element: it stays lit, with its arithmetic, once the mouse leaves.
+    cell = stride_map.locator(".vg-stride-cell[data-index='1,2,3']")
+    cell.click()
+    page.wait_for_function(
+        "root => root.querySelector('.vg-arithmetic').textContent.includes('[1, 2, 3]')",
+        arg=stride_map.element_handle(), timeout=20_000,
+    )  # fmt: skip
+    stride_map.locator(".vg-view-title").first.hover()
+    assert "vg-lit" in (cell.get_attribute("class") or "")
+    assert stride_map.locator(".vg-storage-cell.vg-lit").get_attribute("data-pos") == "23"
+    arithmetic = stride_map.locator(".vg-arithmetic").inner_text()
+    assert "[1, 2, 3]" in arithmetic and "23" in arithmetic, arithmetic
+    page.screenshot(path=str(artifacts_dir / "controls-slice-and-selection.png"))
+
+
+def test_the_dispatch_traces_filter_and_text_view(notebook_page, artifacts_dir):
+    page = notebook_page
+    trace = cell_output(page, 13).locator(".vg-dispatch-trace")
+    trace.locator("li.vg-trace-call").first.wait_for(timeout=30_000)
+    trace.scroll_into_view_if_needed()
+    every_op = "els => els.map(e => e.dataset.op)"
+    ops = trace.locator("li.vg-trace-call").evaluate_all(every_op)
+    # (x * 2 + 1).sum() and x.mul(3): four calls.
+    assert ops == ["aten::mul.Tensor", "aten::add.Tensor", "aten::sum", "aten::mul.Tensor"]
+    assert trace.locator(".vg-trace-count").inner_text() == "4 calls"
+
+    # Typing in the filter keeps the calls of that operator.
+    trace.locator("input.vg-trace-filter").fill("mul")
+    trace.locator(".vg-trace-count:has-text('2 of 4 calls')").wait_for(timeout=20_000)
+    kept = trace.locator("li.vg-trace-call").evaluate_all(every_op)
+    assert kept and all("mul" in op for op in kept), kept
+    page.screenshot(path=str(artifacts_dir / "controls-trace-filtered.png"))
+    trace.locator("input.vg-trace-filter").fill("")
+    trace.locator(".vg-trace-count:has-text('4 calls')").wait_for(timeout=20_000)
+
+    # The text view: torch's dispatch-trace lines, then back to the tree.
+    toggle = trace.locator("button.vg-trace-toggle")
+    assert toggle.inner_text() == "show text (dispatch_trace)"
+    toggle.click()
+    text = trace.locator("pre.vg-trace-text")
+    text.wait_for(timeout=20_000)
+    assert "aten::sum" in text.inner_text() and toggle.inner_text() == "show tree"
+    toggle.click()
+    trace.locator("li.vg-trace-call").first.wait_for(timeout=20_000)
+    assert trace.locator("pre.vg-trace-text").count() == 0
+
+
+def test_the_graph_views_toggles_and_backward_steps(notebook_page, artifacts_dir):
+    page = notebook_page
+    view = cell_output(page, 14).locator(".vg-dag")
+    view.locator("svg g.node").first.wait_for(timeout=30_000)
+    view.scroll_into_view_if_needed()
+    drawn = lambda: view.locator(".vg-dag-canvas svg").text_content()  # noqa: E731
+    nodes = lambda: view.locator(".vg-dag-canvas svg g.node").count()  # noqa: E731
+    before = nodes()
+    assert "saved" not in drawn() and "= [" not in drawn()
+
+    # "saved tensors": one dashed box per tensor saved for backward (exp: its result;
+    # mul: both factors), each tied to its node.
+    view.locator(".vg-dag-saved input").check()
+    page.wait_for_function(
+        "([root, n]) => root.querySelectorAll('.vg-dag-canvas svg g.node').length === n",
+        arg=[view.element_handle(), before + 3], timeout=20_000,
+    )  # fmt: skip
+    assert drawn().count("saved") == 3
+    # "values": each tensor's values under its name.
+    view.locator(".vg-dag-values input").check()
+    page.wait_for_function(
+        "root => root.querySelector('.vg-dag-canvas svg').textContent.includes('= [')",
+        arg=view.element_handle(), timeout=20_000,
+    )  # fmt: skip
+    page.screenshot(path=str(artifacts_dir / "controls-graph-saved-values.png"))
+    view.locator(".vg-dag-saved input").uncheck()
+    page.wait_for_function(
+        "([root, n]) => root.querySelectorAll('.vg-dag-canvas svg g.node').length === n",
+        arg=[view.element_handle(), before], timeout=20_000,
+    )  # fmt: skip
+    assert "= [" in drawn()
+    view.locator(".vg-dag-values input").uncheck()
+
+    # The backward steps (cell 15 ran loss14.backward()): shown at the last step.
+    label = view.locator(".vg-dag-step-label")
+    label.wait_for(timeout=30_000)
+    total = int(label.inner_text().split("/")[1])
+
+    def wait_for_step(k: int) -> None:
+        view.locator(f".vg-dag-step-label:text-is('backward step {k} / {total}')").wait_for(
+            timeout=20_000
+        )
+
+    wait_for_step(total)
+    view.locator("button.vg-dag-prev").click()
+    wait_for_step(total - 1)
+    view.locator(".vg-dag-steps input[type=range]").evaluate(
+        "el => { el.value = '0'; el.dispatchEvent(new Event('input')); }"
+    )
+    wait_for_step(1)
+    # The drawing follows the label: at step 1 no node has run; by the last, all have.
+    done = "([root, n]) => root.querySelectorAll('svg g.node.vg-done').length === n"
+    page.wait_for_function(done, arg=[view.element_handle(), 0], timeout=20_000)
+    view.locator("button.vg-dag-next").click()
+    wait_for_step(2)
+    # Play runs on by itself to the end, then stops; pause stops it where it is.
+    play = view.locator("button.vg-dag-play")
+    play.click()
+    assert play.inner_text() == "❚❚ pause"
+    wait_for_step(4)
+    play.click()
+    assert play.inner_text() == "▶ play"
+    paused = label.inner_text()
+    page.wait_for_timeout(1500)
+    assert label.inner_text() == paused
+    view.locator("button.vg-dag-prev").click()  # nothing left of a timer that moves it
+    view.locator(".vg-dag-steps input[type=range]").evaluate(
+        f"el => {{ el.value = '{total - 3}'; el.dispatchEvent(new Event('input')); }}"
+    )
+    wait_for_step(total - 2)
+    play.click()
+    wait_for_step(total)
+    view.locator("button.vg-dag-play:text-is('▶ play')").wait_for(timeout=10_000)
+    assert view.locator(".vg-dag-phase").text_content() == "backward done"
+    page.wait_for_function(done, arg=[view.element_handle(), before], timeout=20_000)
+    page.screenshot(path=str(artifacts_dir / "controls-graph-steps.png"))
+
+
+def test_the_timelines_play_and_pause(notebook_page, artifacts_dir):
+    page = notebook_page
+    timeline = cell_output(page, 16).locator(".vg-timeline")
+    timeline.locator(".vg-dag svg g.node").first.wait_for(timeout=30_000)
+    timeline.scroll_into_view_if_needed()
+    play = timeline.locator(".vg-scrubber button.vg-play")
+    last = int(timeline.locator(".vg-scrubber input[type=range]").get_attribute("max"))
+    move_timeline_to(page, timeline, 0)
+    play.click()
+    assert play.inner_text() == "❚❚ pause"
+    wait_for_step(page, timeline, 3)
+    play.click()
+    timeline.locator(".vg-scrubber button.vg-play:text-is('▶ play')").wait_for(timeout=10_000)
+    paused = shown_step(timeline)
+    page.wait_for_timeout(1500)
+    assert shown_step(timeline) == paused < last
+    # Played from the last step, it starts again from step 0 and stops at the end.
+    move_timeline_to(page, timeline, last - 2)
+    play.click()
+    wait_for_step(page, timeline, last)
+    timeline.locator(".vg-scrubber button.vg-play:text-is('▶ play')").wait_for(timeout=10_000)
+    assert timeline.locator(".vg-scrubber-label").inner_text() == f"step {last} / {last}"
+    page.screenshot(path=str(artifacts_dir / "controls-timeline-played.png"))
+
+
+def shown_step(timeline) -> int:
+    return int(timeline.locator(".vg-step-description [data-step]").get_attribute("data-step"))
