@@ -1,4 +1,4 @@
-"""The lessons in a real JupyterLab, in Chromium: the start page and lesson 2 run and draw.
+"""The lessons in a real JupyterLab, in Chromium: every lesson runs and its views draw.
 
 Each test copies a lesson notebook, exactly as stored in ``notebooks/``, into the
 session JupyterLab's root directory, opens it, runs all cells from the Run menu and
@@ -7,7 +7,10 @@ would see: no cell raised, the exercise cells show their feedback box ("Not answ
 yet" for a notebook as stored), the views drew (StrideMap grids and storage strips,
 the Timeline's DAG) and answer to the mouse (hovering an element lights a cell), and
 the start page links to all ten lessons; the start page's Timeline gives its DAG room
-(full size, stacked under the stride map or beside it in a wide notebook).
+(full size, stacked under the stride map or beside it in a wide notebook). Every other
+lesson runs the same way: every widget drew (none left "Loading widget..." or "Error
+displaying widget") and no view's error box shows an error the lesson did not make on
+purpose.
 Screenshots go to ``test-artifacts/``.
 
 The JupyterLab plumbing (opening a notebook on a running kernel, Run All with
@@ -177,6 +180,7 @@ def test_start_page_runs_links_every_lesson_and_draws(jupyter_lab, page, dialogs
     timeline = cell_output(page, timeline_cell).locator(".vg-timeline")
     timeline.locator(".vg-dag svg g.node").first.wait_for(timeout=30_000)
     assert_timeline_layout(page, timeline, artifacts_dir)
+    assert_every_view_drew_without_an_error(page, START_PAGE)
     assert not tracebacks_on(page)
     assert not dialogs, dialogs
     assert time.monotonic() - started < TIME_LIMIT_S, "the start page took too long"
@@ -205,9 +209,52 @@ def test_strides_lesson_runs_with_feedback_and_stride_maps(
     stride_map = cell_output(page, stride_cell)
     assert_stride_map_reacts_to_hover(stride_map, 12 + 12 + 6 + 2 * 2, 12)
     page.screenshot(path=str(artifacts_dir / "lab-lesson-02-strides-hover.png"), full_page=True)
+    # The lesson shows the editor refusing a view outside the storage, on purpose.
+    assert_every_view_drew_without_an_error(
+        page, STRIDES, shows=("out of bounds for storage of size 96",)
+    )
     assert not tracebacks_on(page)
     assert not dialogs, dialogs
     assert time.monotonic() - started < TIME_LIMIT_S, "lesson 2 took too long"
+
+
+WIDGET_OUTPUTS = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.widget-view+json']"
+# Every widget output drew something, and none is still loading or failed to display.
+WIDGETS_DREW_JS = """(selector) => [...document.querySelectorAll(selector)].every(
+  o => o.querySelector('*') !== null
+       && !/Loading widget|Error displaying widget/.test(o.textContent))"""
+
+
+def assert_every_view_drew_without_an_error(page, name: str, shows: tuple = ()) -> None:
+    """Each widget of the lesson drew, and no view shows an error in its error box but
+    the ones the lesson makes on purpose (``shows``: a piece of each one's text)."""
+    try:
+        page.wait_for_function(WIDGETS_DREW_JS, arg=WIDGET_OUTPUTS, timeout=60_000)
+    except PlaywrightTimeout:
+        stuck = [t[:200] for t in page.locator(WIDGET_OUTPUTS).all_text_contents()
+                 if "Loading widget" in t or "Error displaying widget" in t]  # fmt: skip
+        pytest.fail(f"{name}: a widget did not draw: {stuck}")
+    shown = [t for t in page.locator(".vg-error").all_text_contents() if t.strip()]
+    unexpected = [t for t in shown if not any(piece in t for piece in shows)]
+    assert not unexpected, f"{name}: a view shows an error: {unexpected}"
+    assert len(shown) == len(shows), (name, shown, shows)
+
+
+OTHER_LESSONS = [lesson.notebook for lesson in LESSONS if lesson.notebook != STRIDES]
+
+
+@pytest.mark.parametrize("name", OTHER_LESSONS)
+def test_every_lesson_runs_and_its_views_draw_without_an_error(
+    jupyter_lab, page, dialogs, artifacts_dir, name
+):
+    """Lessons 1 and 3 to 10 as a student runs them: Run All, every cell ran, no
+    traceback, every widget drew, no view shows an error, no dialog."""
+    started = time.monotonic()
+    notebook = run_lesson(page, jupyter_lab, artifacts_dir, name)
+    assert code_cell_indices(notebook)
+    assert_every_view_drew_without_an_error(page, name)
+    assert not dialogs, dialogs
+    assert time.monotonic() - started < TIME_LIMIT_S, f"{name} took too long"
 
 
 @pytest.fixture(autouse=True)
@@ -215,7 +262,7 @@ def _fresh_root(jupyter_lab):
     """Each test leaves no notebook and no kernel behind for the next."""
     yield
     for session in jupyter_lab.api("GET", "sessions"):
-        if session["path"] in (START_PAGE, STRIDES):
+        if session["path"] in (START_PAGE, STRIDES, *OTHER_LESSONS):
             jupyter_lab.api("DELETE", f"sessions/{session['id']}")
     for leftover in jupyter_lab.root_dir.glob("*.ipynb"):
         leftover.unlink()
