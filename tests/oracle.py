@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
 
 import vizgrad as vg
 
@@ -191,3 +192,19 @@ def _warned(call) -> tuple:
 def _core(message: str) -> str:
     # PyTorch prefixes some messages with the op name or a location; compare the gist.
     return message.strip().rstrip(".")[:60]
+
+
+class TorchOps(TorchDispatchMode):
+    """The aten ops PyTorch dispatches below its composite (CompositeImplicit) layer."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = []  # base names: "clone"
+        self.qualnames = []  # as vizgrad writes them: "aten::add_.Tensor", "aten::clone"
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.names.append(func._schema.name.split("::")[1])
+        overload = func._overloadname
+        suffix = "" if overload == "default" else f".{overload}"
+        self.qualnames.append(func._schema.name + suffix)
+        return func(*args, **(kwargs or {}))

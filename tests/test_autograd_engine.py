@@ -103,6 +103,52 @@ def test_gradient_layout_follows_the_parameter_strides():
     assert base_v.grad.stride() == base_t.grad.stride() == (1, 3)
 
 
+def _first_grad_shares_memory(lib, keep, graph) -> tuple[bool, ...]:
+    """Whether each leaf's new ``.grad`` shares memory with what a hook on the leaf kept
+    (``keep(g)``), or with the other leaves' ``.grad`` (``graph(a, b)`` is the loss)."""
+    a = lib.ones(3, 2, requires_grad=True)
+    b = lib.ones(3, 2, requires_grad=True)
+    kept = []
+    a.register_hook(lambda g: kept.append(keep(g)) and None)
+    graph(a, b).backward()
+    return (a.grad.data_ptr() == kept[0].data_ptr(),
+            a.grad.data_ptr() == b.grad.data_ptr())  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "keep",
+    [lambda g: g, lambda g: g.view(-1), lambda g: g.detach(), lambda g: g.clone()],
+    ids=["the gradient", "a view of it", "a detached alias", "a copy"],
+)
+@pytest.mark.parametrize(
+    "graph",
+    [lambda a, b: (a * 2 + b * 3).sum(), lambda a, b: (a + b).sum(), lambda a, b: (a * b).sum()],
+    ids=["own gradients", "one gradient for both (add)", "mul"],
+)
+def test_accumulate_grad_steals_a_gradient_only_when_nobody_else_holds_it(keep, graph):
+    """PyTorch makes a leaf's first ``.grad`` the computed gradient itself when no other
+    tensor refers to it, and a copy otherwise: a hook that kept the gradient (or a view,
+    which refers to its base) must not see ``.grad`` change under it, and two leaves
+    handed one gradient (``a + b``) must not share one ``.grad``."""
+    assert _first_grad_shares_memory(vg, keep, graph) == _first_grad_shares_memory(
+        torch, keep, graph
+    )
+
+
+def test_a_stolen_gradient_is_the_leafs_own():
+    """A stolen ``.grad`` is not a view, and the gradient passed to ``backward`` is
+    copied (its caller holds it): changing either leaves the other alone."""
+    for lib in (vg, torch):
+        a = lib.ones(3, requires_grad=True)
+        (a * 2).sum().backward()
+        assert a.grad._base is None and not a.grad._is_view()
+        g = lib.ones(3)
+        b = lib.ones(3, requires_grad=True)
+        b.backward(g)
+        g.add_(1)
+        assert b.grad.tolist() == [1.0, 1.0, 1.0], lib.__name__
+
+
 def test_retain_grad_keeps_a_non_leaf_gradient():
     (va,), (ta,) = leaves((3,))
     vy, ty = va * 3, ta * 3

@@ -13,8 +13,7 @@ import warnings
 
 import pytest
 import torch
-from oracle import make_pair
-from torch.utils._python_dispatch import TorchDispatchMode
+from oracle import TorchOps, make_pair
 from vizgrad.widgets.dispatch_trace import DispatchTrace
 from vizgrad.widgets.render.dispatch_tree import (
     kept_calls,
@@ -44,22 +43,6 @@ def trace_of(fn) -> DispatchState:
 
 def top_calls(state):
     return [state.calls[i] for i in state.roots]
-
-
-class TorchOps(TorchDispatchMode):
-    """The aten ops PyTorch dispatches below its composite (CompositeImplicit) layer."""
-
-    def __init__(self):
-        super().__init__()
-        self.names = []  # base names: "clone"
-        self.qualnames = []  # as vizgrad writes them: "aten::add_.Tensor", "aten::clone"
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.names.append(func._schema.name.split("::")[1])
-        overload = func._overloadname
-        suffix = "" if overload == "default" else f".{overload}"
-        self.qualnames.append(func._schema.name + suffix)
-        return func(*args, **(kwargs or {}))
 
 
 # --- the call tree ------------------------------------------------------------------------

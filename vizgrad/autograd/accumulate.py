@@ -1,12 +1,17 @@
 """``AccumulateGrad``'s work: adding a gradient into a leaf's ``.grad``.
 
-The first gradient is stored with the same strides as the leaf (PyTorch's "gradient
-layout contract", so ``param.grad`` lines up with ``param`` in memory); later ones
-are added to it, in place unless a graph of the gradient itself is being built
-(``create_graph=True``), because then the old ``.grad`` may be part of that graph.
+The first gradient becomes ``.grad`` laid out as the leaf is (PyTorch's "gradient
+layout contract", so ``param.grad`` lines up with ``param`` in memory). As in
+PyTorch, it is *stolen*, not copied, when nobody else holds it and it already has
+that layout: the common case of a training step, which then allocates no second
+buffer per parameter. Later gradients are added to it, in place unless a graph of the
+gradient itself is being built (``create_graph=True``), because then the old
+``.grad`` may be part of that graph.
 """
 
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 
@@ -45,13 +50,14 @@ def summarize(grad) -> str:
 
 
 def _obeys_layout_contract(grad, variable) -> bool:
-    """``obeys_layout_contract``: same strides as the dense ``variable`` where it matters.
+    """``obeys_layout_contract``: same strides as the dense ``variable`` where it matters
+    (contiguous, for a variable with gaps or overlaps).
 
     A size-1 dim's stride never moves to another element, so it may differ (but not be
-    0: such a gradient could be a broadcast view). PyTorch then *steals* the computed
-    gradient with its own layout, unless someone else holds it (the gradient passed
-    to ``backward``, handed down unchanged), which it copies in the leaf's layout.
+    0: such a gradient could be a broadcast view).
     """
+    if not is_non_overlapping_and_dense(variable._size, variable._stride):
+        return grad.is_contiguous()
     for size, grad_stride, stride in zip(grad._size, grad._stride, variable._stride, strict=True):
         if size != 1 and grad_stride != stride:
             return False
@@ -71,15 +77,26 @@ def _in_layout_of(variable, grad, may_keep_layout: bool):
     return result.copy_(grad)
 
 
+# The references to a gradient AccumulateGrad may steal, when nobody else holds it: the
+# tuple the engine hands the node (its only one, see engine.py), ``accumulate_into_leaf``'s
+# parameter, and ``sys.getrefcount``'s own argument. PyTorch's ``use_count`` test.
+_ENGINE_REFERENCES = 3
+
+
 def accumulate_into_leaf(variable, grad) -> None:
+    """``AccumulateGrad::accumulateGrad``: ``variable.grad`` becomes ``grad``, or grows by it."""
     if grad is None:
         return
     held_by_caller = id(grad) in caller_held_gradients.ids
+    held_elsewhere = held_by_caller or sys.getrefcount(grad) > _ENGINE_REFERENCES
+    meta = variable._autograd_meta
     if not grad_state.enabled:
         grad = grad.detach()
-    meta = variable._autograd_meta
     if meta.grad is None:
-        meta.grad = _in_layout_of(variable, grad, may_keep_layout=not held_by_caller)
+        if not grad_state.enabled and not held_elsewhere and _obeys_layout_contract(grad, variable):
+            meta.grad = grad  # stolen: nobody else can see it change
+        else:
+            meta.grad = _in_layout_of(variable, grad, may_keep_layout=not held_by_caller)
     elif grad_state.enabled:
         meta.grad = meta.grad + grad  # create_graph: keep the sum differentiable
     else:

@@ -124,18 +124,32 @@ def validate_outputs(node, grads: tuple) -> tuple:
                     f"Function {node.name()} returned an invalid gradient at index {index} - "
                     f"got {list(grad._size)} but expected shape compatible with {list(shape)}"
                 )
-            grad = grad.sum_to_size(shape) if shape else grad.sum()
+            grad = _sum_to(grad, shape)
         if grad._dtype is not dtype:
             grad = grad.to(dtype)
         checked[index] = grad
     return tuple(checked)
 
 
-def _run_node(node, buffer: list, create_graph: bool) -> tuple:
+def _sum_to(grad, shape: tuple):
+    """``at::sum_to``: sum the broadcast dims (leading ones, and size-1 ones), keeping
+    them, then view the result as ``shape`` if dims were added in front. PyTorch calls
+    ``sum`` and ``view`` here, not the ``sum_to_size`` operator."""
+    if not shape:
+        return grad.sum()
+    leading = len(grad._size) - len(shape)
+    dims = list(range(leading))
+    dims += [leading + i for i, n in enumerate(shape) if n == 1 and grad._size[leading + i] != 1]
+    if dims:
+        grad = grad.sum(dims, keepdim=True)
+    return grad.view(shape) if leading else grad
+
+
+def _run_node(node, grad_outputs: tuple, create_graph: bool) -> tuple:
     previous = grad_state.enabled
     grad_state.enabled = create_graph
     try:
-        outputs = node.apply(tuple(buffer))
+        outputs = node.apply(grad_outputs)
     except Exception as error:
         trace = getattr(node, "_anomaly_trace", None)
         if anomaly_state.enabled and trace:
@@ -232,8 +246,13 @@ def _run_graph(roots, retain_graph, create_graph, inputs, allow_unused, accumula
         if skip:
             grads = (None,) * len(node.next_functions)
         else:
-            grads = _run_node(node, _fill_missing(node, buffer), create_graph)
-            grads = call_post_hooks(node, grads, tuple(buffer))
+            # From here the tuple is the engine's one reference to each gradient it hands
+            # the node: AccumulateGrad steals a gradient nobody else holds (accumulate.py).
+            grad_outputs = tuple(_fill_missing(node, buffer))
+            buffer = None
+            grads = _run_node(node, grad_outputs, create_graph)
+            grads = call_post_hooks(node, grads, grad_outputs)
+            grad_outputs = None
             if not retain_graph:
                 node._release()
         if "node_finished" in events.bus.wanted:
@@ -253,6 +272,7 @@ def _run_graph(roots, retain_graph, create_graph, inputs, allow_unused, accumula
             deps[next_node] -= 1
             if deps[next_node] == 0:
                 heapq.heappush(ready, (-next_node.sequence_nr, next(order), next_node))
+        grads = grad = None  # the buffers hold them now, and only the buffers
         if "ready_queue_changed" in events.bus.wanted:
             _emit_queue(ready, {n._id: deps[n] for n in counted})
 
