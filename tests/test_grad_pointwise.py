@@ -581,3 +581,67 @@ def test_nan_and_inf_upstream_gradients_flow_as_in_torch():
         getattr(vg, name)(v).backward(vg.tensor(up, dtype=vg.float64))
         getattr(torch, name)(t).backward(torch.tensor(up, dtype=torch.float64))
         assert_same(v.grad, t.grad)
+
+
+# --- threshold_backward: ReLU's derivative as one operator ---------------------------------
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "stepped", "expanded"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_threshold_backward_is_torchs(layout, dtype):
+    from oracle import make_pair
+
+    vg_grad, t_grad = make_pair((3, 4), dtype, layout, seed=1)
+    vg_x, t_x = make_pair((3, 4), dtype, "transposed", seed=2)
+    for threshold in (0, 0.5, -2):
+        assert_same(
+            vg.ops.unary.threshold_backward(vg_grad, vg_x, threshold),
+            torch.ops.aten.threshold_backward(t_grad, t_x, threshold),
+        )
+    # Broadcast, 0-dim and empty operands.
+    for g_shape, x_shape in [((3, 4), (4,)), ((), ()), ((0, 4), (4,))]:
+        vg_g, t_g = make_pair(g_shape, dtype, "contiguous", seed=3)
+        vg_s, t_s = make_pair(x_shape, dtype, "contiguous", seed=4)
+        assert_same(
+            vg.ops.unary.threshold_backward(vg_g, vg_s, 0),
+            torch.ops.aten.threshold_backward(t_g, t_s, 0),
+        )
+
+
+def test_threshold_backward_keeps_nan_where_it_does_not_mask_and_refuses_bool():
+    g = [math.nan, 1.0, math.nan, 4.0]
+    x = [-1.0, math.nan, 2.0, 0.0]
+    assert_same(
+        vg.ops.unary.threshold_backward(vg.tensor(g), vg.tensor(x), 0),
+        torch.ops.aten.threshold_backward(torch.tensor(g), torch.tensor(x), 0),
+    )
+    assert_same_error(
+        lambda: vg.ops.unary.threshold_backward(vg.tensor([True]), vg.tensor([True]), 0),
+        lambda: torch.ops.aten.threshold_backward(torch.tensor([True]), torch.tensor([True]), 0),
+    )
+
+
+def test_relu_backward_calls_threshold_backward_and_differentiates_again():
+    """``ReluBackward0`` runs PyTorch's one operator; its gradient, with create_graph,
+    hangs off a ``ThresholdBackwardBackward0`` node and has torch's second derivative."""
+    from oracle import TorchOps
+
+    from vizgrad import events
+
+    v = vg.tensor([1.0, -2.0, 3.0, 0.0], dtype=vg.float64, requires_grad=True)
+    t = torch.tensor([1.0, -2.0, 3.0, 0.0], dtype=torch.float64, requires_grad=True)
+    vy, ty = (v * v - 2).relu(), (t * t - 2).relu()
+    with events.Recorder() as rec:
+        (vg_grad,) = vg.autograd.grad(vy.sum(), v, create_graph=True)
+    with TorchOps() as ops:
+        (t_grad,) = torch.autograd.grad(ty.sum(), t, create_graph=True)
+    called = [e.op for e in rec.events if e.kind == "op_dispatched" and e.key == "AutogradCPU"]
+    assert "aten::threshold_backward" in called and "aten::where.self" not in called
+    assert "aten::threshold_backward" in ops.qualnames
+    assert_same(vg_grad, t_grad)
+    relu_grad = vg_grad.grad_fn.next_functions[0][0].next_functions[0][0]
+    t_relu_grad = t_grad.grad_fn.next_functions[0][0].next_functions[0][0]
+    assert relu_grad.name() == type(t_relu_grad).__name__ == "ThresholdBackwardBackward0"
+    (vg_second,) = vg.autograd.grad(vg_grad.sum(), v)
+    (t_second,) = torch.autograd.grad(t_grad.sum(), t)
+    assert_same(vg_second, t_second)

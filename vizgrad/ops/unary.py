@@ -548,12 +548,45 @@ def _check_relu(input):
 
 
 # ``threshold_backward(grad, result, 0)``: the gradient passes where the output is positive.
+@dispatch_dtypes("threshold_cpu", ALL_TYPES)
+def _threshold_backward_loop(out, x, grad_output, threshold):
+    np.copyto(out, np.where(x <= threshold, 0, grad_output), casting="unsafe")
+
+
+def _threshold_backward(operands, out, inplace):
+    grad_output, x, threshold = operands
+    # PyTorch's iterator takes ``self`` first (the result is laid out like it), and the
+    # threshold is the loop's scalar, outside type promotion.
+    iterator = TensorIterator("threshold_backward", (x, grad_output), out=out, inplace=inplace)
+    return iterator.run(_threshold_backward_loop, threshold=threshold)
+
+
+# ReLU's derivative as PyTorch writes it: one operator, not a comparison and a where.
+threshold_backward = native_function(
+    "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor",
+    kernel=structured(_threshold_backward),
+    derivative=Derivative(
+        "ThresholdBackwardBackward0",
+        save=("self", "threshold"),
+        grads={
+            "grad_output": lambda grad, saved: threshold_backward(
+                grad, saved.self, saved.threshold
+            ),
+            "self": lambda grad, saved: zeros_like(grad),
+        },
+    ),
+    variants="function",
+    doc="``torch.ops.aten.threshold_backward``: ``grad_output`` where ``self > threshold``, "
+    "else 0: the gradient of ``relu`` and ``threshold``.",
+)
+
+
 relu = native_function(
     "relu(Tensor self) -> Tensor",
     "relu_(Tensor(a!) self) -> Tensor(a!)",
     kernel=_keeping("relu_cpu", _relu_kernel),
     check=_check_relu,
-    derivative=_from_result("ReluBackward0", lambda grad, y: where(y <= 0, 0.0, grad)),
+    derivative=_from_result("ReluBackward0", lambda grad, y: threshold_backward(grad, y, 0)),
     inplace_variants="function, method",
     doc="``torch.relu``: ``max(x, 0)``; the result keeps the input's dtype.",
 )
