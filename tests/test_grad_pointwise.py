@@ -309,6 +309,64 @@ def test_softmax_family_gradients(name, shape, dim, layout):
                     [shape], layouts=[layout])  # fmt: skip
 
 
+@pytest.mark.parametrize("name", ["_softmax_backward_data", "_log_softmax_backward_data"])
+@pytest.mark.parametrize(("shape", "dim", "layouts"),
+                         [((2, 3), 1, ["contiguous", "contiguous"]),
+                          ((2, 3), 0, ["transposed", "stepped"]),
+                          ((2, 3, 2), -2, ["offset", "contiguous"]),
+                          ((), 0, ["contiguous", "contiguous"])])  # fmt: skip
+def test_softmax_backward_operators_and_their_derivatives(name, shape, dim, layouts):
+    """The operators softmax's and log_softmax's nodes call (as PyTorch's do), with their
+    own derivatives (``*BackwardDataBackward0``) for a second backward, by finite
+    differences and against torch. The output operand stands for a softmax's output."""
+    from vizgrad.ops import activation
+
+    check_gradients(
+        lambda g, y: getattr(activation, name)(g, y, dim, vg.float64),
+        lambda g, y: getattr(torch.ops.aten, name)(g, y, dim, torch.float64),
+        [shape, shape],
+        layouts=layouts,
+        check_output_strides=True,
+    )
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_softmax_backward_calls_one_operator_as_torch(name):
+    from oracle import TorchOps
+
+    from vizgrad import events
+
+    v, t = leaf_pair((3, 4), seed=2)
+    vy, ty = getattr(v, name)(1), getattr(t, name)(1)
+    with events.Recorder() as rec:
+        vy.sum().backward()
+    with TorchOps() as ops:
+        ty.sum().backward()
+    called = [e.op for e in rec.events if e.kind == "op_dispatched" and e.key == "AutogradCPU"]
+    # PyTorch also calls detach when it unpacks the saved output; vizgrad does not.
+    torch_called = [op for op in ops.qualnames if op != "aten::detach"]
+    assert [op for op in called if op != "aten::detach"] == torch_called, (called, ops.qualnames)
+    assert f"aten::_{name}_backward_data" in torch_called
+    assert_same(v.grad, t.grad)
+
+
+def test_softmax_backward_of_an_empty_tensor_and_an_integer_one():
+    from vizgrad.ops import activation
+
+    for name in ["_softmax_backward_data", "_log_softmax_backward_data"]:
+        assert_same(
+            getattr(activation, name)(vg.ones(0, 3), vg.ones(0, 3), 1, vg.float32),
+            getattr(torch.ops.aten, name)(torch.ones(0, 3), torch.ones(0, 3), 1, torch.float32),
+        )
+        assert_same_error(
+            lambda n=name: getattr(activation, n)(vg.ones(2, dtype=vg.int64),
+                                                  vg.ones(2, dtype=vg.int64), 0, vg.int64),
+            lambda n=name: getattr(torch.ops.aten, n)(torch.ones(2, dtype=torch.int64),
+                                                      torch.ones(2, dtype=torch.int64), 0,
+                                                      torch.int64),
+        )  # fmt: skip
+
+
 @pytest.mark.parametrize("name", ["softmax", "log_softmax"])
 def test_softmax_dtype_casts_first_through_a_recorded_copy(name):
     v, t = leaf_pair((2, 3), seed=1)

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
-from ..dtypes import BOOL
+from ..dtypes import BOOL, float16, float32
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
 from . import unary
@@ -76,17 +76,94 @@ def _softmax_family_kernel(kernel: str, log: bool):
     return compute
 
 
+def _softmax_backward_kernel(kernel: str, log: bool):
+    """``_softmax_backward_data`` / ``_log_softmax_backward_data``: the vector-Jacobian
+    products along ``dim``, from the forward's output ``y`` alone. With ``s = softmax(x)``,
+    ``ds_i/dx_j = s_i (δij - s_j)``, so softmax's is ``s * (g - sum(g * s))``; and
+    ``d log s_i/dx_j = δij - s_j``, so log_softmax's is ``g - exp(y) * sum(g)``."""
+
+    def compute(grad_output: Tensor, output: Tensor, dim: int, input_dtype) -> Tensor:
+        dim = wrap_dim(dim, grad_output.dim())
+        if grad_output._dtype.name not in FLOATING_TYPES:
+            _not_implemented(kernel, grad_output, dim)
+        dtype = grad_output._dtype
+        if dtype is float32 and input_dtype is float16:  # the half_to_float forward's
+            dtype = float16
+        size = grad_output._size
+        result = Tensor._empty_strided(size, contiguous_strides(size), dtype)
+        if grad_output.numel() == 0:
+            return result
+        g = grad_output._array.reshape(1) if not size else grad_output._array
+        y = output._array.reshape(1) if not size else output._array
+        axis = 0 if not size else dim
+        with np.errstate(over="ignore", invalid="ignore"):
+            if log:
+                values = g - np.exp(y) * np.sum(g, axis=axis, keepdims=True)
+            else:
+                values = y * (g - np.sum(g * y, axis=axis, keepdims=True))
+        np.copyto(result._array, values.reshape(size), casting="unsafe")
+        return result
+
+    return compute
+
+
+def _softmax_double_backward(grad, saved):
+    """``softmax_double_backward``: the derivative of ``s * (g - sum(g * s))`` in ``s``."""
+    g, s, dim = saved.grad_output, saved.output, saved.dim
+    grad = grad.to(s.dtype)
+    return (g * grad - (s * g).sum(dim, keepdim=True) * grad
+            - g * (s * grad).sum(dim, keepdim=True))  # fmt: skip
+
+
+_softmax_backward_data = native_function(
+    "_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) "
+    "-> Tensor",
+    kernel=_softmax_backward_kernel("softmax_backward", log=False),
+    derivative=Derivative(
+        "SoftmaxBackwardDataBackward0",
+        save=("grad_output", "output", "dim", "input_dtype"),
+        grads={
+            "grad_output": lambda grad, saved: _softmax_backward_data(
+                grad.to(saved.output.dtype), saved.output, saved.dim, saved.input_dtype
+            ),
+            "output": _softmax_double_backward,
+        },
+    ),
+    variants="function",
+    doc="``_softmax_backward_data``: softmax's vector-Jacobian product (``SoftmaxBackward0``).",
+)
+
+_log_softmax_backward_data = native_function(
+    "_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, "
+    "ScalarType input_dtype) -> Tensor",
+    kernel=_softmax_backward_kernel("log_softmax_backward", log=True),
+    derivative=Derivative(
+        "LogSoftmaxBackwardDataBackward0",
+        save=("grad_output", "output", "dim"),
+        grads={
+            "grad_output": lambda grad, saved: (
+                grad.to(saved.output.dtype)
+                - (grad.to(saved.output.dtype) * saved.output.exp()).sum(saved.dim, keepdim=True)
+            ),
+            "output": lambda grad, saved: (
+                -saved.grad_output.sum(saved.dim, keepdim=True)
+                * saved.output.exp()
+                * grad.to(saved.output.dtype)
+            ).to(saved.output.dtype),
+        },
+    ),
+    variants="function",
+    doc="``_log_softmax_backward_data``: log_softmax's vector-Jacobian product "
+    "(``LogSoftmaxBackward0``).",
+)
+
+
 def _softmax_grad(grad, saved):
-    """``_softmax_backward_data``: with ``s = softmax(x)``, ``ds_i/dx_j = s_i (δij - s_j)``,
-    so the vector-Jacobian product is ``s * (grad - sum(grad * s))`` along ``dim``."""
-    s = saved.result
-    return s * (grad - (grad * s).sum(saved.dim, keepdim=True))
+    return _softmax_backward_data(grad, saved.result, saved.dim, saved.result.dtype)
 
 
 def _log_softmax_grad(grad, saved):
-    """``_log_softmax_backward_data``: ``d log s_i/dx_j = δij - s_j``, so the product is
-    ``grad - softmax * sum(grad)``, with ``softmax = exp(result)``."""
-    return grad - saved.result.exp() * grad.sum(saved.dim, keepdim=True)
+    return _log_softmax_backward_data(grad, saved.result, saved.dim, saved.result.dtype)
 
 
 # Both derivatives are written with the output, which the forward has anyway.
