@@ -117,6 +117,12 @@ class _TensorType(type):
         return super().__call__(*args, **kwargs)
 
 
+# The engine's own constructions (``_from_array``, ``_empty_strided``, ``_alias``: every
+# tensor a kernel makes) skip ``_TensorType.__call__``, a Python frame per tensor whose
+# check they would always pass: ``type.__call__`` is what it calls for them.
+_construct = type.__call__
+
+
 class Tensor(metaclass=_TensorType):
     """A strided view of a storage, with autograd metadata (``torch.Tensor``).
 
@@ -183,7 +189,7 @@ class Tensor(metaclass=_TensorType):
             array = np.ascontiguousarray(array)
         shape = array.shape
         storage = Storage(array.reshape(-1), dtype)
-        return cls(storage, shape, contiguous_strides(shape), 0, array, True)
+        return _construct(cls, storage, shape, contiguous_strides(shape), 0, array, True)
 
     @classmethod
     def _empty_strided(cls, size, stride, dtype: DType) -> Tensor:
@@ -192,11 +198,11 @@ class Tensor(metaclass=_TensorType):
             check_storage_nbytes(size, dtype.itemsize)
             return cls._from_array(np.empty(size, dtype=dtype.numpy), dtype)
         check_storage_nbytes(size, dtype.itemsize, stride)
-        return cls(Storage.empty(storage_extent(size, stride), dtype), size, stride, 0)
+        return _construct(cls, Storage.empty(storage_extent(size, stride), dtype), size, stride, 0)
 
     def _alias(self, size, stride, offset: int) -> Tensor:
         """A new tensor over this tensor's storage: the body of every view op."""
-        view = Tensor(self._storage, size, stride, offset)
+        view = _construct(Tensor, self._storage, size, stride, offset)
         view._inference = self._inference  # a view is an inference tensor iff its base is
         return view
 

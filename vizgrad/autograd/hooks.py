@@ -62,7 +62,10 @@ def _check_result(previous: tuple, result, hook) -> tuple:
 
 def call_tensor_pre_hooks(node, buffer: list) -> list:
     """Step 1: the tensor hooks of each output, then ``retain_grad``'s copies."""
-    for output_nr, hooks in list(node.tensor_pre_hooks()):
+    tensor_hooks = node.tensor_pre_hooks()
+    if not tensor_hooks and not node._retain_grad_hooks:
+        return buffer  # most nodes: nothing to call
+    for output_nr, hooks in list(tensor_hooks):
         for hook in list(hooks.values()):
             grad = buffer[output_nr] if output_nr < len(buffer) else None
             new = hook(grad)
@@ -86,6 +89,8 @@ def call_tensor_pre_hooks(node, buffer: list) -> list:
 
 def call_pre_hooks(node, buffer: list) -> list:
     """Step 2: the node's pre-hooks, on all its output gradients at once."""
+    if not node._pre_hooks:
+        return buffer
     for hook in list(node._pre_hooks.values()):
         previous = tuple(buffer)
         new = hook(previous)
@@ -98,6 +103,8 @@ def call_pre_hooks(node, buffer: list) -> list:
 
 def call_post_hooks(node, grad_inputs: tuple, grad_outputs: tuple) -> tuple:
     """Step 3: the node's post-hooks, on the gradients it computed for its inputs."""
+    if not node._hooks:
+        return grad_inputs
     for hook in list(node._hooks.values()):
         new = hook(grad_inputs, grad_outputs)
         if "hook_fired" in events.bus.wanted:
