@@ -617,6 +617,21 @@ NO_FORMULA_INPUTS = {
     "multi_margin weight": lambda L, x: L.nn.functional.multi_margin_loss(
         x, L.tensor([0, 1]), weight=L.ones(3, requires_grad=True)
     ),
+    "soft_margin target": lambda L, x: L.nn.functional.soft_margin_loss(
+        x, L.ones(2, 3, requires_grad=True)
+    ),
+    "bce_with_logits weight": lambda L, x: L.nn.functional.binary_cross_entropy_with_logits(
+        x, L.ones(2, 3), weight=L.ones(3, requires_grad=True)
+    ),
+    "bce_with_logits pos_weight": lambda L, x: L.nn.functional.binary_cross_entropy_with_logits(
+        x, L.ones(2, 3), pos_weight=L.ones(3, requires_grad=True)
+    ),
+    "nll_loss weight": lambda L, x: L.nn.functional.nll_loss(
+        x, L.tensor([0, 2]), weight=L.ones(3, requires_grad=True)
+    ),
+    "nll_loss2d weight": lambda L, x: L.nn.functional.nll_loss(
+        x.reshape(1, 3, 2, 1), L.tensor([[[0], [2]]]), weight=L.ones(3, requires_grad=True)
+    ),
 }
 
 

@@ -32,7 +32,6 @@ import numpy as np
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import FLOATING, INTEGRAL
-from ..grad_mode import is_grad_enabled
 from ..tensor import Tensor
 from .activation import log_softmax
 from .arithmetic import minimum, xlogy
@@ -72,39 +71,6 @@ def _mean_scale(reduction: int, numel: int) -> float:
     """What a backward multiplies by: ``1 / numel`` for a mean, 1 otherwise (an empty
     mean's gradient has no elements, so its scale never matters)."""
     return 1.0 / max(numel, 1) if reduction == MEAN else 1.0
-
-
-def _refusing_grad(op_name: str, *names: str):
-    """A ``check`` for inputs ``derivatives.yaml`` gives no formula: PyTorch refuses them
-    at the call when they require grad, since the gradient could never be computed."""
-
-    def check(*args, **kwargs):
-        if not is_grad_enabled():
-            return
-        for name in names:
-            value = kwargs.get(name)
-            if isinstance(value, Tensor) and value.requires_grad:
-                raise RuntimeError(
-                    f"The function '{op_name}' is not differentiable with respect to argument "
-                    f"'{name}'. This input cannot have requires_grad True."
-                )
-
-    return check
-
-
-def _named_check(op_name: str, positions: dict, *names: str):
-    """``_refusing_grad`` for arguments that may come by position (``positions`` maps a
-    name to its index among the parsed arguments)."""
-    refuse = _refusing_grad(op_name, *names)
-
-    def check(*args, **kwargs):
-        named = dict(kwargs)
-        for name, index in positions.items():
-            if index < len(args):
-                named[name] = args[index]
-        refuse(**named)
-
-    return check
 
 
 # --- mse_loss, smooth_l1_loss, huber_loss: a TensorIterator loop, then the reduction ----
@@ -263,7 +229,6 @@ soft_margin_loss = native_function(
         save=("self", "target", "reduction"),
         grads={"self": _soft_margin_grad},
     ),
-    check=_named_check("soft_margin_loss", {"target": 1}, "target"),
     variants="function",
     doc="``torch._C._nn.soft_margin_loss``: the logistic loss ``log(1 + exp(-target * input))``.",
 )
@@ -332,7 +297,6 @@ binary_cross_entropy = native_function(
         save=("self", "target", "weight", "reduction"),
         grads={"self": _bce_self_grad, "target": _bce_target_grad},
     ),
-    check=_named_check("binary_cross_entropy", {"weight": 2}, "weight"),
     variants="function",
     doc="``torch._C._nn.binary_cross_entropy``: ``-(y log x + (1 - y) log(1 - x))``.",
 )
@@ -401,9 +365,6 @@ binary_cross_entropy_with_logits = native_function(
         save=("self", "target", "weight", "pos_weight", "reduction"),
         grads={"self": _bce_with_logits_self_grad, "target": _bce_with_logits_target_grad},
     ),
-    check=_named_check(
-        "binary_cross_entropy_with_logits", {"weight": 2, "pos_weight": 3}, "weight", "pos_weight"
-    ),  # fmt: skip
     variants="function",
     doc="``torch.binary_cross_entropy_with_logits``: binary cross-entropy of "
     "``sigmoid(input)``, computed from the logits without overflow.",
@@ -569,7 +530,6 @@ nll_loss_forward = native_function(
     "-> (Tensor(a!), Tensor(b!))",
     kernel=_nll_loss_forward_kernel,
     derivative=_nll_derivative("NllLossBackward0"),
-    check=_named_check("nll_loss_forward", {"weight": 2}, "weight"),
     variants="function",
     doc="``nll_loss_forward``: the negative score of each sample's target class, and "
     "the total weight.",
@@ -582,7 +542,6 @@ nll_loss2d_forward = native_function(
     "-> (Tensor(a!), Tensor(b!))",
     kernel=_nll_loss2d_forward_kernel,
     derivative=_nll_derivative("NllLoss2DBackward0"),
-    check=_named_check("nll_loss2d_forward", {"weight": 2}, "weight"),
     variants="function",
     doc="``nll_loss2d_forward``: ``nll_loss_forward`` for every pixel of a batch of images.",
 )
@@ -854,7 +813,6 @@ multi_margin_loss = native_function(
         save=("self", "target", "p", "margin", "weight", "reduction"),
         grads={"self": _multi_margin_grad},
     ),
-    check=_named_check("multi_margin_loss", {"weight": 4}, "weight"),
     variants="function",
     doc="``torch._C._nn.multi_margin_loss``: the multi-class hinge loss "
     "``sum_{d != y} max(0, margin - x[y] + x[d]) ** p / C``.",
