@@ -154,6 +154,23 @@ def test_isclose(dtype, kwargs):
     same_outcome(lambda: vg.allclose(va, va, **kwargs), lambda: torch.allclose(ta, ta, **kwargs))
 
 
+COMPLEX_CLOSE_VALUES = [3j, 3.00002j, 1 + 1j, 1 + 1.00001j, 2 - 2j, 1e-9j, 0j,
+                        complex("nan+1j"), complex("inf+0j")]  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("kwargs", [{}, {"rtol": 1e-3}, {"atol": 1e-4}, {"equal_nan": True}])
+def test_isclose_of_complex_numbers_measures_the_modulus(dtype, kwargs):
+    """``|a - b| <= atol + rtol * |b|`` with complex moduli: 3j and 3.00002j are close
+    (their imaginary parts count), as in PyTorch."""
+    ta = torch.tensor(COMPLEX_CLOSE_VALUES, dtype=getattr(torch, dtype))
+    tb = ta.reshape(-1, 1)
+    va, vb = vg.from_numpy(ta.numpy().copy()), vg.from_numpy(tb.numpy().copy())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # and no NumPy warning on the way
+        assert_same(vg.isclose(va, vb, **kwargs), torch.isclose(ta, tb, **kwargs))
+
+
 def test_isclose_errors():
     (va, ta), (vb, tb) = pairs((3,), (3,), ("int64", "float32"))
     assert_same_error(lambda: vg.isclose(va, vb), lambda: torch.isclose(ta, tb))

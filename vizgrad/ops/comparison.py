@@ -208,11 +208,12 @@ def _isclose_kernel(out, a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     if equal_nan and a.dtype.kind in "fc":
         close |= np.isnan(a) & np.isnan(b)
     if a.dtype.kind != "b":
-        # Integers meet the tolerances in the default float dtype, as ``rtol * other`` does.
-        # (The real dtype of a complex one: ``.real`` keeps a 0-d array 0-d.)
-        real_dtype = np.float32 if a.dtype.kind in "iu" else a.real.dtype
+        # ``atol + (rtol * other).abs()``: the product in other's dtype (integers in the
+        # default float dtype, as ``rtol * other`` promotes them), so a complex ``other``
+        # contributes its modulus.
+        dtype = np.float32 if a.dtype.kind in "iu" else a.dtype
         with np.errstate(all="ignore"):
-            allowed = atol + np.abs(np.asarray(rtol, real_dtype) * b.astype(real_dtype))
+            allowed = atol + np.abs(np.asarray(rtol, dtype) * b.astype(dtype))
             actual = np.abs(a - b)
             close |= np.isfinite(actual) & (actual <= allowed)
     np.copyto(out, close)
