@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from . import autograd, engine, nn_conv, training, widgets
+from . import autograd, engine, large_ops, nn_conv, training, widgets
 from .harness import HEADER, torch
 
 
@@ -12,7 +12,14 @@ def main() -> int:
     print(HEADER)
     print("-" * len(HEADER))
     misses = 0
-    cases = engine.CASES + autograd.CASES + training.CASES + nn_conv.CASES + widgets.CASES
+    cases = (
+        engine.CASES
+        + large_ops.CASES
+        + autograd.CASES
+        + training.CASES
+        + nn_conv.CASES
+        + widgets.CASES
+    )
     for case in cases:
         result = case()
         print(result.row(), flush=True)

@@ -64,3 +64,12 @@ def absolute_case(name, vizgrad_fn, numpy_fn, torch_fn, max_seconds: float) -> R
     n = best_time(numpy_fn) if numpy_fn is not None else None
     t = best_time(torch_fn) if torch_fn is not None and torch is not None else None
     return Result(name, v, n, t, f"<= {max_seconds * 1e6:g} us", v <= max_seconds)
+
+
+def numpy_and_torch_case(name, vizgrad_fn, numpy_fn, torch_fn, max_ratio: float) -> Result:
+    """Within ``max_ratio`` of NumPy doing the same work, and no slower than PyTorch."""
+    v = best_time(vizgrad_fn)
+    n = best_time(numpy_fn)
+    t = best_time(torch_fn) if torch_fn is not None and torch is not None else None
+    passed = v <= max_ratio * n and (t is None or v <= t)
+    return Result(name, v, n, t, f"<= {max_ratio}x numpy, <= torch", passed)
