@@ -13,9 +13,11 @@ import numpy as np
 import pytest
 import torch
 from grad_oracle import check_gradients, leaf_pair
-from oracle import assert_same, assert_same_error
+from oracle import TorchOps, assert_same, assert_same_error, make_pair
 
 import vizgrad as vg
+from vizgrad import events
+from vizgrad.ops import activation, unary
 
 NON_CONTIGUOUS = ["transposed", "stepped", "offset"]
 POSITIVE = {"low": 0.5, "high": 3.0}
@@ -319,8 +321,6 @@ def test_softmax_backward_operators_and_their_derivatives(name, shape, dim, layo
     """The operators softmax's and log_softmax's nodes call (as PyTorch's do), with their
     own derivatives (``*BackwardDataBackward0``) for a second backward, by finite
     differences and against torch. The output operand stands for a softmax's output."""
-    from vizgrad.ops import activation
-
     check_gradients(
         lambda g, y: getattr(activation, name)(g, y, dim, vg.float64),
         lambda g, y: getattr(torch.ops.aten, name)(g, y, dim, torch.float64),
@@ -332,10 +332,6 @@ def test_softmax_backward_operators_and_their_derivatives(name, shape, dim, layo
 
 @pytest.mark.parametrize("name", ["softmax", "log_softmax"])
 def test_softmax_backward_calls_one_operator_as_torch(name):
-    from oracle import TorchOps
-
-    from vizgrad import events
-
     v, t = leaf_pair((3, 4), seed=2)
     vy, ty = getattr(v, name)(1), getattr(t, name)(1)
     with events.Recorder() as rec:
@@ -351,8 +347,6 @@ def test_softmax_backward_calls_one_operator_as_torch(name):
 
 
 def test_softmax_backward_of_an_empty_tensor_and_an_integer_one():
-    from vizgrad.ops import activation
-
     for name in ["_softmax_backward_data", "_log_softmax_backward_data"]:
         assert_same(
             getattr(activation, name)(vg.ones(0, 3), vg.ones(0, 3), 1, vg.float32),
@@ -647,13 +641,11 @@ def test_nan_and_inf_upstream_gradients_flow_as_in_torch():
 @pytest.mark.parametrize("layout", ["contiguous", "transposed", "stepped", "expanded"])
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
 def test_threshold_backward_is_torchs(layout, dtype):
-    from oracle import make_pair
-
     vg_grad, t_grad = make_pair((3, 4), dtype, layout, seed=1)
     vg_x, t_x = make_pair((3, 4), dtype, "transposed", seed=2)
     for threshold in (0, 0.5, -2):
         assert_same(
-            vg.ops.unary.threshold_backward(vg_grad, vg_x, threshold),
+            unary.threshold_backward(vg_grad, vg_x, threshold),
             torch.ops.aten.threshold_backward(t_grad, t_x, threshold),
         )
     # Broadcast, 0-dim and empty operands.
@@ -661,7 +653,7 @@ def test_threshold_backward_is_torchs(layout, dtype):
         vg_g, t_g = make_pair(g_shape, dtype, "contiguous", seed=3)
         vg_s, t_s = make_pair(x_shape, dtype, "contiguous", seed=4)
         assert_same(
-            vg.ops.unary.threshold_backward(vg_g, vg_s, 0),
+            unary.threshold_backward(vg_g, vg_s, 0),
             torch.ops.aten.threshold_backward(t_g, t_s, 0),
         )
 
@@ -670,11 +662,11 @@ def test_threshold_backward_keeps_nan_where_it_does_not_mask_and_refuses_bool():
     g = [math.nan, 1.0, math.nan, 4.0]
     x = [-1.0, math.nan, 2.0, 0.0]
     assert_same(
-        vg.ops.unary.threshold_backward(vg.tensor(g), vg.tensor(x), 0),
+        unary.threshold_backward(vg.tensor(g), vg.tensor(x), 0),
         torch.ops.aten.threshold_backward(torch.tensor(g), torch.tensor(x), 0),
     )
     assert_same_error(
-        lambda: vg.ops.unary.threshold_backward(vg.tensor([True]), vg.tensor([True]), 0),
+        lambda: unary.threshold_backward(vg.tensor([True]), vg.tensor([True]), 0),
         lambda: torch.ops.aten.threshold_backward(torch.tensor([True]), torch.tensor([True]), 0),
     )
 
@@ -682,10 +674,6 @@ def test_threshold_backward_keeps_nan_where_it_does_not_mask_and_refuses_bool():
 def test_relu_backward_calls_threshold_backward_and_differentiates_again():
     """``ReluBackward0`` runs PyTorch's one operator; its gradient, with create_graph,
     hangs off a ``ThresholdBackwardBackward0`` node and has torch's second derivative."""
-    from oracle import TorchOps
-
-    from vizgrad import events
-
     v = vg.tensor([1.0, -2.0, 3.0, 0.0], dtype=vg.float64, requires_grad=True)
     t = torch.tensor([1.0, -2.0, 3.0, 0.0], dtype=torch.float64, requires_grad=True)
     vy, ty = (v * v - 2).relu(), (t * t - 2).relu()
