@@ -277,10 +277,11 @@ def test_load_state_dict_casts_state_to_the_params_dtype_but_not_step():
             _assert_tensor(vo64.state[v][key], to64.state[t][key], key)
 
 
-def test_load_state_dict_fills_in_missing_keys_and_tensor_steps():
+@pytest.mark.parametrize("name", ["Adam", "Adadelta", "Adagrad", "Adamax", "RAdam", "RMSprop"])
+def test_load_state_dict_fills_in_missing_keys_and_tensor_steps(name):
     # An old state dict (a Python number as step, no 'maximize' key) loads as torch loads it.
     pair = Pair()
-    vo, to = _both("Adam", pair, lr=0.01)
+    vo, to = _both(name, pair, lr=0.01)
     _step_both(pair, vo, to)
     vsd, tsd = vo.state_dict(), to.state_dict()
     for sd in (vsd, tsd):

@@ -15,7 +15,6 @@ from .optimizer import (
     Optimizer,
     check_capturable,
     check_real,
-    step_from_number,
     to_scalar,
     use_grad_for_differentiable,
     zero_step,
@@ -71,10 +70,7 @@ class Adadelta(Optimizer):
             group.setdefault("maximize", False)
             group.setdefault("differentiable", False)
             group.setdefault("capturable", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    p_state["step"] = step_from_number(p_state["step"])
+            self._steps_as_tensors(group)
 
     def _init_group(self, group, params, grads, square_avgs, acc_deltas, state_steps):
         for p in group["params"]:

@@ -17,7 +17,6 @@ from .optimizer import (
     check_real,
     get_value,
     scalar_dtype,
-    step_from_number,
     to_scalar,
     use_grad_for_differentiable,
     zero_step,
@@ -91,10 +90,7 @@ class Adagrad(Optimizer):
             group.setdefault("maximize", False)
             group.setdefault("differentiable", False)
             fused = group.setdefault("fused", None)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    p_state["step"] = step_from_number(p_state["step"])
+            self._steps_as_tensors(group)
         state_values = list(self.state.values())
         step_is_tensor = len(state_values) != 0 and isinstance(state_values[0]["step"], Tensor)
         if not step_is_tensor:

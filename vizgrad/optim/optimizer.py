@@ -28,6 +28,7 @@ from .. import dtypes, grad_mode
 from ..autograd.graph import RemovableHandle
 from ..ops.creation import tensor as _tensor
 from ..tensor import Tensor
+from ..typename import typename
 
 __all__ = ["Optimizer", "required"]
 
@@ -45,21 +46,6 @@ required = _RequiredParameter()
 # the CPU only, so ``capturable=True`` is refused at the first step, in PyTorch's words.
 CAPTURABLE_DEVICES = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
 CAPTURABLE_DEVICES_NO_XLA = ["cuda", "xpu", "hpu", "privateuseone"]
-
-
-def typename(obj) -> str:
-    """``torch.typename``: ``vizgrad.FloatTensor`` for a tensor, ``int``, ``numpy.ndarray``…"""
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(obj, "__module__", "") or ""
-    if hasattr(obj, "__qualname__"):
-        qualname = obj.__qualname__
-    elif hasattr(obj, "__name__"):
-        qualname = obj.__name__
-    else:
-        module = obj.__class__.__module__ or ""
-        qualname = obj.__class__.__qualname__
-    return qualname if module in {"", "builtins"} else f"{module}.{qualname}"
 
 
 def get_value(x):
@@ -203,6 +189,14 @@ class Optimizer:
 
     def __getstate__(self) -> dict[str, Any]:
         return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def _steps_as_tensors(self, group) -> None:
+        """A state saved while ``step`` was a Python number gets it back as a tensor: what
+        each optimizer's ``__setstate__`` does for its groups in PyTorch."""
+        for p in group["params"]:
+            p_state = self.state.get(p, [])
+            if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
+                p_state["step"] = step_from_number(p_state["step"])
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)

@@ -16,7 +16,6 @@ from .optimizer import (
     check_capturable,
     check_real,
     get_value,
-    step_from_number,
     to_scalar,
     use_grad_for_differentiable,
     zero_step,
@@ -78,10 +77,7 @@ class RAdam(Optimizer):
             group.setdefault("differentiable", False)
             group.setdefault("decoupled_weight_decay", False)
             group.setdefault("capturable", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    p_state["step"] = step_from_number(p_state["step"])
+            self._steps_as_tensors(group)
 
     def _init_group(self, group, params, grads, exp_avgs, exp_avg_sqs, state_steps):
         for p in group["params"]:

@@ -16,8 +16,9 @@ from itertools import chain, islice
 from typing import Any, Self, TypeVar
 
 from ...tensor import Tensor
+from ...typename import typename
 from ..parameter import Parameter
-from .module import Module, typename
+from .module import Module
 
 T = TypeVar("T", bound=Module)
 _V = TypeVar("_V")

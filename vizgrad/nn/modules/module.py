@@ -31,29 +31,13 @@ from ...autograd.graph import RemovableHandle as _AutogradHandle
 from ...device import device as Device
 from ...grad_mode import no_grad
 from ...tensor import Tensor
+from ...typename import typename
 from ...utils import hooks as _hooks
 from ..parameter import Buffer, Parameter
 
 __all__ = ["Module"]
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
-
-
-def typename(obj) -> str:
-    """``torch.typename``: how PyTorch's messages name the type of ``obj``."""
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(obj, "__module__", "") or ""
-    if hasattr(obj, "__qualname__"):
-        qualname = obj.__qualname__
-    elif hasattr(obj, "__name__"):
-        qualname = obj.__name__
-    else:
-        module = obj.__class__.__module__ or ""
-        qualname = obj.__class__.__qualname__
-    if module in {"", "builtins"}:
-        return qualname
-    return f"{module}.{qualname}"
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
