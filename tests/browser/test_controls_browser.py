@@ -29,10 +29,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import nbformat
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from test_lab import cell_output, move_timeline_to, open_notebook, run_all_cells, wait_for_step
+from test_lab import (
+    cell_output,
+    move_timeline_to,
+    open_notebook,
+    run_all_cells,
+    wait_for_step,
+    write_notebook,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DONE = "VG-CONTROLS-DONE"
@@ -116,14 +122,6 @@ rec16.show()""",
 ]
 
 
-def write_notebook(path) -> None:
-    notebook = nbformat.v4.new_notebook()
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                       "language": "python"}  # fmt: skip
-    notebook.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
-    nbformat.write(notebook, str(path))
-
-
 def edit(stride_map, size: str, stride: str, offset: str) -> None:
     """Type into the editor's fields and press its as_strided button."""
     stride_map.locator(".vg-edit-size").fill(size)
@@ -142,7 +140,7 @@ def notebook_page(jupyter_lab, browser):
     page.on("dialog", lambda dialog: dialog.accept() if dialog.type == "beforeunload"
             else dialog.dismiss())  # fmt: skip
     try:
-        write_notebook(jupyter_lab.root_dir / NOTEBOOK)
+        write_notebook(jupyter_lab.root_dir / NOTEBOOK, CELLS)
         open_notebook(page, jupyter_lab, NOTEBOOK)
         run_all_cells(page)
         try:

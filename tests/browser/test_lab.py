@@ -64,14 +64,15 @@ print("VG-NOTEBOOK-DONE")""",
 ]
 
 
-def write_notebook(path) -> None:
+def write_notebook(path, cells) -> None:
+    """A notebook of ``cells`` (code sources) for the session's Python kernel, at ``path``."""
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {
         "name": "python3",
         "display_name": "Python 3 (ipykernel)",
         "language": "python",
     }
-    notebook.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in cells]
     nbformat.write(notebook, path)
 
 
@@ -151,7 +152,7 @@ def move_timeline_to(page, timeline, step: int) -> None:
 
 def test_widgets_render_and_the_scrubber_moves_in_jupyterlab(jupyter_lab, page, artifacts_dir):
     started = time.monotonic()
-    write_notebook(jupyter_lab.root_dir / "widgets.ipynb")
+    write_notebook(jupyter_lab.root_dir / "widgets.ipynb", CELLS)
     problems: list[str] = []
 
     def on_dialog(dialog):

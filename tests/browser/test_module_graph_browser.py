@@ -3,10 +3,9 @@ click the collapsed node to open it, untick "modules" to draw the plain graph.""
 
 from __future__ import annotations
 
-import nbformat
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from test_lab import cell_output, open_notebook, run_all_cells
+from test_lab import cell_output, open_notebook, run_all_cells, write_notebook
 
 DONE = "VG-MODULES-DONE"
 
@@ -39,16 +38,8 @@ loss = model(vg.randn(5, 3)).sum()""",
 ]
 
 
-def write_notebook(path) -> None:
-    notebook = nbformat.v4.new_notebook()
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                       "language": "python"}  # fmt: skip
-    notebook.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
-    nbformat.write(notebook, str(path))
-
-
 def test_module_boxes_collapse_and_open(jupyter_lab, page, artifacts_dir):
-    write_notebook(jupyter_lab.root_dir / "modules.ipynb")
+    write_notebook(jupyter_lab.root_dir / "modules.ipynb", CELLS)
     open_notebook(page, jupyter_lab, "modules.ipynb")
     run_all_cells(page)
     try:
