@@ -284,14 +284,20 @@ def test_lerp_dtype_errors(end_dtype):
     assert_same_error(lambda: vg.lerp(va, va, vb), lambda: torch.lerp(ta, ta, tb))
 
 
-def test_lerp_inplace():
-    va, ta = make_pair((3, 4), "float32", "transposed")
-    vb, tb = make_pair((4,), "float32", "contiguous", 1)
-    assert va.lerp_(vb, 0.3) is va
-    ta.lerp_(tb, 0.3)
+@pytest.mark.parametrize("layout", ["transposed", "contiguous"])
+@pytest.mark.parametrize("weight", [0.3, 0.7, -2.5])
+def test_lerp_inplace(weight, layout):
+    # In place, the written tensor is the start: each of the two formulas must read it
+    # before it is overwritten.
+    va, ta = make_pair((3, 4), "float32", layout)
+    vb, tb = make_pair((3, 4), "float32", "contiguous", 1)
+    assert va.lerp_(vb, weight) is va
+    ta.lerp_(tb, weight)
     assert_same(va, ta)
     assert va._version == ta._version
-    assert_same_error(lambda: vb.lerp_(va, 0.5), lambda: tb.lerp_(ta, 0.5))
+    # The written tensor does not broadcast up to the others' shape.
+    vr, tr = make_pair((4,), "float32", "contiguous", 2)
+    assert_same_error(lambda: vr.lerp_(va, 0.5), lambda: tr.lerp_(ta, 0.5))
 
 
 @pytest.mark.parametrize("name", ["addcmul", "addcdiv"])

@@ -913,9 +913,19 @@ def _check_lerp(input, end, weight, out=None):
 
 @np.errstate(invalid="ignore", over="ignore")
 def _lerp_kernel(out, start, end, weight):
-    # PyTorch's formula, stable at both ends: from ``start`` when weight < 0.5,
+    # PyTorch's formula, stable at both ends: from ``start`` when |weight| < 0.5,
     # from ``end`` otherwise, so lerp(a, b, 1) is exactly b.
-    difference = end - start
+    difference = np.asarray(end - start)  # (0-dim inputs give a NumPy scalar)
+    if weight.ndim == 0:
+        # One weight (the optimizers' ``exp_avg.lerp_(grad, 0.1)``): one formula for every
+        # element, computed in ``difference`` and written once; ``out`` may be ``start``.
+        if abs(weight) < 0.5:
+            np.multiply(difference, weight, out=difference)
+            np.add(start, difference, out=out, casting="unsafe")
+        else:
+            np.multiply(difference, 1 - weight, out=difference)
+            np.subtract(end, difference, out=out, casting="unsafe")
+        return
     from_start = start + weight * difference
     from_end = end - difference * (1 - weight)
     np.copyto(out, np.where(np.abs(weight) < 0.5, from_start, from_end), casting="unsafe")
@@ -981,14 +991,16 @@ def _scalar_in(dtype: np.dtype, value) -> np.ndarray:
 @np.errstate(over="ignore", invalid="ignore")
 def _addcmul_kernel(out, input, tensor1, tensor2, value=1):
     product = np.multiply(tensor1, tensor2, dtype=out.dtype)
-    np.add(input, _scalar_in(out.dtype, value) * product, out=out, casting="unsafe")
+    np.multiply(product, _scalar_in(out.dtype, value), out=product)
+    np.add(input, product, out=out, casting="unsafe")
 
 
 @dispatch_dtypes("addcdiv_cpu_out", FLOATING_TYPES | COMPLEX_TYPES)
 @np.errstate(divide="ignore", over="ignore", invalid="ignore")
 def _addcdiv_kernel(out, input, tensor1, tensor2, value=1):
     quotient = np.true_divide(tensor1, tensor2, dtype=out.dtype)
-    np.add(input, _scalar_in(out.dtype, value) * quotient, out=out, casting="unsafe")
+    np.multiply(quotient, _scalar_in(out.dtype, value), out=quotient)
+    np.add(input, quotient, out=out, casting="unsafe")
 
 
 addcmul = native_function(
