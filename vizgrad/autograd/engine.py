@@ -25,6 +25,8 @@ import numpy as np
 
 from .. import events
 from ..ops.creation import zeros
+from ..ops.reductions import sum as _sum
+from ..ops.shape_views import _view_op
 from ..shape import broadcast_shapes
 from .accumulate import caller_held_gradients, summarize
 from .anomaly import anomaly_state
@@ -34,6 +36,9 @@ from .hooks import call_post_hooks, call_pre_hooks, call_tensor_pre_hooks
 from .view_history import refresh_view_grad_fn
 
 __all__ = ["run_backward"]
+
+# The operators ``at::sum_to`` calls, as C++ calls them: dispatched, not parsed.
+_sum_op, _sum_dims_op = _sum.overloads["sum"], _sum.overloads["sum.dim_IntList"]
 
 
 def _make_root_grads(tensors, grad_tensors):
@@ -136,13 +141,13 @@ def _sum_to(grad, shape: tuple):
     them, then view the result as ``shape`` if dims were added in front. PyTorch calls
     ``sum`` and ``view`` here, not the ``sum_to_size`` operator."""
     if not shape:
-        return grad.sum()
+        return _sum_op(grad)
     leading = len(grad._size) - len(shape)
     dims = list(range(leading))
     dims += [leading + i for i, n in enumerate(shape) if n == 1 and grad._size[leading + i] != 1]
     if dims:
-        grad = grad.sum(dims, keepdim=True)
-    return grad.view(shape) if leading else grad
+        grad = _sum_dims_op(grad, tuple(dims), True)
+    return _view_op(grad, shape) if leading else grad
 
 
 def _run_node(node, grad_outputs: tuple, create_graph: bool) -> tuple:

@@ -46,7 +46,8 @@ __all__ = [
 
 
 def _sum_kernel(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
-    return reduce_with(np.sum, self, dim, keepdim, dtype or sum_dtype(self._dtype))
+    # ``np.add.reduce`` is what ``np.sum`` calls for an array, without its Python wrapper.
+    return reduce_with(np.add.reduce, self, dim, keepdim, dtype or sum_dtype(self._dtype))
 
 
 def _nansum_kernel(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
