@@ -12,6 +12,8 @@ from oracle import _warned, assert_same, assert_same_error, assert_same_outcome
 
 import vizgrad as vg
 import vizgrad.nn.functional as F
+from vizgrad import events
+from vizgrad.ops import loss as loss_ops
 
 REDUCTIONS = ["none", "mean", "sum"]
 
@@ -359,6 +361,153 @@ def test_nll_loss_derivative_by_finite_differences(shape, target_shape, reductio
 def test_all_targets_ignored_is_nan_like_torch():
     compare(lambda x, t: F.nll_loss(x, t), lambda x, t: TF.nll_loss(x, t),
             [rand((3, 4), 1), np.full((3,), -100)])  # fmt: skip
+
+
+# --- nll_loss_backward and nll_loss2d_backward: NllLossBackward0's operators --------------
+
+# (input shape, target shape, backward operator): 2-D, 1-D with a 0-dim target, an empty
+# batch, and images (nll_loss2d).
+NLL_BACKWARD_SHAPES = [((4, 5), (4,), "nll_loss_backward"), ((5,), (), "nll_loss_backward"),
+                       ((0, 3), (0,), "nll_loss_backward"),
+                       ((2, 3, 2, 4), (2, 2, 4), "nll_loss2d_backward")]  # fmt: skip
+
+
+def _nll_backward_arguments(shape, target_shape, operator, reduction, options, layout):
+    """The same call of the backward operator for both libraries, its ``total_weight``
+    taken from torch's forward; ``grad_output`` is the shape of the forward's loss."""
+    n_classes = shape[1] if len(shape) > 1 else shape[0]
+    weight = rand((n_classes,), 9, 0.2, 2.0) if options.get("weight") else None
+    ignore_index = options.get("ignore_index", -100)
+    x, target = rand(shape, 1, -3.0, 0.0), classes(target_shape, n_classes, 2)
+    forward = getattr(torch.ops.aten, operator.replace("backward", "forward"))
+    reduction = REDUCTIONS.index(reduction)
+    t_weight = torch.from_numpy(weight) if weight is not None else None
+    loss, total_weight = forward(torch.from_numpy(x), torch.from_numpy(target), t_weight,
+                                 reduction, ignore_index)  # fmt: skip
+    arrays = [rand(tuple(loss.shape), 3), x, target] + ([weight] if weight is not None else [])
+    vs, ts = arrays_to_both(arrays, layouts=[layout, layout, None, None])
+    tail = (reduction, ignore_index)
+    v_args = (
+        *vs[:3],
+        vs[3] if weight is not None else None,
+        *tail,
+        vg.from_numpy(total_weight.numpy().copy()),
+    )
+    t_args = (*ts[:3], ts[3] if weight is not None else None, *tail, total_weight)
+    return v_args, t_args
+
+
+@pytest.mark.parametrize("layout", [None, "transposed"])
+@pytest.mark.parametrize("options", NLL_OPTIONS)
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize(("shape", "target_shape", "operator"), NLL_BACKWARD_SHAPES)
+def test_nll_loss_backward_is_torchs(shape, target_shape, operator, reduction, options, layout):
+    v_args, t_args = _nll_backward_arguments(shape, target_shape, operator, reduction, options,
+                                             layout)  # fmt: skip
+    # (A transposed image batch is refused by nll_loss2d_backward: its gradient would not
+    # be contiguous.)
+    assert_same_outcome(lambda: getattr(loss_ops, operator)(*v_args),
+                        lambda: getattr(torch.ops.aten, operator)(*t_args))  # fmt: skip
+
+
+def test_nll_loss_backward_divides_the_gradient_before_weighing_it_as_torch():
+    # ``-(grad / total_weight) * w`` rounds differently from ``-w / total_weight * grad``.
+    v_args, t_args = _nll_backward_arguments((64, 7), (64,), "nll_loss_backward", "mean",
+                                             {"weight": True}, None)  # fmt: skip
+    v_args = (
+        vg.tensor(0.3, dtype=vg.float32),
+        v_args[1].float(),
+        v_args[2],
+        v_args[3].float(),
+        *v_args[4:6],
+        vg.tensor(3.7, dtype=vg.float32),
+    )
+    t_args = (
+        torch.tensor(0.3),
+        t_args[1].float(),
+        t_args[2],
+        t_args[3].float(),
+        *t_args[4:6],
+        torch.tensor(3.7),
+    )
+    vg_result = loss_ops.nll_loss_backward(*v_args)
+    torch_result = torch.ops.aten.nll_loss_backward(*t_args)
+    assert np.array_equal(vg_result.numpy(), torch_result.numpy())
+
+
+NLL_BACKWARD_ERRORS = [
+    # (case, operator, grad_output shape, input shape, target, reduction, total_weight shape)
+    ("per-sample grad_output size", "nll_loss_backward", (2,), (3, 4), [0, 1, 2], 0, ()),
+    ("per-sample grad_output dims", "nll_loss_backward", (3, 1), (3, 4), [0, 1, 2], 0, ()),
+    ("per-sample 0-dim grad_output", "nll_loss_backward", (), (3, 4), [0, 1, 2], 0, ()),
+    ("reduced grad_output", "nll_loss_backward", (2,), (3, 4), [0, 1, 2], 1, ()),
+    ("total_weight", "nll_loss_backward", (), (3, 4), [0, 1, 2], 1, (2,)),
+    ("3-D input", "nll_loss_backward", (), (3, 4, 2), [0, 1, 2], 1, ()),
+    ("batch size", "nll_loss_backward", (), (3, 4), [0, 1], 1, ()),
+    ("out of bounds", "nll_loss_backward", (), (3, 4), [0, 4, 2], 1, ()),
+    ("integer input", "nll_loss_backward", (), (3, 4), [0, 1, 2], 1, ()),
+    ("double grad_output", "nll_loss_backward", (), (3, 4), [0, 1, 2], 1, ()),
+    ("2d grad_output dims", "nll_loss2d_backward", (2, 2), (2, 3, 2, 2), None, 0, ()),
+    ("2d grad_output size", "nll_loss2d_backward", (2, 2, 3), (2, 3, 2, 2), None, 0, ()),
+    ("2d total_weight", "nll_loss2d_backward", (), (2, 3, 2, 2), None, 1, (2,)),
+    ("2d 2-D input", "nll_loss2d_backward", (), (2, 3), [0, 1], 1, ()),
+]
+
+
+@pytest.mark.parametrize(("case", "operator", "grad_shape", "shape", "target", "reduction",
+                          "weight_shape"), NLL_BACKWARD_ERRORS,
+                         ids=[c[0] for c in NLL_BACKWARD_ERRORS])  # fmt: skip
+def test_nll_loss_backward_errors_are_torchs(case, operator, grad_shape, shape, target, reduction,
+                                             weight_shape):  # fmt: skip
+    input_dtype = "int64" if case == "integer input" else "float32"
+    grad_dtype = "float64" if case == "double grad_output" else input_dtype
+    target = np.zeros((2, 2, 2), np.int64) if target is None else np.array(target)
+    arrays = [rand(grad_shape, 3, dtype=grad_dtype), rand(shape, 1, dtype=input_dtype), target,
+              np.ones(weight_shape, input_dtype)]  # fmt: skip
+    vs, ts = arrays_to_both(arrays)
+    assert_same_error(
+        lambda: getattr(loss_ops, operator)(vs[0], vs[1], vs[2], None, reduction, -100, vs[3]),
+        lambda: getattr(torch.ops.aten, operator)(ts[0], ts[1], ts[2], None, reduction, -100,
+                                                  ts[3]),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize(("shape", "target_shape"), [((4, 5), (4,)), ((2, 3, 2, 2), (2, 2, 2))])
+def test_nll_loss_backward_runs_its_operator_and_differentiates_again(shape, target_shape,
+                                                                      reduction):  # fmt: skip
+    """``NllLossBackward0`` calls PyTorch's one operator; with create_graph its result
+    hangs off ``NllLossBackwardBackward0``, whose gradients (the loss of the incoming
+    gradient for ``grad_output``, zero for the input) are torch's."""
+    n_classes = shape[1]
+    weight = rand((n_classes,), 5, 0.2, 2.0)
+    (x, target, w), (tx, t_target, tw) = arrays_to_both(
+        [rand(shape, 1), classes(target_shape, n_classes, 2), weight], grad=(0,)
+    )
+    v_loss = F.nll_loss(x, target, weight=w, ignore_index=0, reduction=reduction)
+    t_loss = TF.nll_loss(tx, t_target, weight=tw, ignore_index=0, reduction=reduction)
+    upstream = rand(tuple(t_loss.shape), 4)
+    v_up = vg.from_numpy(upstream.copy()).requires_grad_()
+    t_up = torch.from_numpy(upstream.copy()).requires_grad_()
+    with events.Recorder() as rec:
+        (v_grad,) = vg.autograd.grad(v_loss, x, v_up, create_graph=True)
+    (t_grad,) = torch.autograd.grad(t_loss, tx, t_up, create_graph=True)
+    name = "aten::nll_loss_backward" if len(shape) == 2 else "aten::nll_loss2d_backward"
+    called = [e.op for e in rec.events if e.kind == "op_dispatched" and e.key == "AutogradCPU"]
+    assert name in called and "aten::mul.Tensor" not in called
+    assert_same(v_grad, t_grad)
+    assert v_grad.grad_fn.name() == t_grad.grad_fn.name()
+    second = rand(shape, 6)
+    v_second = vg.autograd.grad(v_grad, (x, v_up), vg.from_numpy(second.copy()), allow_unused=True)
+    t_second = torch.autograd.grad(t_grad, (tx, t_up), torch.from_numpy(second.copy()),
+                                   allow_unused=True)  # fmt: skip
+    for v, t in zip(v_second, t_second, strict=True):
+        assert (v is None) == (t is None)
+        if t is not None:
+            assert_same(v, t)
+    assert vg.autograd.gradgradcheck(
+        lambda a: F.nll_loss(a, target, weight=w, ignore_index=0, reduction=reduction), (x,)
+    )
 
 
 NLL_ERRORS = [

@@ -32,10 +32,11 @@ import numpy as np
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import FLOATING, INTEGRAL
+from ..shape import contiguous_strides
 from ..tensor import Tensor
 from .activation import log_softmax
 from .arithmetic import minimum, xlogy
-from .creation import empty_like, zeros_like
+from .creation import empty_like, strides_like, zeros_like
 from .declaration import native_function
 from .iterator import FLOATING_TYPES, TensorIterator, dispatch_dtypes
 from .logical import where
@@ -462,7 +463,18 @@ def _nll_loss_forward_kernel(self, target, weight, reduction, ignore_index):
 
 
 def _nll_loss2d_forward_kernel(self, target, weight, reduction, ignore_index):
-    # ``check_inputs_nll_loss2d``: batches of images, one class index per pixel.
+    _check_nll_loss2d_inputs(self, target, weight)
+    _check_nll_dtypes(self, target, weight)
+    n, _, h, w = self.shape
+    rows = np.moveaxis(self._array, 1, -1).reshape(-1, self.shape[1])
+    per_sample = (n, h, w) if reduction == NONE else None
+    values = _nll_values(self, rows, target._array.reshape(-1).astype(np.int64), weight,
+                         reduction, ignore_index, per_sample)  # fmt: skip
+    return _as_pair(values, self._dtype)
+
+
+def _check_nll_loss2d_inputs(self, target, weight) -> None:
+    """``check_inputs_nll_loss2d``: batches of images, one class index per pixel."""
     if target.dim() != 3:
         raise RuntimeError(
             "only batches of spatial targets supported (3D tensors) but got targets of "
@@ -480,46 +492,181 @@ def _nll_loss2d_forward_kernel(self, target, weight, reduction, ignore_index):
         raise RuntimeError(
             f"size mismatch (got input: {list(self.shape)} , target: {list(target.shape)}"
         )
-    _check_nll_dtypes(self, target, weight)
-    rows = np.moveaxis(self._array, 1, -1).reshape(-1, self.shape[1])
-    per_sample = (n, h, w) if reduction == NONE else None
-    values = _nll_values(self, rows, target._array.reshape(-1).astype(np.int64), weight,
-                         reduction, ignore_index, per_sample)  # fmt: skip
-    return _as_pair(values, self._dtype)
 
 
-def _nll_grad(grad, saved):
-    """``nll_loss_backward``: ``-weight[t]`` at each sample's target class (divided by
-    the total weight for a mean), 0 elsewhere, times the incoming gradient."""
-    self, reduction = saved.self, saved.reduction
-    classes = self.shape[1] if self.dim() >= 2 else self.shape[0]
-    rows = np.zeros((max(self.numel() // max(classes, 1), 1) if self.numel() else 0, classes),
-                    self._dtype.numpy)  # fmt: skip
-    target = saved.target._array.reshape(-1).astype(np.int64)
-    kept = target != saved.ignore_index
-    weights = saved.weight._array[target[kept]] if saved.weight is not None else 1.0
-    slopes = -np.broadcast_to(np.asarray(weights, self._dtype.numpy), (int(kept.sum()),))
-    per_sample = reduction == NONE and self.dim() >= 2
-    if not per_sample and reduction == MEAN:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            slopes = slopes / saved.total_weight._array
-    rows[np.flatnonzero(kept), target[kept]] = slopes
-    if self.dim() == 4:  # rows are (n, h, w) pixels: classes go back to dim 1
-        n, c, h, w = self.shape
-        coefficients = np.moveaxis(rows.reshape(n, h, w, c), -1, 1)
+# --- nll_loss_backward, nll_loss2d_backward: their derivatives as operators of their own ---
+
+
+def _nll_backward_rows(grad_output, self, rows_shape, target, weight, reduction, ignore_index,
+                       total_weight, per_sample: bool) -> np.ndarray:  # fmt: skip
+    """``nll_loss_backward_out_frame``: one row of class gradients per sample.
+
+    Zero, but at the sample's target class (unless ignored): ``weight[t] * grad``, where
+    ``grad`` is ``-grad_output`` (divided by the total weight for a mean), or, with one
+    loss per sample, ``-weight[t] * grad_output[i]``. PyTorch's order of operations, so
+    the rounding is its own.
+    """
+    dtype = self._dtype
+    if grad_output._dtype is not dtype:  # its kernel reads grad_output as self's type
+        raise RuntimeError(
+            f"expected scalar type {dtype.scalar_name} but found {grad_output._dtype.scalar_name}"
+        )
+    rows = np.zeros(rows_shape, dtype.numpy)
+    kept = target != ignore_index
+    samples, classes = np.flatnonzero(kept), target[kept]
+    bad = (classes < 0) | (classes >= rows_shape[1])
+    if bad.any():
+        raise IndexError(f"Target {int(classes[bad][0])} is out of bounds.")
+    weights = weight._array[classes] if weight is not None else None
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if per_sample:
+            grad = -grad_output._array.reshape(-1)[samples]
+        elif reduction == MEAN:
+            grad = -(grad_output._array.reshape(()) / total_weight._array.reshape(()))
+        else:
+            grad = -grad_output._array.reshape(())
+        rows[samples, classes] = grad if weights is None else weights * grad
+    return rows
+
+
+def _check_nll_backward_grad_output(grad_output) -> None:
+    if not (grad_output.dim() <= 1 and grad_output.numel() == 1):
+        raise RuntimeError(
+            f"Expected a single element grad_output tensor, but got: {list(grad_output.shape)}"
+        )
+
+
+def _check_total_weight(total_weight, spaces: str = " ") -> None:
+    if total_weight.numel() != 1:
+        raise RuntimeError(
+            f"expected total_weight to be a{spaces}single element tensor, got: "
+            f"{list(total_weight.shape)} ({total_weight.numel()} elements)"
+        )
+
+
+def _check_nll_backward_dtype(self, kernel_name: str) -> None:
+    if self._dtype.name not in FLOATING_TYPES:
+        raise NotImplementedError(
+            f"\"{kernel_name}\" not implemented for '{self._dtype.scalar_name}'"
+        )
+
+
+def _nll_loss_backward_kernel(grad_output, self, target, weight, reduction, ignore_index,
+                              total_weight):  # fmt: skip
+    # The checks of ``TORCH_META_FUNC(nll_loss_backward)``, in its order.
+    if not 0 < self.dim() <= 2:
+        raise RuntimeError("input tensor should be 1D or 2D")
+    if target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if not (self.dim() == 1 and target.dim() == 0) and self.shape[0] != target.shape[0]:
+        raise RuntimeError(
+            f"size mismatch (got input: {list(self.shape)}, target: {list(target.shape)})"
+        )
+    _check_total_weight(total_weight, "  ")  # (PyTorch's message has two spaces)
+    if weight is not None and weight.numel() != self.shape[-1]:
+        raise RuntimeError("weight tensor should be defined either for all or no classes")
+    per_sample = reduction == NONE and self.dim() == 2
+    if per_sample:  # ``check_dim_size(grad_output, 1, 0, batch_size)``
+        if grad_output.dim() == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        if grad_output.dim() != 1 or grad_output.shape[0] != self.shape[0]:
+            raise RuntimeError(
+                f"Expected a tensor of dimension 1 and tensor.size[0] == {self.shape[0]} but "
+                f"got: dimension {grad_output.dim()} and tensor.size[0] = {grad_output.shape[0]}"
+            )
     else:
-        coefficients = rows.reshape(self.shape)
-    coefficient = Tensor._from_array(np.array(coefficients), self._dtype)
-    return coefficient * grad.unsqueeze(1) if per_sample else coefficient * grad
+        _check_nll_backward_grad_output(grad_output)
+    _check_nll_backward_dtype(self, "nll_loss_backward_out_frame")
+    classes = self.shape[-1]
+    rows = _nll_backward_rows(grad_output, self, (max(self.numel() // max(classes, 1), 1)
+                              if self.numel() else 0, classes),
+                              target._array.reshape(-1).astype(np.int64), weight, reduction,
+                              ignore_index, total_weight, per_sample)  # fmt: skip
+    return Tensor._from_array(rows.reshape(self.shape), self._dtype)
 
 
-def _nll_derivative(name: str) -> Derivative:
+def _nll_loss2d_backward_kernel(grad_output, self, target, weight, reduction, ignore_index,
+                                total_weight):  # fmt: skip
+    # ``nll_loss2d_backward_out_cpu_template``'s checks, in its order.
+    _check_nll_loss2d_inputs(self, target, weight)
+    if strides_like(self) != contiguous_strides(self._size):
+        # Its ``grad_input`` is ``empty_like(self)``, so a transposed or channels-last
+        # input's gradient is not contiguous, which its kernel refuses (torch does too).
+        raise RuntimeError("grad_input must be contiguous")
+    _check_total_weight(total_weight)
+    n, c, h, w = self.shape
+    per_sample = reduction == NONE
+    if per_sample:  # ``check_gradout_shape_nll_loss2d``
+        if grad_output.dim() != 3:
+            raise RuntimeError(
+                "grad_output must have same dimension as target (3) but got dimension: "
+                f"{list(grad_output.shape)}"
+            )
+        if tuple(grad_output.shape) != tuple(target.shape):
+            raise RuntimeError(
+                f"size mismatch (got grad_output: {list(grad_output.shape)} target: "
+                f"{list(target.shape)}"
+            )
+    else:
+        _check_nll_backward_grad_output(grad_output)
+    _check_nll_backward_dtype(self, "nll_loss2d_backward_out_frame")
+    rows = _nll_backward_rows(grad_output, self, (n * h * w, c),
+                              target._array.reshape(-1).astype(np.int64), weight, reduction,
+                              ignore_index, total_weight, per_sample)  # fmt: skip
+    # Rows are (n, h, w) pixels: the classes go back to dim 1, in a contiguous result.
+    pixels_last = rows.reshape(n, h, w, c)
+    return Tensor._from_array(np.ascontiguousarray(np.moveaxis(pixels_last, -1, 1)), self._dtype)
+
+
+def _nll_backward_derivative(name: str, loss) -> Derivative:
+    # ``derivatives.yaml``: the gradient is linear in ``grad_output`` (its own gradient is
+    # the loss of the incoming gradient), and constant in ``self``.
+    return Derivative(
+        name,
+        save=("target", "weight", "reduction", "ignore_index"),
+        grads={
+            "grad_output": lambda grad, saved: loss(grad, saved.target, saved.weight,
+                                                    saved.reduction, saved.ignore_index),
+            "self": lambda grad, saved: zeros_like(grad),
+        },
+    )  # fmt: skip
+
+
+_NLL_BACKWARD_ARGUMENTS = (
+    "(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, "
+    "SymInt ignore_index, Tensor total_weight) -> Tensor"
+)
+nll_loss_backward = native_function(
+    "nll_loss_backward" + _NLL_BACKWARD_ARGUMENTS,
+    kernel=_nll_loss_backward_kernel,
+    # (``nll_loss`` is declared below, from ``nll_loss_forward``, whose derivative this is.)
+    derivative=_nll_backward_derivative("NllLossBackwardBackward0", lambda *args: nll_loss(*args)),
+    variants="function",
+    doc="``torch._C._nn.nll_loss_backward``: the gradient of ``nll_loss_forward`` for its input.",
+)
+nll_loss2d_backward = native_function(
+    "nll_loss2d_backward" + _NLL_BACKWARD_ARGUMENTS,
+    kernel=_nll_loss2d_backward_kernel,
+    derivative=_nll_backward_derivative(
+        "NllLoss2DBackwardBackward0", lambda *args: nll_loss2d(*args)
+    ),
+    variants="function",
+    doc="``torch._C._nn.nll_loss2d_backward``: the gradient of ``nll_loss2d_forward`` for "
+    "its input.",
+)
+
+
+def _nll_derivative(name: str, backward) -> Derivative:
     return Derivative(
         name,
         save=("self", "target", "weight", "reduction", "ignore_index", "total_weight"),
-        grads={"self": _nll_grad},
+        grads={
+            "self": lambda grad, saved: backward(grad, saved.self, saved.target, saved.weight,
+                                                 saved.reduction, saved.ignore_index,
+                                                 saved.total_weight),
+        },
         differentiable_outputs=(0,),
-    )
+    )  # fmt: skip
 
 
 nll_loss_forward = native_function(
@@ -529,7 +676,7 @@ nll_loss_forward = native_function(
     "SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) "
     "-> (Tensor(a!), Tensor(b!))",
     kernel=_nll_loss_forward_kernel,
-    derivative=_nll_derivative("NllLossBackward0"),
+    derivative=_nll_derivative("NllLossBackward0", nll_loss_backward),
     variants="function",
     doc="``nll_loss_forward``: the negative score of each sample's target class, and "
     "the total weight.",
@@ -541,7 +688,7 @@ nll_loss2d_forward = native_function(
     "SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) "
     "-> (Tensor(a!), Tensor(b!))",
     kernel=_nll_loss2d_forward_kernel,
-    derivative=_nll_derivative("NllLoss2DBackward0"),
+    derivative=_nll_derivative("NllLoss2DBackward0", nll_loss2d_backward),
     variants="function",
     doc="``nll_loss2d_forward``: ``nll_loss_forward`` for every pixel of a batch of images.",
 )
