@@ -991,7 +991,7 @@ def _scalar_in(dtype: np.dtype, value) -> np.ndarray:
 @np.errstate(over="ignore", invalid="ignore")
 def _addcmul_kernel(out, input, tensor1, tensor2, value=1):
     product = np.multiply(tensor1, tensor2, dtype=out.dtype)
-    np.multiply(product, _scalar_in(out.dtype, value), out=product)
+    product *= _scalar_in(out.dtype, value)  # (in place, unless 0-dim inputs made a scalar)
     np.add(input, product, out=out, casting="unsafe")
 
 
@@ -999,7 +999,7 @@ def _addcmul_kernel(out, input, tensor1, tensor2, value=1):
 @np.errstate(divide="ignore", over="ignore", invalid="ignore")
 def _addcdiv_kernel(out, input, tensor1, tensor2, value=1):
     quotient = np.true_divide(tensor1, tensor2, dtype=out.dtype)
-    np.multiply(quotient, _scalar_in(out.dtype, value), out=quotient)
+    quotient *= _scalar_in(out.dtype, value)  # (in place, unless 0-dim inputs made a scalar)
     np.add(input, quotient, out=out, casting="unsafe")
 
 
