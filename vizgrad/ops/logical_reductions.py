@@ -13,7 +13,7 @@ from ..dispatcher import NONDIFFERENTIABLE
 from ..tensor import Tensor
 from .declaration import native_function
 from .reduction_args import numpy_axes, reduction_dims
-from .reduction_machinery import wrap_result
+from .reduction_machinery import interruptible, wrap_result
 from .registry import write_to_out
 
 __all__ = [
@@ -32,8 +32,13 @@ def _logical_kernel(np_reduce):
         dims = reduction_dims(dim, self.dim(), empty_means_all=False)
         # uint8 in, uint8 out: PyTorch kept this for code written before torch.bool.
         result_dtype = dt.uint8 if self._dtype is dt.uint8 else dt.bool
+        # PyTorch's reduction reads the input in the result's dtype: any other is copied
+        # to it first (of an ``expand`` to 10**12 rows, too big a copy: an error at once).
+        array = self._array
+        if self._dtype is not result_dtype:
+            array = array.astype(result_dtype.numpy)
         axes = numpy_axes(self, dims)
-        return wrap_result(np_reduce(self._array, axis=axes, keepdims=keepdim), result_dtype)
+        return wrap_result(interruptible(np_reduce, array, axes, keepdim), result_dtype)
 
     return kernel
 

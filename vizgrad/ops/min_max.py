@@ -27,7 +27,7 @@ from .reduction_backward import (
     extreme_backward,
     selecting_derivative,
 )
-from .reduction_machinery import wrap_result
+from .reduction_machinery import interruptible, wrap_result
 from .registry import write_to_out
 
 __all__ = [
@@ -59,7 +59,7 @@ def _extreme(np_extreme, fn_name: str, self: Tensor, dim, keepdim: bool) -> Tens
     dims = reduction_dims(dim, self.dim())
     check_reducible(fn_name, self, dims, full=len(dims) == self.dim())
     with np.errstate(all="ignore"):
-        result = np_extreme(self._array, axis=numpy_axes(self, dims), keepdims=keepdim)
+        result = interruptible(np_extreme, self._array, numpy_axes(self, dims), keepdim)
     return wrap_result(result, self._dtype)
 
 
@@ -199,9 +199,16 @@ def _whole(np_extreme, fn_name: str):
         _check_not_complex(f"{fn_name}_all", self)
         check_reducible(fn_name, self, (), full=True)
         with np.errstate(all="ignore"):
-            return wrap_result(np_extreme(self._array), self._dtype)
+            return wrap_result(interruptible(np_extreme, _contiguous(self), None, False),
+                               self._dtype)  # fmt: skip
 
     return kernel
+
+
+def _contiguous(self: Tensor) -> np.ndarray:
+    """What PyTorch's full ``max``, ``min`` and ``aminmax`` read: ``self.contiguous()``. (Of
+    an ``expand`` to 10**12 rows, that is a copy too big to allocate: the same error at once.)"""
+    return self._array if self._contiguous else np.ascontiguousarray(self._array)
 
 
 def _elementwise(binary):
@@ -299,9 +306,10 @@ def _aminmax_kernel(self: Tensor, *, dim=None, keepdim=False):
         dims = (wrap_dim(dim, self.dim()),)
         check_reducible("aminmax", self, dims, full=False, separator=": ")
     axes = numpy_axes(self, dims)
+    array = _contiguous(self) if dim is None else self._array
     with np.errstate(all="ignore"):
-        smallest = np.min(self._array, axis=axes, keepdims=keepdim)
-        largest = np.max(self._array, axis=axes, keepdims=keepdim)
+        smallest = interruptible(np.min, array, axes, keepdim)
+        largest = interruptible(np.max, array, axes, keepdim)
     return wrap_result(smallest, self._dtype), wrap_result(largest, self._dtype)
 
 

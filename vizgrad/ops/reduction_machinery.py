@@ -55,14 +55,52 @@ def _as_dtype(array, numpy_dtype) -> np.ndarray:
     return np.asarray(array, dtype=numpy_dtype)
 
 
-def reduce_with(np_reduce, t: Tensor, dims, keepdim: bool, result_dtype: DType) -> Tensor:
-    """Run one NumPy reduction (``np.sum``, ``np.prod``…) over ``dims`` of ``t``."""
+def reduce_with(np_reduce, t: Tensor, dims, keepdim: bool, result_dtype: DType,
+                combine=None) -> Tensor:  # fmt: skip
+    """Run one NumPy reduction (``np.sum``, ``np.prod``…) over ``dims`` of ``t``.
+
+    ``combine`` reduces partial results, if not ``np_reduce`` itself (see ``interruptible``).
+    """
     dims = reduction_dims(dims, t.dim())
     acc = accumulate_dtype(result_dtype).numpy
-    result = _reduce(np_reduce, input_as(t, acc), numpy_axes(t, dims), acc, keepdim)
+    result = _reduce(np_reduce, input_as(t, acc), numpy_axes(t, dims), acc, keepdim, combine)
     return wrap_result(result, result_dtype)
 
 
 @np.errstate(all="ignore")
-def _reduce(np_reduce, array, axes, acc, keepdim: bool):
-    return np_reduce(array, axis=axes, dtype=acc, keepdims=keepdim)
+def _reduce(np_reduce, array, axes, acc, keepdim: bool, combine):
+    return interruptible(np_reduce, array, axes, keepdim, combine, dtype=acc)
+
+
+# The most elements one NumPy reduction call reads. NumPy's loops never look for Ctrl-C;
+# Python looks between calls. So a bigger reduction (``expand`` can make six values look
+# like 6 * 10**12) runs as one call per slice of its largest dimension, and the student
+# who interrupts it gets a KeyboardInterrupt at once, not after hours.
+CHUNK_ELEMENTS = 1 << 24
+
+
+def interruptible(np_reduce, array, axes, keepdims: bool, combine=None, **options):
+    """``np_reduce(array, axis=axes, keepdims=keepdims, **options)``, in calls of at most
+    ``CHUNK_ELEMENTS`` elements.
+
+    For a reduction whose partial results reduce to the whole's (a sum, a product, a max,
+    ``any``): slices along a reduced dimension give partial results, which ``combine``
+    (``np_reduce`` unless given: a ``nansum``'s partial sums are added with
+    ``np.add.reduce``, keeping a nan its slice made) reduces once more; slices along a
+    dimension that is kept give the result's own slices. Below the limit it is one call,
+    so only reductions of more than 16M elements add up in another order.
+    """
+    if array.size <= CHUNK_ELEMENTS:
+        return np_reduce(array, axis=axes, keepdims=keepdims, **options)
+    ndim = array.ndim
+    reduced = range(ndim) if axes is None else [a % ndim for a in np.atleast_1d(axes)]
+    axis = max(range(ndim), key=lambda a: array.shape[a])
+    length = array.shape[axis]
+    step = max(1, CHUNK_ELEMENTS // (array.size // length))
+    before = (slice(None),) * axis
+    pieces = [interruptible(np_reduce, array[(*before, slice(start, start + step))], axes, True,
+                            combine, **options) for start in range(0, length, step)]  # fmt: skip
+    joined = np.concatenate(pieces, axis=axis)
+    if axis in reduced:
+        return (combine or np_reduce)(joined, axis=axes, keepdims=keepdims, **options)
+    return joined if keepdims else joined.squeeze(axis=tuple(reduced))

@@ -29,7 +29,7 @@ from .joining import cat
 from .reduction_args import numpy_axes, reduction_dims, reduction_factor
 from .reduction_backward import mean_backward, sum_backward, unsqueeze_reduced
 from .reduction_dtypes import accumulate_dtype, computed_in_out_dtype, input_as, sum_dtype
-from .reduction_machinery import reduce_with, wrap_result
+from .reduction_machinery import interruptible, reduce_with, wrap_result
 from .registry import write_to_out
 
 __all__ = [
@@ -51,7 +51,9 @@ def _sum_kernel(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
 
 
 def _nansum_kernel(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
-    return reduce_with(np.nansum, self, dim, keepdim, dtype or sum_dtype(self._dtype))
+    return reduce_with(
+        np.nansum, self, dim, keepdim, dtype or sum_dtype(self._dtype), combine=np.add.reduce
+    )
 
 
 sum = native_function(  # noqa: A001 - PyTorch's name
@@ -129,8 +131,8 @@ def _mean_kernel(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor
     dims = reduction_dims(dim, self.dim())
     acc = accumulate_dtype(result_dtype).numpy
     with np.errstate(all="ignore"):
-        total = np.sum(input_as(self, acc), axis=numpy_axes(self, dims), dtype=acc,
-                       keepdims=keepdim)  # fmt: skip
+        total = interruptible(np.add.reduce, input_as(self, acc), numpy_axes(self, dims),
+                              keepdim, dtype=acc)  # fmt: skip
         result = np.true_divide(total, reduction_factor(self, dims), dtype=acc)
     return wrap_result(result, result_dtype)
 
