@@ -451,6 +451,8 @@ NLL_BACKWARD_ERRORS = [
     ("2d grad_output size", "nll_loss2d_backward", (2, 2, 3), (2, 3, 2, 2), None, 0, ()),
     ("2d total_weight", "nll_loss2d_backward", (), (2, 3, 2, 2), None, 1, (2,)),
     ("2d 2-D input", "nll_loss2d_backward", (), (2, 3), [0, 1], 1, ()),
+    ("double weight", "nll_loss_backward", (3,), (3, 4), [0, 1, 2], 0, ()),
+    ("2d double weight", "nll_loss2d_backward", (), (2, 3, 2, 2), None, 1, ()),
 ]
 
 
@@ -463,11 +465,14 @@ def test_nll_loss_backward_errors_are_torchs(case, operator, grad_shape, shape, 
     grad_dtype = "float64" if case == "double grad_output" else input_dtype
     target = np.zeros((2, 2, 2), np.int64) if target is None else np.array(target)
     arrays = [rand(grad_shape, 3, dtype=grad_dtype), rand(shape, 1, dtype=input_dtype), target,
-              np.ones(weight_shape, input_dtype)]  # fmt: skip
+              np.ones(weight_shape, input_dtype), np.ones(shape[1], "float64")]  # fmt: skip
     vs, ts = arrays_to_both(arrays)
+    # A class weight of another dtype than the input's (its kernel reads it as the input's).
+    v_weight, t_weight = (vs[4], ts[4]) if "double weight" in case else (None, None)
     assert_same_error(
-        lambda: getattr(loss_ops, operator)(vs[0], vs[1], vs[2], None, reduction, -100, vs[3]),
-        lambda: getattr(torch.ops.aten, operator)(ts[0], ts[1], ts[2], None, reduction, -100,
+        lambda: getattr(loss_ops, operator)(vs[0], vs[1], vs[2], v_weight, reduction, -100,
+                                            vs[3]),
+        lambda: getattr(torch.ops.aten, operator)(ts[0], ts[1], ts[2], t_weight, reduction, -100,
                                                   ts[3]),
     )  # fmt: skip
 

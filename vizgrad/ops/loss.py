@@ -375,10 +375,12 @@ binary_cross_entropy_with_logits = native_function(
 # --- nll_loss_forward, nll_loss2d_forward -------------------------------------------------
 
 
-def _check_nll_dtypes(self: Tensor, target: Tensor, weight: Tensor | None) -> None:
+def _check_nll_dtypes(self: Tensor, target: Tensor, weight: Tensor | None,
+                      kernel_name: str = "nll_loss_out_frame") -> None:  # fmt: skip
+    """The kernel is compiled for floating inputs, and reads ``weight`` as their type."""
     if self._dtype.name not in FLOATING_TYPES:
         raise NotImplementedError(
-            f"\"nll_loss_out_frame\" not implemented for '{self._dtype.scalar_name}'"
+            f"\"{kernel_name}\" not implemented for '{self._dtype.scalar_name}'"
         )
     if weight is not None and weight._dtype is not self._dtype:
         raise RuntimeError(
@@ -544,13 +546,6 @@ def _check_total_weight(total_weight, spaces: str = " ") -> None:
         )
 
 
-def _check_nll_backward_dtype(self, kernel_name: str) -> None:
-    if self._dtype.name not in FLOATING_TYPES:
-        raise NotImplementedError(
-            f"\"{kernel_name}\" not implemented for '{self._dtype.scalar_name}'"
-        )
-
-
 def _nll_loss_backward_kernel(grad_output, self, target, weight, reduction, ignore_index,
                               total_weight):  # fmt: skip
     # The checks of ``TORCH_META_FUNC(nll_loss_backward)``, in its order.
@@ -576,7 +571,7 @@ def _nll_loss_backward_kernel(grad_output, self, target, weight, reduction, igno
             )
     else:
         _check_nll_backward_grad_output(grad_output)
-    _check_nll_backward_dtype(self, "nll_loss_backward_out_frame")
+    _check_nll_dtypes(self, target, weight, "nll_loss_backward_out_frame")
     classes = self.shape[-1]
     rows = _nll_backward_rows(grad_output, self, (max(self.numel() // max(classes, 1), 1)
                               if self.numel() else 0, classes),
@@ -609,7 +604,7 @@ def _nll_loss2d_backward_kernel(grad_output, self, target, weight, reduction, ig
             )
     else:
         _check_nll_backward_grad_output(grad_output)
-    _check_nll_backward_dtype(self, "nll_loss2d_backward_out_frame")
+    _check_nll_dtypes(self, target, weight, "nll_loss2d_backward_out_frame")
     rows = _nll_backward_rows(grad_output, self, (n * h * w, c),
                               target._array.reshape(-1).astype(np.int64), weight, reduction,
                               ignore_index, total_weight, per_sample)  # fmt: skip
