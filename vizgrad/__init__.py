@@ -94,6 +94,8 @@ from .trace import dispatch_trace
 
 # The layers above the engine, as ``import torch`` makes ``torch.nn`` and ``torch.optim``.
 from . import datasets, nn, optim, utils  # isort: skip
+from . import jit  # isort: skip  (traces record nn modules' forwards)
+from . import fx  # isort: skip  (traces nn modules: after nn)
 from .serialization import load, save  # isort: skip  (rebuilds nn.Parameter)
 
 globals().update(_ALIASES)  # vizgrad.float, vizgrad.long, vizgrad.double…

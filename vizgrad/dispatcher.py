@@ -38,6 +38,8 @@ __all__ = [
     "NON_DIFFERENTIABLE_VIEW",
     "RESIZE",
     "Operator",
+    "call_arguments",
+    "call_result",
     "current_call",
     "current_op",
     "dispatch",
@@ -128,7 +130,7 @@ class Operator:
 
 class _DispatchState:
     __slots__ = ("depth", "autograd_handler", "below_autograd", "call", "parent", "call_op",
-                 "next_call")  # fmt: skip
+                 "next_call", "arguments", "result")  # fmt: skip
 
     def __init__(self):
         self.depth = 0  # nesting of calls in progress, for the trace's indentation
@@ -143,6 +145,11 @@ class _DispatchState:
         self.parent = 0
         self.call_op = ""
         self.next_call = 1
+        # While someone listens: ``(op, args, kwargs)`` of the call in progress, and what
+        # the call that is returning returned, for a subscriber that needs the Python
+        # values its events name by id (``call_arguments``, ``call_result``).
+        self.arguments = None
+        self.result = None
 
 
 _state = _DispatchState()
@@ -161,6 +168,21 @@ def current_call() -> int:
 def current_op() -> str:
     """The qualified overload name of the call in progress (``aten::add.Tensor``), or ""."""
     return _state.call_op
+
+
+def call_arguments():
+    """``(op, args, kwargs)`` of the call in progress, or None outside any observed call.
+
+    Events name tensors by id; a subscriber that must rebuild the call itself (the tracer
+    of ``vizgrad.jit.trace``, as PyTorch's ``tracer::addInputs`` reads the arguments at
+    its dispatch key) reads them here while handling the call's ``OpDispatched``.
+    """
+    return _state.arguments
+
+
+def call_result():
+    """What the call that is returning returned: valid while its ``OpReturned`` is handled."""
+    return _state.result
 
 
 def dispatch(op: Operator, args: tuple, kwargs: dict):
@@ -187,20 +209,25 @@ def dispatch(op: Operator, args: tuple, kwargs: dict):
 def _dispatch_observed(op: Operator, args: tuple, kwargs: dict):
     """``dispatch`` while someone listens: the call gets an id, and ``OpReturned`` ends it."""
     state = _state
-    outer = (state.call, state.parent, state.call_op)
+    outer = (state.call, state.parent, state.call_op, state.arguments)
     call = state.next_call
     state.next_call = call + 1
     state.call, state.parent, state.call_op = call, outer[0], op.qualname
+    state.arguments = (op, args, kwargs)
     try:
         result = _walk_keys(op, args, kwargs)
     except BaseException as error:
-        state.call, state.parent, state.call_op = outer
+        state.call, state.parent, state.call_op, state.arguments = outer
         if "op_returned" in events.bus.wanted:
             events.bus.emit(events.OpReturned(call, op.qualname, type(error).__name__))
         raise
-    state.call, state.parent, state.call_op = outer
+    state.call, state.parent, state.call_op, state.arguments = outer
     if "op_returned" in events.bus.wanted:
-        events.bus.emit(events.OpReturned(call, op.qualname))
+        state.result = result
+        try:
+            events.bus.emit(events.OpReturned(call, op.qualname))
+        finally:
+            state.result = None  # hold no tensor longer than its OpReturned
     return result
 
 

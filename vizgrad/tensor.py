@@ -42,7 +42,8 @@ from .shape import (
 )
 from .storage import Storage
 
-__all__ = ["Tensor", "VersionCounter", "define_method", "set_legacy_constructor"]
+__all__ = ["Tensor", "VersionCounter", "define_method", "python_value_watch",
+           "set_legacy_constructor"]  # fmt: skip
 
 _tensor_ids = itertools.count(1)
 
@@ -56,6 +57,25 @@ COMPLEX_AUTOGRAD_REFUSED = (
     "in differentiation (PyTorch allows it). Split complex numbers into real and imaginary "
     "parts (real floating tensors) before differentiating."
 )
+
+
+class _PythonValueWatch:
+    """Who wants to know when a tensor becomes a Python value (``bool(t)``, ``t.item()``).
+
+    PyTorch's conversions ask ``torch._C._get_tracing_state()`` (``tracer::isTracing()``)
+    and, while ``torch.jit.trace`` records, warn that the value will be a constant of the
+    trace. ``vizgrad.jit.trace`` sets ``observer`` for the length of a trace, and the
+    conversions below call it with what the tensor became ("boolean", "number",
+    "integer", "float", "list", "len", "iter"); ``None`` (the rule) costs one read.
+    """
+
+    __slots__ = ("observer",)
+
+    def __init__(self):
+        self.observer = None
+
+
+python_value_watch = _PythonValueWatch()
 
 
 class VersionCounter:
@@ -471,11 +491,15 @@ class Tensor(metaclass=_TensorType):
     def __len__(self) -> int:
         if not self._size:
             raise TypeError("len() of a 0-d tensor")
+        if python_value_watch.observer is not None:
+            python_value_watch.observer("len")
         return self._size[0]
 
     def __iter__(self):
         if not self._size:
             raise TypeError("iteration over a 0-d tensor")
+        if python_value_watch.observer is not None:
+            python_value_watch.observer("iter")
         return iter(self.unbind(0))
 
     def __hash__(self) -> int:
@@ -487,12 +511,16 @@ class Tensor(metaclass=_TensorType):
             raise RuntimeError(
                 f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
             )
+        if python_value_watch.observer is not None:
+            python_value_watch.observer("number")
         return self._array.reshape(-1)[0].item()
 
-    def _to_python_scalar(self, kind):
+    def _to_python_scalar(self, kind, name: str):
         if self.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        return kind(self.item())
+        if python_value_watch.observer is not None:
+            python_value_watch.observer(name)
+        return kind(self._array.reshape(-1)[0].item())
 
     def __bool__(self) -> bool:
         if self.numel() != 1:
@@ -501,16 +529,18 @@ class Tensor(metaclass=_TensorType):
                 if self.numel() > 1
                 else "Boolean value of Tensor with no values is ambiguous"
             )
-        return bool(self.item())
+        if python_value_watch.observer is not None:
+            python_value_watch.observer("boolean")
+        return bool(self._array.reshape(-1)[0].item())
 
     def __int__(self) -> int:
-        return self._to_python_scalar(int)
+        return self._to_python_scalar(int, "integer")
 
     def __float__(self) -> float:
-        return self._to_python_scalar(float)
+        return self._to_python_scalar(float, "float")
 
     def __complex__(self) -> complex:
-        return self._to_python_scalar(complex)
+        return self._to_python_scalar(complex, "complex")
 
     def __index__(self) -> int:
         if self._dtype.category != INTEGRAL or self.numel() != 1:
@@ -518,6 +548,8 @@ class Tensor(metaclass=_TensorType):
         return operator.index(self.item())
 
     def tolist(self):
+        if python_value_watch.observer is not None:
+            python_value_watch.observer("list")
         return self._array.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
