@@ -379,10 +379,12 @@ def export_data(recording, *, names=None, max_frames: int = DEFAULT_MAX_FRAMES) 
     ``recording``: a ``Recording`` (``record()``), an ``events.Recorder`` or a list of
     events / event dicts. ``names``: ``{"w": w}``, the user's names for tensors of a
     recording (shown in the stride map and the DAG; read as everywhere, see
-    ``widgets.names``).
+    ``widgets.names``), or the ``RecordingNames`` a Timeline already matched.
     """
     event_list = event_dicts_of(recording)
-    exporter = _Exporter(RecordingNames.of(recording, names, event_list, "to_html()"))
+    if not isinstance(names, RecordingNames):
+        names = RecordingNames.of(recording, names, event_list, "to_html()")
+    exporter = _Exporter(names)
     steps = frame_steps(len(event_list), max_frames)
     exporter.frame(0, None)
     at = 1
