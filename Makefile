@@ -7,7 +7,18 @@ BIN := $(VENV)/bin
 
 .PHONY: lab test bench lint format system-packages browser-packages venv
 
+# Debian and Ubuntu ship Python's venv module (ensurepip) in a package of its own,
+# python3-venv: install it where we can (as root), else say exactly what to run.
 venv:
+	@test -x $(BIN)/python || $(PYTHON) -c "import ensurepip" 2>/dev/null || { \
+	  venv_package=python$$($(PYTHON) -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')-venv; \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && (apt-get install -y -qq $$venv_package || apt-get install -y -qq python3-venv) >/dev/null; \
+	  else \
+	    echo "error: $(PYTHON) cannot create a virtual environment: its venv module is missing."; \
+	    echo "       On Debian/Ubuntu run: sudo apt-get install $$venv_package   (then run make again)"; \
+	    exit 1; \
+	  fi; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install --quiet --upgrade pip
 
