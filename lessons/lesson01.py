@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import vizgrad as vg
 
-from .exercise import Wrong, exercise
+from .exercise import Part, Wrong, exercise, require_all
 
 __all__ = ["as_name_set", "dtype_name", "shares_storage"]
 
@@ -107,21 +107,21 @@ check("01.literal_dtypes", answer)
 )
 def _literal_dtypes(answer):
     answers = _as_sequence(answer, len(LITERALS), "three dtypes")
-    problems = []
-    for number, ((code, values), given) in enumerate(zip(LITERALS, answers, strict=True)):
+    parts = []
+    for (code, values), given in zip(LITERALS, answers, strict=True):
         expected = vg.tensor(values).dtype
         name = dtype_name(given)
+        label = f"{code} → {name or repr(given)}"
         if name == expected.name:
-            continue
-        if name is None:
-            said = f"{given!r} is not a dtype" + (
-                " (that is Python's type; give the tensor's dtype, e.g. vg.int64)"
-                if isinstance(given, type) else "")  # fmt: skip
+            parts.append(Part(label))
+        elif isinstance(given, type):
+            parts.append(Part(label, "that is a Python type, not a dtype: give the tensor's "
+                                     "dtype, e.g. vg.int64."))  # fmt: skip
+        elif name is None:
+            parts.append(Part(label, "not a dtype: write one as vg.int64 (or 'int64')."))
         else:
-            said = f"{code} is not {name}"
-        problems.append(f"Element {number}: {said}. {_why_dtype(values, expected)}.")
-    if problems:
-        raise Wrong(" ".join(problems))
+            parts.append(Part(label, f"{_why_dtype(values, expected)}."))
+    require_all(parts)
 
 
 # --- 01.offset_and_storage: a slice's offset and the storage it reads -----------------
@@ -151,24 +151,25 @@ check("01.offset_and_storage", answer)
 def _offset_and_storage(answer):
     offset, storage_elements = _as_sequence(answer, 2, "(offset, storage elements)")
     a, b = _sliced()
-    problems = []
+    offset_part = Part(f"offset {offset!r}")
     if offset != b.storage_offset():
         if offset == 0:
-            problems.append("The offset is not 0: b[0] is not the first element of the storage, "
-                            "it is a[3].")  # fmt: skip
+            offset_part = Part(f"offset {offset!r}", "b[0] is not the first element of the "
+                                                     "storage: it is a[3].")  # fmt: skip
         else:
-            problems.append(f"The offset {offset!r} is off: it is the storage position of b[0], "
-                            "which is a[3], counted in elements from the storage's start.")  # fmt: skip
-    storage_numel = b.untyped_storage().numel
-    if storage_elements != storage_numel:
+            offset_part = Part(f"offset {offset!r}", "the offset is the storage position of "
+                               "b[0], which is a[3], counted in elements from the storage's "
+                               "start.")  # fmt: skip
+    storage_part = Part(f"storage of {storage_elements!r} elements")
+    if storage_elements != b.untyped_storage().numel:
         if storage_elements == b.numel():
-            problems.append(f"{b.numel()} is b.numel(), the elements b shows. But slicing "
-                            "allocates nothing: b reads a's whole storage.")  # fmt: skip
+            storage_part = Part(storage_part.label, f"{b.numel()} is b.numel(), the elements b "
+                                "shows. But slicing allocates nothing: b reads a's whole "
+                                "storage.")  # fmt: skip
         else:
-            problems.append(f"The storage does not hold {storage_elements!r} elements: b reads "
-                            "the storage vg.arange(10) allocated.")  # fmt: skip
-    if problems:
-        raise Wrong(" ".join(problems))
+            storage_part = Part(storage_part.label, "b reads the storage vg.arange(10) "
+                                                    "allocated: how many elements is that?")  # fmt: skip
+    require_all([offset_part, storage_part])
 
 
 # --- 01.write_through_view: a[2:] changes a ------------------------------------------
@@ -209,10 +210,20 @@ def _write_through_view(answer):
     if answer == [10 * v for v in range(len(expected))]:
         raise Wrong("not every element changed: b starts at storage offset 2, so a[0] and "
                     "a[1] are not part of b.")  # fmt: skip
-    wrong = [i for i, (got, want) in enumerate(zip(answer, expected, strict=True)) if got != want]
-    if wrong:
-        raise Wrong(f"a[{wrong[0]}] is not {answer[wrong[0]]!r}: a[i] for i ≥ 2 is b[i - 2], "
-                    "multiplied by 10; the elements before the offset are untouched.")  # fmt: skip
+    offset = vg.arange(len(expected))[2:].storage_offset()  # where b = a[2:] starts
+    parts = []
+    for i, (got, want) in enumerate(zip(answer, expected, strict=True)):
+        if got == want:
+            parts.append(Part(f"a[{i}] = {got!r}"))
+        elif i < offset:
+            parts.append(Part(f"a[{i}] = {got!r}", f"a[{i}] comes before b's first element "
+                              f"(b = a[2:] starts at storage offset {offset}), so b.mul_(10) "
+                              "never writes it."))  # fmt: skip
+        else:
+            parts.append(Part(f"a[{i}] = {got!r}", f"a[{i}] is b[{i - offset}], the same storage "
+                              "element: b.mul_(10) multiplied it by 10 and a reads the "
+                              "result."))  # fmt: skip
+    require_all(parts)
 
 
 # --- 01.who_shares: which results read a's storage? ----------------------------------
@@ -253,12 +264,14 @@ check("01.who_shares", answer)
 def _who_shares(answer):
     names = as_name_set(answer, CANDIDATES, "the names of the tensors that share a's storage")
     expected = _sharing_names()
-    problems = []
-    for name in sorted(expected - names):
-        code, _, why = CANDIDATES[name]
-        problems.append(f"{name} = {code} shares a's storage: {why}.")
-    for name in sorted(names - expected):
-        code, _, why = CANDIDATES[name]
-        problems.append(f"{name} = {code} has a storage of its own: {why}.")
-    if problems:
-        raise Wrong(" ".join(problems))
+    parts = []
+    for name, (code, _, why) in CANDIDATES.items():
+        said = "shares a's storage" if name in names else "has a storage of its own"
+        if (name in names) == (name in expected):
+            parts.append(Part(f"{name} = {code} {said}"))
+        elif name in expected:
+            parts.append(Part(f"{name} = {code} {said}", f"no, it shares a's storage: {why}."))
+        else:
+            parts.append(Part(f"{name} = {code} {said}", f"no, it has a storage of its own: "
+                                                         f"{why}."))  # fmt: skip
+    require_all(parts)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import vizgrad as vg
 
-from .exercise import Wrong, exercise
+from .exercise import Part, Wrong, exercise, require_all
 
 __all__ = ["as_int_tuple", "check_per_dim", "describe_type", "positions_tensor"]
 
@@ -32,22 +32,24 @@ def as_int_tuple(answer, what: str) -> tuple[int, ...]:
 
 
 def check_per_dim(answer, expected, what: str, why) -> None:
-    """Compare a per-dimension answer with the engine's; explain each wrong element.
+    """Compare a per-dimension answer with the engine's, one element at a time.
 
-    ``why(d)`` says how element ``d`` of the expected tuple comes about.
+    Each element is a ``Part``: the first wrong one is explained by ``why(d)`` (how
+    element ``d`` of the expected tuple comes about), the wrong ones after it are only
+    counted, so a student fixes one element at a time.
     """
     given = as_int_tuple(answer, what)
     expected = tuple(expected)
     if len(given) != len(expected):
         raise Wrong(f"{what.capitalize()} has one entry per dimension: {len(expected)} here, "
                     f"but your answer has {len(given)}.")  # fmt: skip
-    problems = []
+    parts = []
     for d, (got, want) in enumerate(zip(given, expected, strict=True)):
-        if got != want:
-            direction = "too large" if got > want else "too small"
-            problems.append(f"Element {d} ({got}) is {direction}: {why(d)}.")
-    if problems:
-        raise Wrong(" ".join(problems))
+        direction = "too large" if got > want else "too small"
+        parts.append(
+            Part(f"Element {d} ({got})", None if got == want else f"{direction}: {why(d)}.")
+        )
+    require_all(parts)
 
 
 def describe_type(value) -> str:
@@ -236,16 +238,105 @@ def _anti_diagonal(answer):
     if tuple(answer.shape) != size:
         raise Wrong(f"The size is {tuple(answer.shape)}: the anti-diagonal is 1-d with "
                     f"{size[0]} elements, size {size}.")  # fmt: skip
-    problems = []
+    reads = f"(Your view reads {answer.tolist()}.)"
+    stride_part = Part(f"The stride {answer.stride()}")
     if answer.stride() != stride:
-        problems.append(f"The stride {answer.stride()} does not walk the anti-diagonal: from "
-                        f"x[0, 3] to x[1, 2] is one row down (+{x.stride(0)}) and one column "
-                        f"left (−{x.stride(1)}).")  # fmt: skip
+        stride_part = Part(stride_part.label, "does not walk the anti-diagonal: from x[0, 3] to "
+                           f"x[1, 2] is one row down (+{x.stride(0)}) and one column left "
+                           f"(−{x.stride(1)}). {reads}")  # fmt: skip
+    offset_part = Part(f"The offset {answer.storage_offset()}")
     if answer.storage_offset() != offset:
-        problems.append(f"The offset {answer.storage_offset()} is not where x[0, 3] lives: "
-                        "offset + 0·stride must land on the first element.")  # fmt: skip
-    if not problems and answer.tolist() != values:
-        problems.append(f"It reads {answer.tolist()}, not {values}: build it from "
-                        "x = vg.arange(12).view(3, 4), unchanged.")  # fmt: skip
-    if problems:
-        raise Wrong(" ".join(problems) + f" (Your view reads {answer.tolist()}.)")
+        offset_part = Part(offset_part.label, "is not where x[0, 3] lives: offset + 0·stride "
+                           f"must land on the first element. {reads}")  # fmt: skip
+    require_all([stride_part, offset_part])
+    if answer.tolist() != values:
+        raise Wrong(f"It reads {answer.tolist()}, not {values}: build it from "
+                    "x = vg.arange(12).view(3, 4), unchanged.")  # fmt: skip
+
+
+# --- 02.squeeze_unsqueeze: size-1 dims, added and removed ----------------------------
+
+# The notebook runs these lines; the checker runs them again.
+SQUEEZE_CODE = """\
+x = vg.zeros(3, 4).t()   # shape (4, 3), stride (1, 4): a transposed matrix
+u = x.unsqueeze(1)
+z = vg.zeros(2, 1, 3, 1)
+s = z.squeeze()
+"""
+
+
+def squeeze_example() -> dict:
+    """The tensors ``x``, ``u``, ``z`` and ``s`` of ``SQUEEZE_CODE``."""
+    namespace = {"vg": vg}
+    exec(SQUEEZE_CODE, namespace)  # noqa: S102 - the lesson's own constant code
+    return {name: namespace[name] for name in "xuzs"}
+
+
+def _unsqueeze_stride_mistake(x, dim: int, given: tuple, expected: tuple) -> str:
+    """Why ``x.unsqueeze(dim).stride()`` is ``expected``, for the first element ``given`` has wrong."""
+    d = next(d for d in range(len(expected)) if given[d] != expected[d])
+    if d != dim:
+        old = d if d < dim else d - 1
+        return (f"element {d} is off: dim {d} of u is dim {old} of x, and unsqueeze copies "
+                f"nothing, so it keeps x's stride {x.stride(old)}.")  # fmt: skip
+    if dim == x.dim():
+        return f"element {d} is off: a new last dim gets stride 1."
+    return (f"element {d} is off: the new size-1 dim is never stepped along, so any stride "
+            "would read the same elements; PyTorch gives it the stride of one step over the "
+            f"whole dim it is put in front of, x.size({dim}) × x.stride({dim}) = "
+            f"{x.size(dim)} × {x.stride(dim)} = {expected[d]}.")  # fmt: skip
+
+
+@exercise(
+    "02.squeeze_unsqueeze",
+    "x = vg.zeros(3, 4).t() has shape (4, 3) and stride (1, 4); u = x.unsqueeze(1); "
+    "z = vg.zeros(2, 1, 3, 1); s = z.squeeze(). Answer a tuple "
+    "(u.shape, u.stride(), s.shape, s.stride()).",
+    hints=(
+        "unsqueeze(1) puts a new dim of size 1 in front of dim 1; squeeze() removes every "
+        "dim of size 1. Both are views: nothing is copied, the old dims keep their strides.",
+        "A size-1 dim is never stepped along, so its stride does not change which elements "
+        "are read. Still, PyTorch computes one: for a new dim in front of dim d, "
+        "x.size(d) × x.stride(d).",
+        "z is contiguous: z.stride() is (3, 3, 1, 1). squeeze drops dims 1 and 3 with their "
+        "strides.",
+    ),
+    solution="""
+answer = ((4, 1, 3), (1, 12, 4), (2, 3), (3, 1))
+check("02.squeeze_unsqueeze", answer)
+""",
+    explanation="unsqueeze and squeeze only edit the metadata: u keeps x's strides 1 and 4 and "
+    "gets 3 × 4 = 12 for its new size-1 dim (one step over the whole dim it precedes, as "
+    "PyTorch's inferUnsqueezeGeometry computes it); s drops z's size-1 dims with their strides. "
+    "A size-1 dim's stride is never used to step, which is why PyTorch may pick any value.",
+)
+def _squeeze_unsqueeze(answer):
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 4:
+        raise Wrong("Expected four tuples: (u.shape, u.stride(), s.shape, s.stride()).")
+    names = ("u.shape", "u.stride()", "s.shape", "s.stride()")
+    given = [as_int_tuple(value, name) for value, name in zip(answer, names, strict=True)]
+    t = squeeze_example()
+    x, u, z, s = t["x"], t["u"], t["z"], t["s"]
+    expected = [tuple(u.shape), u.stride(), tuple(s.shape), s.stride()]
+    dropped = [d for d in range(z.dim()) if z.size(d) == 1]
+    why = {
+        "u.shape": f"unsqueeze(1) puts a new dim of size 1 in front of dim 1 of x's shape "
+        f"{tuple(x.shape)}.",
+        "u.stride()": lambda got: _unsqueeze_stride_mistake(x, 1, got, u.stride()),
+        "s.shape": f"squeeze() removes every dim of size 1 (here dims {dropped[0]} and "
+        f"{dropped[1]}) from z's shape {tuple(z.shape)}, and keeps the others in order.",
+        "s.stride()": f"squeeze() copies nothing: it drops each size-1 dim together with its "
+        f"stride, and the other dims keep theirs (z.stride() is {z.stride()}).",
+    }
+    parts = []
+    for name, got, want in zip(names, given, expected, strict=True):
+        label = f"{name} = {got}"
+        if got == want:
+            parts.append(Part(label))
+        elif len(got) != len(want) and name.endswith("stride()"):
+            parts.append(Part(label, f"{name} has one entry per dim of {name[0]}: "
+                                     f"{len(want)}, not {len(got)}."))  # fmt: skip
+        else:
+            reason = why[name]
+            parts.append(Part(label, reason(got) if callable(reason) else reason))
+    require_all(parts)

@@ -17,7 +17,7 @@ import vizgrad as vg
 from vizgrad.dtypes import BOOL, COMPLEX, FLOATING, INTEGRAL, scalar_dtype
 from vizgrad.shape import contiguous_strides
 
-from .exercise import Wrong, exercise
+from .exercise import Part, Wrong, exercise, require_all
 
 __all__ = [
     "BROADCAST_SHAPES",
@@ -92,7 +92,7 @@ def _aligned(shape: tuple, ndim: int) -> tuple:
 
 
 def explain_broadcast_dim(shapes, dim: int) -> str:
-    """Why dim ``dim`` of the broadcast of ``shapes`` has the size it has."""
+    """Why dim ``dim`` of the broadcast of ``shapes`` has the size it has (about that dim only)."""
     ndim = max(len(s) for s in shapes)
     sizes = [_aligned(s, ndim)[dim] for s in shapes]
     shown = " and ".join("missing" if s is None else str(s) for s in sizes)
@@ -106,7 +106,7 @@ def explain_broadcast_dim(shapes, dim: int) -> str:
         why = "equal sizes stay as they are"
     else:
         why = "a size-1 dim stretches to match the other size"
-    return f"dim {dim}: the sizes lined up from the right are {shown}; {why}, so it is {result}"
+    return f"the sizes lined up from the right are {shown}; {why}, so it is {result}"
 
 
 @exercise(
@@ -135,10 +135,11 @@ def _broadcast_shape(answer):
             "has as many dims as the operand with the most, because shapes are lined up "
             "from the right and missing leading dims count as size 1"
         )
-    wrong = [d for d in range(len(expected)) if shape[d] != expected[d]]
-    if wrong:
-        reasons = "; ".join(explain_broadcast_dim(BROADCAST_SHAPES, d) for d in wrong)
-        raise Wrong(f"{reasons}.")
+    require_all(
+        Part(f"dim {d} ({shape[d]})",
+             None if shape[d] == expected[d] else explain_broadcast_dim(BROADCAST_SHAPES, d) + ".")
+        for d in range(len(expected))
+    )  # fmt: skip
 
 
 # --- 04.expanded_stride: how the iterator reads the smaller operand ---------------------
@@ -192,13 +193,12 @@ def _expanded_stride(answer):
             f"b.expand(5, 3, 4) has {len(expected)} dims, so its stride has {len(expected)} "
             f"entries; your answer has {len(stride)}"
         )
-    wrong = [d for d in range(len(expected)) if stride[d] != expected[d]]
-    if wrong:
-        reasons = "; ".join(
-            f"element {d} is {stride[d]}, but " + _explain_expanded_stride(b, EXPAND_TARGET, d)
-            for d in wrong
-        )
-        raise Wrong(f"{reasons}.")
+    require_all(
+        Part(f"element {d} ({stride[d]})",
+             None if stride[d] == expected[d]
+             else _explain_expanded_stride(b, EXPAND_TARGET, d) + ".")
+        for d in range(len(expected))
+    )  # fmt: skip
 
 
 # --- 04.promotion: which dtype does the result get? --------------------------------------
@@ -317,17 +317,19 @@ def _promotion(answer):
         raise Wrong(
             f"give {len(rows)} dtypes, one per sum in the table; your answer has {len(answer)}"
         )
-    problems = []
+    parts = []
     for number, (given, (expression, expected, why)) in enumerate(
         zip(answer, rows, strict=True), start=1
     ):
         dtype = as_dtype(given)
+        label = f"{number}. {expression} → {dtype.name if dtype else repr(given)}"
         if dtype is None:
-            problems.append(f"{number}. {given!r} is not a dtype (write e.g. vg.float32)")
+            parts.append(Part(label, f"{given!r} is not a dtype (write e.g. vg.float32)."))
         elif dtype is not expected:
-            problems.append(f"{number}. {expression} is {expected.name}, not {dtype.name}: {why}")
-    if problems:
-        raise Wrong(" | ".join(problems))
+            parts.append(Part(label, f"it is {expected.name}, not {dtype.name}: {why}."))
+        else:
+            parts.append(Part(label))
+    require_all(parts)
 
 
 # --- 04.inplace_cast: which in-place or out= calls raise? ---------------------------------
@@ -396,13 +398,16 @@ check("04.inplace_cast", answer)
 )
 def _inplace_cast(answer):
     letters = _letters(answer, INPLACE_CALLS)
-    raising = {letter for letter, (call, _, _) in INPLACE_CALLS.items() if _raises(call)}
-    problems = [f"{letter} raises: {_why_cast(letter)}" for letter in sorted(raising - letters)]
-    problems += [
-        f"{letter} does not raise: {_why_cast(letter)}" for letter in sorted(letters - raising)
-    ]
-    if problems:
-        raise Wrong(" | ".join(problems))
+    parts = []
+    for letter, (call, _, _) in INPLACE_CALLS.items():
+        said = "raises" if letter in letters else "runs"
+        if _raises(call) == (letter in letters):
+            parts.append(Part(f"{letter}. {call} {said}"))
+        elif letter in letters:
+            parts.append(Part(f"{letter}. {call} {said}", f"no, it runs: {_why_cast(letter)}."))
+        else:
+            parts.append(Part(f"{letter}. {call} {said}", f"no, it raises: {_why_cast(letter)}."))
+    require_all(parts)
 
 
 # --- 04.output_strides: a new output is laid out like its input ---------------------------
@@ -412,19 +417,36 @@ def _permuted_input() -> vg.Tensor:
     return vg.zeros(2, 3, 4).permute(2, 0, 1)
 
 
+def _memory_order(tensor: vg.Tensor) -> list[int]:
+    """``tensor``'s dims in memory order, outermost (largest stride) first."""
+    return sorted(range(tensor.dim()), key=lambda d: tensor.stride(d), reverse=True)
+
+
 def _explain_output_layout(tensor: vg.Tensor) -> str:
-    """How the TensorIterator lays out a new output for ``tensor``: dims in its memory order."""
-    order = sorted(range(tensor.dim()), key=lambda d: tensor.stride(d), reverse=True)
-    strides, step = {}, 1
-    for d in reversed(order):  # innermost dim first: it gets stride 1
-        strides[d] = step
-        step *= tensor.size(d)
-    steps = ", ".join(f"dim {d} (size {tensor.size(d)}) stride {strides[d]}" for d in order)
+    """The TensorIterator's rule for a new output, without the strides it gives."""
+    order = ", ".join(str(d) for d in _memory_order(tensor))
     return (
         f"the input has strides {tuple(tensor.stride())}, so in memory its dims go "
-        f"(outermost first) {', '.join(str(d) for d in order)}. The output is allocated densely "
-        f"in that same order: {steps}"
+        f"(outermost first) {order}. The output is allocated densely in that same order"
     )
+
+
+def _explain_output_stride(tensor: vg.Tensor, dim: int) -> str:
+    """Why dim ``dim`` of a new output laid out like ``tensor`` gets its stride."""
+    order = _memory_order(tensor)
+    inner = order[order.index(dim) + 1 :]  # the dims laid out inside dim, densely
+    if not inner:
+        return (f"{_explain_output_layout(tensor)}; dim {dim} is the innermost, so its "
+                "elements are neighbours: stride 1")  # fmt: skip
+    sizes = [tensor.size(d) for d in inner]
+    product = " × ".join(map(str, sizes))
+    stride = 1
+    for size in sizes:
+        stride *= size
+    names = ", ".join(f"dim {d} (size {tensor.size(d)})" for d in inner)
+    skips = f"{product} = {stride}" if len(sizes) > 1 else f"{stride}"
+    return (f"{_explain_output_layout(tensor)}; inside dim {dim} lie {names}, so one step "
+            f"along dim {dim} skips {skips} elements")  # fmt: skip
 
 
 @exercise(
@@ -457,8 +479,12 @@ def _output_strides(answer):
             f"{stride} is the row-major (contiguous) layout of shape {tuple(p.shape)}, which "
             "a fresh vg.empty would get; but an operator's output follows its input: "
             + _explain_output_layout(p)
+            + "."
         )
     if len(stride) != len(expected):
         raise Wrong(f"the output has {len(expected)} dims; your stride has {len(stride)} entries")
-    wrong = ", ".join(str(d) for d in range(len(expected)) if stride[d] != expected[d])
-    raise Wrong(f"element(s) {wrong} are off: " + _explain_output_layout(p))
+    require_all(
+        Part(f"element {d} ({stride[d]})",
+             None if stride[d] == expected[d] else _explain_output_stride(p, d) + ".")
+        for d in range(len(expected))
+    )  # fmt: skip

@@ -16,7 +16,7 @@ from __future__ import annotations
 import vizgrad as vg
 from vizgrad import events
 
-from .exercise import Wrong, exercise
+from .exercise import Part, Wrong, exercise, require_all
 from .lesson04 import as_dtype, explain_promotion
 
 __all__ = ["KEY_ROLES", "keys_visited", "overloads_called", "versions_after", "kernel_dtypes"]
@@ -99,15 +99,14 @@ def _abs_overloads(answer):
     expected = overloads_called()
     if isinstance(answer, str) or not hasattr(answer, "__len__") or len(answer) != 3:
         raise Wrong("give a tuple of three operator names, one per call, like ('aten::abs', …)")
-    problems = [
-        f"{number}. {_explain_overload(call, _operator_name(given), want)}"
-        for number, (call, given, want) in enumerate(
-            zip(ABS_CALLS, answer, expected, strict=True), 1
+    parts = []
+    for call, given, want in zip(ABS_CALLS, answer, expected, strict=True):
+        name = _operator_name(given)
+        label = f"{call} → {name}"
+        parts.append(
+            Part(label, None if name == want else _explain_overload(call, name, want) + ".")
         )
-        if _operator_name(given) != want
-    ]
-    if problems:
-        raise Wrong(" | ".join(problems))
+    require_all(parts)
 
 
 # --- 05.inplace_keys: the keys x.abs_() visits ---------------------------------------
@@ -220,13 +219,11 @@ def _versions(answer):
     expected = versions_after()
     if isinstance(answer, str) or not hasattr(answer, "__len__") or len(answer) != 3:
         raise Wrong("give three ints: (x._version, y._version, o._version)")
-    problems = [
-        f"{name}._version is {want}, not {given}: {_VERSION_WHY[name]}"
+    require_all(
+        Part(f"{name}._version = {given!r}",
+             None if given == want else f"it is {want}: {_VERSION_WHY[name]}.")
         for name, given, want in zip("xyo", answer, expected, strict=True)
-        if given != want
-    ]
-    if problems:
-        raise Wrong(" | ".join(problems))
+    )  # fmt: skip
 
 
 # --- 05.dtype_kernel: the second dispatch picks the loop of the common dtype -------------
@@ -269,21 +266,23 @@ def _dtype_kernel(answer):
     expected = kernel_dtypes()
     if isinstance(answer, str) or not hasattr(answer, "__len__") or len(answer) != 2:
         raise Wrong("give two dtypes, one per call, like (vg.int8, vg.int8)")
-    problems = []
+    parts = []
     for number, (call, given, want) in enumerate(
         zip(KERNEL_CALLS, answer, expected, strict=True), 1
     ):
         dtype = as_dtype(given)
+        label = f"{number}. {call} → {dtype.name if dtype else repr(given)}"
         if dtype is None:
-            problems.append(f"{number}. {given!r} is not a dtype (write e.g. vg.float32)")
+            parts.append(Part(label, f"{given!r} is not a dtype (write e.g. vg.float32)."))
         elif dtype is not want:
             left, right = (eval(side, {"vg": vg}) for side in call.split(" + "))  # noqa: S307
             why = explain_promotion(left, right)
             if dtype is vg.int8:
                 why = f"int8 is an input's dtype, but the loop runs in the common dtype — {why}"
-            problems.append(f"{number}. {call} runs the {want.name} loop, not {dtype.name}: {why}")
-    if problems:
-        raise Wrong(" | ".join(problems))
+            parts.append(Part(label, f"it runs the {want.name} loop, not {dtype.name}: {why}."))
+        else:
+            parts.append(Part(label))
+    require_all(parts)
 
 
 # --- 05.dtype_error: make the dtype dispatch fail ---------------------------------------

@@ -17,7 +17,7 @@ import numpy as np
 
 import vizgrad as vg
 
-from .exercise import Wrong, exercise
+from .exercise import Part, Wrong, exercise, require_all
 
 __all__ = [
     "LEAVES_CODE",
@@ -30,11 +30,23 @@ __all__ = [
 
 
 def node_name(node) -> str | None:
-    """A node's name as PyTorch prints it (``MulBackward0``, ``AccumulateGrad``), or None.
+    """The short name of an autograd node (``MulBackward0``, ``AccumulateGrad``), or None.
 
-    ``node.name()`` may carry a namespace (``torch::autograd::AccumulateGrad``): dropped.
+    ``node`` is a node (``t.grad_fn``, an entry of ``next_functions``), None, or a name in
+    any form PyTorch shows one: ``node.name()`` qualifies the nodes written in C++ by hand
+    with their namespace (torch prints ``torch::autograd::AccumulateGrad``, vizgrad
+    ``vizgrad::autograd::AccumulateGrad``), and a node's repr is
+    ``<MulBackward0 object at 0x…>`` (``<torch.autograd.function.ExpBackward object …>`` for
+    a custom ``Function``). Every checker that reads a node name (lessons 6
+    and 9) goes through here, so all of them accept the same forms.
     """
-    return None if node is None else node.name().rsplit("::", 1)[-1]
+    if node is None:
+        return None
+    text = node.name() if callable(getattr(node, "name", None)) else str(node)
+    text = text.strip()
+    if text.startswith("<"):  # a repr: <MulBackward0 object at 0x...>, maybe with a module path
+        text = text[1:].split()[0].rsplit(".", 1)[-1] if text[1:].split() else ""
+    return text.rsplit("::", 1)[-1]
 
 
 def _run(source: str) -> dict:
@@ -74,19 +86,20 @@ def leaves_of(source: str = LEAVES_CODE, names=LEAF_NAMES) -> set[str]:
     return {name for name in names if namespace[name].is_leaf}
 
 
-def _why_leaf(name: str, tensor) -> str:
+def _why_leaf(tensor) -> str:
+    """Why ``tensor`` is, or is not, a leaf: about this tensor only."""
     if tensor.grad_fn is not None:
         return (
-            f"{name} is not a leaf: it was computed from a tensor that requires grad, so "
+            "no, it is not a leaf: it was computed from a tensor that requires grad, so "
             f"autograd recorded {node_name(tensor.grad_fn)} as its grad_fn"
         )
     if tensor.requires_grad:
         return (
-            f"{name} is a leaf: you made it with requires_grad=True; its gradient will be "
+            "no, it is a leaf: you made it with requires_grad=True; its gradient will be "
             "accumulated into its .grad by an AccumulateGrad node"
         )
     return (
-        f"{name} is a leaf: no input of the op that made it requires grad, so nothing was "
+        "no, it is a leaf: no input of the op that made it requires grad, so nothing was "
         "recorded (grad_fn is None, requires_grad False). A tensor is a leaf whenever its "
         "grad_fn is None, however it was computed"
     )
@@ -112,11 +125,12 @@ check("06.leaves", answer)
 def _leaves(answer):
     given = _names_answer(answer, LEAF_NAMES, "the leaves")
     expected = leaves_of()
-    if given == expected:
-        return
     namespace = _run(LEAVES_CODE)
-    wrong = sorted(given ^ expected)
-    raise Wrong(" | ".join(_why_leaf(name, namespace[name]) for name in wrong))
+    require_all(
+        Part(f"{name} {'is a leaf' if name in given else 'is not a leaf'}",
+             None if (name in given) == (name in expected) else _why_leaf(namespace[name]) + ".")
+        for name in LEAF_NAMES
+    )  # fmt: skip
 
 
 # --- 06.grad_fn_chain: from the loss down to the leaf -------------------------------------
@@ -140,7 +154,7 @@ def first_chain(tensor) -> list[str]:
 def _chain_answer(answer) -> list[str]:
     if isinstance(answer, str) or not hasattr(answer, "__iter__"):
         raise Wrong("give the node names as a list of strings, like ['SumBackward0', …]")
-    return [node_name(a) if not isinstance(a, str) else a.strip() for a in answer]
+    return [node_name(a) for a in answer]
 
 
 @exercise(
@@ -163,38 +177,35 @@ check("06.grad_fn_chain", answer)
 def _grad_fn_chain(answer):
     given = _chain_answer(answer)
     expected = first_chain(_run(CHAIN_CODE)["loss"])
-    if given == expected:
-        return
-    for position, (mine, theirs) in enumerate(
-        zip(given, expected, strict=False)
-    ):  # lengths may differ
-        if mine == theirs:
-            continue
+    parts = []
+    for position, theirs in enumerate(expected):
         where = f"below {expected[position - 1]} comes" if position else "loss.grad_fn is"
-        if mine is not None and theirs.startswith(mine) and mine != theirs:
-            raise Wrong(
-                f"position {position}: the node is called {theirs} — nodes are named after "
-                f"the op with 'Backward' and a number (the number tells the op's overloads apart)"
-            )
-        if mine in expected:
-            raise Wrong(
-                f"position {position}: {mine} is in the chain, but not here — {where} {theirs}. "
-                f"The chain lists the ops in reverse: the last op of the forward first"
-            )
-        raise Wrong(f"position {position}: {where} {theirs}, not {mine}")
-    if len(given) < len(expected):
-        missing = expected[len(given) :]
-        why = (
-            " — the chain ends at w's AccumulateGrad node, which writes w.grad"
-            if missing[-1] == "AccumulateGrad"
-            else ""
-        )
-        raise Wrong(f"the chain is longer: after {given[-1] if given else 'nothing'} comes "
-                    f"{', '.join(missing)}{why}")  # fmt: skip
-    raise Wrong(
-        f"the chain ends at {expected[-1]}: it has no next_functions, "
-        f"so nothing comes after it ({', '.join(map(str, given[len(expected) :]))} is too many)"
-    )
+        if position >= len(given):
+            why = (", w's node: it writes w.grad, and the chain ends there"
+                   if theirs == "AccumulateGrad" else "")  # fmt: skip
+            parts.append(Part(f"position {position}: missing",
+                              f"the chain is longer: {where} {theirs}{why}."))  # fmt: skip
+            continue
+        mine = given[position]
+        label = f"position {position}: {mine}"
+        if mine == theirs:
+            parts.append(Part(label))
+        elif mine and theirs.startswith(mine):
+            parts.append(Part(label, f"the node is called {theirs}: nodes are named after the op "
+                              "with 'Backward' and a number (the number tells the op's "
+                              "overloads apart)."))  # fmt: skip
+        elif mine in expected:
+            parts.append(Part(label, f"{mine} is in the chain, but not here: {where} {theirs}. "
+                              "The chain lists the ops in reverse: the last op of the forward "
+                              "first."))  # fmt: skip
+        else:
+            parts.append(Part(label, f"{where} {theirs}, not {mine}."))
+    if len(given) > len(expected):
+        extra = ", ".join(map(str, given[len(expected) :]))
+        parts.append(Part(f"after position {len(expected) - 1}: {extra}",
+                          f"the chain ends at {expected[-1]}: it has no next_functions, so "
+                          "nothing comes after it."))  # fmt: skip
+    require_all(parts)
 
 
 # --- 06.next_functions: one edge per input, None where no gradient flows -----------------
@@ -229,30 +240,27 @@ def _next_functions(answer):
     given = [
         a[0] if isinstance(a, tuple) and len(a) == 2 else a for a in answer
     ]  # accept next_functions itself: ((node, input_nr), …)
-    given = [node_name(a) if not (a is None or isinstance(a, str)) else a for a in given]
-    given = [None if isinstance(a, str) and a.strip() == "None" else a for a in given]
+    given = [node_name(a) for a in given]
+    given = [None if a == "None" else a for a in given]
     expected = _mul_next_functions()
     if len(given) != len(expected):
         raise Wrong(
             f"next_functions has {len(expected)} entries — one per input of mul (w and x) — "
             f"not {len(given)}; an input that needs no gradient keeps its slot, as None"
         )
-    problems = []
+    parts = []
     for slot, (mine, theirs, operand) in enumerate(zip(given, expected, "wx", strict=True)):
+        label = f"entry {slot} (for {operand}): {mine}"
         if mine == theirs:
-            continue
-        if theirs is None:
-            problems.append(
-                f"entry {slot} (for {operand}) is None: {operand} does not require grad, "
-                "so no node receives its gradient"
-            )
+            parts.append(Part(label))
+        elif theirs is None:
+            parts.append(Part(label, f"it is None: {operand} does not require grad, so no node "
+                                     "receives its gradient."))  # fmt: skip
         else:
-            problems.append(
-                f"entry {slot} (for {operand}) is {theirs}: {operand} is a leaf that requires "
-                "grad, and its gradient is delivered to its AccumulateGrad node"
-            )
-    if problems:
-        raise Wrong(" | ".join(problems))
+            parts.append(Part(label, f"it is {theirs}: {operand} is a leaf that requires grad, "
+                                     "and its gradient is delivered to its AccumulateGrad "
+                                     "node."))  # fmt: skip
+    require_all(parts)
 
 
 # --- 06.saved_gradient: what a node saved is what its backward needs ----------------------

@@ -13,7 +13,7 @@ import numpy as np
 
 import vizgrad as vg
 
-from .exercise import Wrong, exercise
+from .exercise import Part, Wrong, exercise, require_all
 from .lesson07 import numbers_of
 
 __all__ = ["grad_mode_example", "hook_example", "second_derivative_function",
@@ -67,13 +67,17 @@ def _(answer):
     if not isinstance(answer, list | tuple) or len(answer) != 4:
         raise Wrong("answer with a tuple of four booleans: (a, b, c, d).")
     tensors = grad_mode_example()
+    parts = []
     for got, name in zip(answer, "abcd", strict=True):
-        if not isinstance(got, bool):
-            raise Wrong(f"the element for {name} is {got!r}; use True or False.")
         expected = tensors[name].requires_grad
-        if got != expected:
-            raise Wrong(f"{name}: you said {got}, but {name}.requires_grad is {expected}: "
-                        f"{_WHY_REQUIRES_GRAD[name]}.")  # fmt: skip
+        label = f"{name}.requires_grad = {got!r}"
+        if not isinstance(got, bool):
+            parts.append(Part(label, "use True or False."))
+        elif got != expected:
+            parts.append(Part(label, f"it is {expected}: {_WHY_REQUIRES_GRAD[name]}."))
+        else:
+            parts.append(Part(label))
+    require_all(parts)
 
 
 # --- exercises 2 and 3: retain_grad and a clipping hook -------------------------------

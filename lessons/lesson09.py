@@ -10,8 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 import vizgrad as vg
+from vizgrad import events
 
-from .exercise import Wrong, exercise
+from .exercise import Part, Wrong, exercise, require_all
+from .lesson06 import node_name
 from .lesson07 import numbers_of
 
 __all__ = ["version_steps", "CANDIDATES", "breaks_backward", "saved_names", "copy_slices_example"]
@@ -62,29 +64,73 @@ def _(answer):
         raise Wrong("answer with a tuple of three ints: (x._version, v._version, y._version).")
     tensors, log = version_steps()
     steps = ", ".join(f"{line} -> {version}" for line, version in log)
+    why = {
+        "x": "every in-place write to x's storage, through x or a view, bumps it; "
+        f"x._version after each line: {steps}",
+        "v": "v is a view of x: views share their base's version counter, so v sees every "
+        "write to x too (and x sees v's)",
+        "y": "y = x + 1 is out of place: a new tensor with a counter of its own, which later "
+        "writes to x do not touch",
+    }
+    parts = []
     for name, got in zip("xvy", answer, strict=True):
         expected = tensors[name]._version
-        if got == expected:
-            continue
-        if name == "x":
-            why = (f"every in-place write to x's storage, through x or a view, bumps it; "
-                   f"x._version after each line: {steps}")  # fmt: skip
-        elif name == "v":
-            why = ("v is a view of x: views share their base's version counter, so v sees "
-                   "every write to x too (and x sees v's)")  # fmt: skip
-        else:
-            why = ("y = x + 1 is out of place: a new tensor with a counter of its own, which "
-                   "later writes to x do not touch")  # fmt: skip
-        raise Wrong(f"{name}._version: you said {got}, it is {expected}: {why}.")
+        mistake = None if got == expected else f"it is {expected}: {why[name]}."
+        parts.append(Part(f"{name}._version = {got!r}", mistake))
+    require_all(parts)
 
 
 # --- exercise 2: an in-place update of a leaf ------------------------------------------
 
 
+LEAF_UPDATE_VALUES = [0.5, -1.0, 2.0]
+
+_WHY_NO_GRAD = (
+    "Under no_grad() nothing is recorded, so changing the leaf in place is allowed: w keeps "
+    "its identity (and storage), its version goes up, and it still requires grad. Optimizers "
+    "update their parameters this way in step()."
+)
+_WHY_DETACH = (
+    "w.detach() is a second tensor over w's storage that autograd does not track, so writing "
+    "into it is allowed even while autograd records, and w sees the zeros. It shares w's "
+    "version counter, so w's version went up: a graph that saved w would notice the write. "
+    "Optimizers use no_grad() instead (it also keeps the update itself out of any graph); "
+    "either way w stays the same leaf that requires grad."
+)
+_WHY_TOGGLED = (
+    "w was written in place while it did not require grad, then made to require it again: "
+    "that works (the version went up and w is the same leaf), but no_grad() says the same "
+    "in one line, and cannot forget to switch requires_grad back on."
+)
+
+
+def leaf_update_writes(update) -> tuple:
+    """Run ``update(w)`` on a fresh leaf ``w`` and watch its in-place writes.
+
+    Returns ``(w, what update returned, writes)``; each write is ``(written is w, grad mode
+    was on)``, read from the engine's ``InplaceWrite`` events as they are emitted, so the
+    checker knows *how* the student wrote w: through w itself under no_grad, or through
+    another tensor over w's storage (``w.detach()``).
+    """
+    w = vg.tensor(LEAF_UPDATE_VALUES, requires_grad=True)
+    writes = []
+
+    def on_write(event):
+        writes.append((event.tensor == events.event_id(w), vg.is_grad_enabled()))
+
+    events.subscribe(on_write, kinds={"inplace_write"})
+    try:
+        result = update(w)
+    finally:
+        events.unsubscribe(on_write)
+    return w, result, writes
+
+
 @exercise(
     "09.leaf_update",
-    "Set every element of the leaf w to 0 in place, so that w stays the same leaf that "
-    "requires grad (an optimizer step does this). Answer with w.",
+    "Write reset(w): set every element of the leaf w to 0 in place, so that w stays the same "
+    "leaf that requires grad and autograd sees the write (its version goes up), as an "
+    "optimizer step does. Answer with the function; the checker runs it on a fresh leaf.",
     hints=(
         "w.zero_() alone raises: a leaf that requires grad cannot be changed in place while "
         "autograd is recording.",
@@ -92,30 +138,51 @@ def _(answer):
         "with vg.no_grad(): w.zero_()",
     ),
     solution="""
-with vg.no_grad():
-    w.zero_()
-answer = w
+def reset(w):
+    with vg.no_grad():
+        w.zero_()
+
+answer = reset
 check("09.leaf_update", answer)
 """,
-    explanation="Under no_grad() nothing is recorded, so changing a leaf in place is allowed: "
-    "w keeps its identity (and storage), its version goes up, and it still requires grad.",
+    explanation=_WHY_NO_GRAD,
 )
 def _(answer):
-    if not isinstance(answer, vg.Tensor):
-        raise Wrong(f"answer with the vizgrad tensor w, not a {type(answer).__name__}.")
-    if not answer.requires_grad:
-        raise Wrong("this tensor does not require grad: is it a detached copy (w.detach() "
-                    "returns a new tensor)? Answer with w itself, changed in place.")  # fmt: skip
-    if not answer.is_leaf:
-        raise Wrong(f"this tensor is not a leaf: it has grad_fn {answer.grad_fn.name()}, so it "
-                    "was computed from w (e.g. w * 0), not w changed in place. An optimizer "
-                    "holds w itself; change its values under no_grad().")  # fmt: skip
-    if numbers_of(answer).any():
-        raise Wrong("not every element of w is 0 yet.")
-    if answer._version == 0:
-        raise Wrong("w's version is still 0: this is a new tensor (like vg.zeros(3, "
-                    "requires_grad=True)), not w changed in place. Anything holding the old w "
-                    "(an optimizer, a graph) would never see the zeros.")  # fmt: skip
+    if isinstance(answer, vg.Tensor):
+        raise Wrong("answer with the function itself (answer = reset, without parentheses): the "
+                    "checker runs it on a fresh leaf to see how it writes.")  # fmt: skip
+    if not callable(answer):
+        raise Wrong(f"answer with a function of w (answer = reset), not a {type(answer).__name__}.")
+    try:
+        w, result, writes = leaf_update_writes(answer)
+    except RuntimeError as error:
+        if "leaf Variable that requires grad" in str(error):
+            raise Wrong("your function raised: a leaf that requires grad cannot be changed in "
+                        "place while autograd is recording (the change would not be in the "
+                        "graph). Switch recording off for the update.") from None  # fmt: skip
+        raise Wrong(f"your function raised RuntimeError: {error}") from None
+    except Exception as error:  # noqa: BLE001 - the student's code may raise anything
+        raise Wrong(f"calling your function on a fresh w raised {type(error).__name__}: "
+                    f"{error}") from None  # fmt: skip
+    if numbers_of(w).any():
+        if isinstance(result, vg.Tensor) and result is not w:
+            raise Wrong("your function returned a new tensor, but w itself still holds its old "
+                        "values: an optimizer holds w, so the zeros must be written into w's "
+                        "own storage, in place.")  # fmt: skip
+        raise Wrong("not every element of w is 0 after your function ran.")
+    if not w.requires_grad:
+        raise Wrong("after your function, w no longer requires grad: it must stay a parameter "
+                    "that autograd computes gradients for.")  # fmt: skip
+    if w._version == 0:
+        raise Wrong("w holds zeros, but its version counter did not move: the write went "
+                    "through w.data, which shares w's storage but not its version counter. "
+                    "Autograd cannot see such a write (a graph that saved w would silently "
+                    "use the zeros). Write under no_grad() instead.")  # fmt: skip
+    if any(not grad_mode for _, grad_mode in writes):
+        return _WHY_NO_GRAD
+    if any(wrote_w for wrote_w, _ in writes):
+        return _WHY_TOGGLED
+    return _WHY_DETACH
 
 
 # --- exercise 3: which in-place changes break backward ---------------------------------
@@ -180,20 +247,23 @@ def _(answer):
         raise Wrong(f"{', '.join(map(repr, unknown))} is not a candidate; the names are "
                     f"{', '.join(CANDIDATES)}.")  # fmt: skip
     answer = set(answer)
-    for name in CANDIDATES:
+    parts = []
+    for name, (forward, _) in CANDIDATES.items():
+        label = f"{name} ({forward}) {'breaks' if name in answer else 'does not break'}"
         breaks = breaks_backward(name)
         if breaks == (name in answer):
+            parts.append(Part(label))
             continue
         saved = saved_names(name)
-        forward = CANDIDATES[name][0]
         if breaks:
-            raise Wrong(f"{name} is missing: after `{forward}`, backward does break. Its node "
-                        f"saved `{', '.join(saved)}`, which is y itself, at version 0; "
-                        "y.add_(1) moved y to version 1, so the saved value is no longer what "
-                        "the formula needs.")  # fmt: skip
-        what = f"saved only {', '.join(saved)} (its input x)" if saved else "saved no tensor"
-        raise Wrong(f"{name} does not break: after `{forward}` its node {what}, not the result y; "
-                    "changing y leaves everything its formula reads intact.")  # fmt: skip
+            parts.append(Part(label, f"it does break: its node saved `{', '.join(saved)}`, "
+                              "which is y itself, at version 0; y.add_(1) moved y to version "
+                              "1, so the saved value is no longer what the formula needs."))  # fmt: skip
+        else:
+            what = f"saved only {', '.join(saved)} (its input x)" if saved else "saved no tensor"
+            parts.append(Part(label, f"it does not break: its node {what}, not the result y; "
+                              "changing y leaves everything its formula reads intact."))  # fmt: skip
+    require_all(parts)
 
 
 # --- exercise 4: a write through a view: CopySlices ------------------------------------
@@ -205,10 +275,6 @@ def copy_slices_example():
     y = x * 2
     y[1:3] = 0
     return x, y
-
-
-def _short_name(name: str) -> str:
-    return name.rsplit("::", 1)[-1]
 
 
 @exercise(
@@ -235,27 +301,30 @@ def _(answer):
         raise Wrong("answer with a tuple (name, gradient), e.g. ('SomeNode', [1, 1, 1, 1]).")
     name, grad = answer
     x, y = copy_slices_example()
-    expected_name = _short_name(y.grad_fn.name())
-    if not isinstance(name, str) or _short_name(name.strip()) != expected_name:
-        before = _short_name((x * 2).grad_fn.name())
-        if isinstance(name, str) and _short_name(name) == before:
-            raise Wrong(f"{name} was y's grad_fn before the write. Writing through the view "
-                        "y[1:3] changed y's values, so autograd rewrote y's history with a new "
-                        "node that wraps the write.")  # fmt: skip
-        raise Wrong(f"y.grad_fn is not {name!r}: after a write through a view, the base gets a "
-                    "node that copies the gradient of the written slices (PyTorch's "
-                    "torch/csrc/autograd/functions/tensor.h).")  # fmt: skip
+    given_name = node_name(name) if isinstance(name, str) or hasattr(name, "name") else None
+    name_part = Part(f"y.grad_fn: {given_name or repr(name)}")
+    if given_name != node_name(y.grad_fn):
+        if given_name == node_name((x * 2).grad_fn):
+            name_part = Part(name_part.label, f"{given_name} was y's grad_fn before the write. "
+                             "Writing through the view y[1:3] changed y's values, so autograd "
+                             "rewrote y's history with a new node that wraps the write.")  # fmt: skip
+        else:
+            name_part = Part(name_part.label, "after a write through a view, the base gets a "
+                             "node that copies the gradient of the written slices (PyTorch's "
+                             "torch/csrc/autograd/functions/tensor.h).")  # fmt: skip
     y.sum().backward()
     expected = numbers_of(x.grad)
     got = numbers_of(grad)
+    grad_part = Part(f"x.grad: {got.tolist() if got is not None else repr(grad)}")
     if got is None or got.shape != expected.shape:
-        raise Wrong("the gradient has one number per element of x: 4 numbers.")
-    if np.allclose(got, expected):
-        return
-    if np.allclose(got, 2.0):
-        raise Wrong("the name is right, but x.grad is not 2 everywhere: y[1] and y[2] were "
-                    "overwritten with 0, so they no longer depend on x, and the gradient there "
-                    "is 0.")  # fmt: skip
-    wrong = [i for i in range(4) if not np.isclose(got[i], expected[i])]
-    raise Wrong(f"the name is right; element(s) {wrong} of x.grad are not. Where y still "
-                "holds x * 2 the gradient is 2; where the write replaced it, 0.")  # fmt: skip
+        grad_part = Part(grad_part.label, "the gradient has one number per element of x: "
+                                          "4 numbers.")  # fmt: skip
+    elif np.allclose(got, 2.0):
+        grad_part = Part(grad_part.label, "x.grad is not 2 everywhere: y[1] and y[2] were "
+                         "overwritten with 0, so they no longer depend on x, and the gradient "
+                         "there is 0.")  # fmt: skip
+    elif not np.allclose(got, expected):
+        wrong = [i for i in range(4) if not np.isclose(got[i], expected[i])]
+        grad_part = Part(grad_part.label, f"element(s) {wrong} are off. Where y still holds "
+                         "x * 2 the gradient is 2; where the write replaced it, 0.")  # fmt: skip
+    require_all([name_part, grad_part])

@@ -19,7 +19,7 @@ from vizgrad.autograd import Function, GradcheckError, gradcheck
 from vizgrad.autograd.formula import Saved
 from vizgrad.ops import arithmetic
 
-from .exercise import Wrong, exercise
+from .exercise import Part, Wrong, exercise, require_all
 from .lesson07 import numbers_of
 
 __all__ = ["make_cube", "make_mul", "vizgrad_declaration", "pytorch_yaml_entry"]
@@ -265,16 +265,26 @@ def _(answer):
         raise Wrong("answer with a list of schema names, e.g. ['mul.Tensor', ...].")
     expected = {op.variant: _short(op.qualname) for op in vg.mul.overloads.values()}
     given = {_short(str(name)) for name in answer}
-    what = {"functional": "the function/method overload (the result is a new tensor)",
-            "inplace": "the in-place overload (x.mul_(y): the name gets a trailing underscore)",
-            "out": "the out= overload (torch.mul(x, y, out=z): the overload name is 'out')"}  # fmt: skip
+    role = {"functional": "the function/method overload",
+            "inplace": "the in-place overload",
+            "out": "the out= overload"}  # fmt: skip
+    why = {"functional": "vg.mul(x, y) and x.mul(y) return a new tensor",
+           "inplace": "x.mul_(y) writes x: an in-place operator's name gets a trailing "
+                      "underscore",
+           "out": "torch.mul(x, y, out=z) writes z: its overload name is 'out'"}  # fmt: skip
+    parts = []
     for variant, name in expected.items():
-        if name not in given:
-            raise Wrong(f"{name} is missing: {what.get(variant, variant)}.")
-    extra = given - set(expected.values())
+        if name in given:
+            parts.append(Part(f"{role.get(variant, variant)}: {name}"))
+        else:
+            parts.append(Part(f"{role.get(variant, variant)}: not in your list",
+                              f"{why.get(variant, variant)}; it is {name}."))  # fmt: skip
+    extra = sorted(given - set(expected.values()))
     if extra:
-        raise Wrong(f"{', '.join(sorted(extra))} is not registered by this declaration; mul's "
-                    f"overloads here are {', '.join(expected.values())}.")  # fmt: skip
+        parts.append(Part(f"also listed: {', '.join(extra)}", "this declaration does not "
+                          "register that; native_functions.yaml spells each overload "
+                          "name.overload_name, like mul.Tensor."))  # fmt: skip
+    require_all(parts)
 
 
 # --- exercise 4: a derivatives.yaml entry ------------------------------------------------
@@ -330,24 +340,30 @@ def _(answer):
     expected = vg.autograd.grad(a / b, (a, b), grad_out)  # vizgrad's own DivBackward0
     saved = Saved({"self": a.detach(), "other": b.detach()})
     av, bv, g = np.asarray(X_VALUES), np.asarray(Y_VALUES), np.asarray(GRAD_OUT)
+    derivative = {"self": "d(a/b)/da = 1/b", "other": "d(a/b)/db = -a/b²"}
+    parts = []
     for name, want in zip(("self", "other"), expected, strict=True):
+        label = f"the formula for {name}"
         try:
             got = numbers_of(answer[name](grad_out, saved))
         except Exception as error:  # noqa: BLE001 - the student's formula may raise anything
-            raise Wrong(f"the formula for {name} raised {type(error).__name__}: {error}") from None
-        if got is None or got.shape != (3,):
-            raise Wrong(f"the formula for {name} must return a tensor of the input's shape.")
-        if np.allclose(got, numbers_of(want)):
+            parts.append(Part(label, f"it raised {type(error).__name__}: {error}"))
             continue
-        if name == "other" and np.allclose(got, g * av / bv**2):
-            raise Wrong("the formula for other has the wrong sign: d(a/b)/db = -a/b².")
-        if np.allclose(got, g * bv) or np.allclose(got, g * av):
-            raise Wrong(f"the formula for {name} looks like mul's: for a quotient, "
-                        "d(a/b)/da = 1/b and d(a/b)/db = -a/b².")  # fmt: skip
-        if name == "other" and np.allclose(got, -g / bv**2):
-            raise Wrong("the formula for other forgets saved.self: d(a/b)/db = -a/b².")
-        raise Wrong(f"the formula for {name} does not give the gradient vizgrad's DivBackward0 "
-                    "computes; d(a/b)/da = 1/b and d(a/b)/db = -a/b², each times grad.")  # fmt: skip
+        if got is None or got.shape != (3,):
+            parts.append(Part(label, "it must return a tensor of the input's shape."))
+        elif np.allclose(got, numbers_of(want)):
+            parts.append(Part(label))
+        elif name == "other" and np.allclose(got, g * av / bv**2):
+            parts.append(Part(label, f"the sign is wrong: {derivative[name]}."))
+        elif np.allclose(got, g * bv) or np.allclose(got, g * av):
+            parts.append(Part(label, f"it looks like mul's; for a quotient, {derivative[name]}, "
+                                     "times grad."))  # fmt: skip
+        elif name == "other" and np.allclose(got, -g / bv**2):
+            parts.append(Part(label, f"it forgets saved.self: {derivative[name]}."))
+        else:
+            parts.append(Part(label, "it does not give the gradient vizgrad's DivBackward0 "
+                                     f"computes; {derivative[name]}, times grad."))  # fmt: skip
+    require_all(parts)
     problem = _gradcheck_message(_div_function(answer), (_inputs(X_VALUES), _inputs(Y_VALUES)))
     if problem:
         raise Wrong(f"the values are right but gradcheck fails: {problem}")

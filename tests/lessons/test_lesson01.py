@@ -13,6 +13,17 @@ from vizgrad.lessons import lesson01 as lesson
 
 import vizgrad as vg
 
+
+def _one_at_a_time(key, answer, *fragments, right=0, more=0):
+    """``answer`` is judged part by part: ``right`` parts marked right, then the first mistake
+    (whose explanation holds every fragment), then ``more`` wrong parts held back unexplained."""
+    _wrong(key, answer, *fragments)
+    feedback = check(key, answer)
+    assert [part.right for part in feedback.parts] == [True] * right + [False], repr(feedback)
+    assert feedback.more == more, repr(feedback)
+    return feedback
+
+
 # --- 01.literal_dtypes ----------------------------------------------------------------
 
 
@@ -30,14 +41,26 @@ def test_literal_dtypes_accepts_torch_vizgrad_and_string_dtypes():
 
 def test_literal_dtypes_names_the_wrong_element_and_the_rule():
     ints, floats, bools = _torch_literal_dtypes()
-    message = _wrong("01.literal_dtypes", (ints, torch.float64, bools), "Element 1",
-                     "default dtype", "float64")  # fmt: skip
-    assert "Element 0" not in message and "Element 2" not in message
-    _wrong("01.literal_dtypes", (torch.int32, floats, bools), "Element 0", "int64", "Long")
+    feedback = _one_at_a_time("01.literal_dtypes", (ints, torch.float64, bools),
+                              "vg.tensor([1.0, 2.0]) → float64", "default dtype",
+                              "float32", right=1)  # fmt: skip
+    assert str(feedback.parts[0]) == "vg.tensor([1, 2, 3]) → int64"
+    assert "bool" not in repr(feedback)
+    _one_at_a_time("01.literal_dtypes", (torch.int32, floats, bools), "int32", "int64", "Long")
+
+
+def test_literal_dtypes_explains_one_mistake_and_counts_the_others():
+    feedback = _one_at_a_time("01.literal_dtypes", ("int32", "float64", "uint8"), "int32",
+                              "Long", more=2)  # fmt: skip
+    assert "float32" not in repr(feedback) and "default dtype" not in repr(feedback)
+    assert "2 more parts to look at" in repr(feedback)
 
 
 def test_literal_dtypes_explains_python_types_are_not_dtypes():
-    _wrong("01.literal_dtypes", (int, float, bool), "Python's type", "not a dtype")
+    _one_at_a_time("01.literal_dtypes", (int, float, bool), "Python type", "not a dtype",
+                   more=2)  # fmt: skip
+    _one_at_a_time("01.literal_dtypes", (vg.int64, "float", "boolean"), "'boolean'",
+                   "not a dtype", right=2)  # fmt: skip
 
 
 @pytest.mark.parametrize("answer", ["int64", (vg.int64, vg.float32), 42])
@@ -61,14 +84,20 @@ def test_offset_and_storage_right(form):
 
 def test_offset_and_storage_explains_numel_is_not_the_storage():
     offset, _ = _torch_offset_and_storage()
-    message = _wrong("01.offset_and_storage", (offset, 4), "b.numel()", "a's whole storage")
-    assert "offset" not in message.lower()
+    feedback = _one_at_a_time("01.offset_and_storage", (offset, 4), "b.numel()",
+                              "a's whole storage", right=1)  # fmt: skip
+    assert str(feedback.parts[0]) == f"offset {offset}"
 
 
 def test_offset_and_storage_explains_the_offset():
     _, storage = _torch_offset_and_storage()
-    _wrong("01.offset_and_storage", (0, storage), "not 0", "a[3]")
-    _wrong("01.offset_and_storage", (4, storage), "The offset 4", "a[3]")
+    _one_at_a_time("01.offset_and_storage", (0, storage), "offset 0", "not the first", "a[3]")
+    _one_at_a_time("01.offset_and_storage", (4, storage), "offset 4", "a[3]")
+
+
+def test_offset_and_storage_holds_back_the_storage_while_the_offset_is_wrong():
+    feedback = _one_at_a_time("01.offset_and_storage", (4, 4), "offset 4", "a[3]", more=1)
+    assert "numel" not in repr(feedback) and "storage of 4" not in repr(feedback)
 
 
 # --- 01.write_through_view ------------------------------------------------------------
@@ -101,7 +130,16 @@ def test_write_through_view_explains_that_b_is_not_a():
 def test_write_through_view_names_the_wrong_element():
     answer = _torch_after_write()
     answer[4] += 1
-    _wrong("01.write_through_view", answer, "a[4]")
+    _one_at_a_time("01.write_through_view", answer, "a[4] = 41", "b[2]", "multiplied it by 10",
+                   right=4)  # fmt: skip
+
+
+def test_write_through_view_explains_the_first_wrong_element_only():
+    answer = _torch_after_write()
+    answer[1], answer[3] = 10, 3  # a[1] is before b; a[3] forgot the multiplication
+    feedback = _one_at_a_time("01.write_through_view", answer, "a[1] = 10", "before b's first",
+                              right=1, more=1)  # fmt: skip
+    assert "a[3]" not in repr(feedback) and "a[3]" not in feedback._repr_html_()
 
 
 # --- 01.who_shares --------------------------------------------------------------------
@@ -133,13 +171,16 @@ def test_who_shares_right(form):
 
 def test_who_shares_explains_missing_and_extra_names():
     answer = _torch_sharing() - {"r"} | {"q"}
-    message = _wrong("01.who_shares", answer, "r = a.view(2, 3) shares", "q = a.clone() has a "
-                     "storage of its own", "copies")  # fmt: skip
-    assert "p =" not in message
+    feedback = _one_at_a_time("01.who_shares", answer, "q = a.clone() shares a's storage",
+                              "no, it has a storage of its own", "copies", right=1, more=1)  # fmt: skip
+    assert str(feedback.parts[0]) == "p = a[2:] shares a's storage"
+    assert "r = " not in repr(feedback) and "view(2, 3)" not in feedback._repr_html_()
+    _one_at_a_time("01.who_shares", _torch_sharing() - {"r"}, "r = a.view(2, 3) has a storage "
+                   "of its own", "no, it shares a's storage", "size and stride", right=2)  # fmt: skip
 
 
 def test_who_shares_explains_why_conversion_copies():
-    _wrong("01.who_shares", _torch_sharing() | {"v"}, "8 bytes", "new storage")
+    _one_at_a_time("01.who_shares", _torch_sharing() | {"v"}, "8 bytes", "new storage", right=5)
 
 
 def test_who_shares_refuses_unknown_names():

@@ -13,6 +13,17 @@ from vizgrad.lessons import lesson02 as lesson
 
 import vizgrad as vg
 
+
+def _one_at_a_time(key, answer, *fragments, right=0, more=0):
+    """``answer`` is judged part by part: ``right`` parts marked right, then the first mistake
+    (whose explanation holds every fragment), then ``more`` wrong parts held back unexplained."""
+    _wrong(key, answer, *fragments)
+    feedback = check(key, answer)
+    assert [part.right for part in feedback.parts] == [True] * right + [False], repr(feedback)
+    assert feedback.more == more, repr(feedback)
+    return feedback
+
+
 # --- 02.contiguous_stride -------------------------------------------------------------
 
 
@@ -25,11 +36,16 @@ def test_contiguous_stride_accepts_any_sequence(form):
     assert check("02.contiguous_stride", form(_torch_contiguous_stride())).correct
 
 
-def test_contiguous_stride_names_each_wrong_element_and_why():
+def test_contiguous_stride_explains_the_first_wrong_element_and_counts_the_rest():
     reversed_stride = tuple(reversed(_torch_contiguous_stride()))  # the classic mistake
-    message = _wrong("02.contiguous_stride", reversed_stride, "Element 0", "too small",
-                     "3 × 4", "Element 2", "too large", "one element at a time")  # fmt: skip
-    assert "Element 1" not in message
+    feedback = _one_at_a_time("02.contiguous_stride", reversed_stride, "Element 0 (1)",
+                              "too small", "3 × 4", more=1)  # fmt: skip
+    assert "Element 2" not in repr(feedback) and "one element at a time" not in repr(feedback)
+    assert "1 more part to look at" in feedback._repr_html_()
+    # dim 1 was right all along; with dim 0 fixed, dim 2 is explained
+    fixed = (_torch_contiguous_stride()[0], *reversed_stride[1:])
+    _one_at_a_time("02.contiguous_stride", fixed, "Element 2 (12)", "too large",
+                   "one element at a time", right=2)  # fmt: skip
 
 
 def test_contiguous_stride_counts_dimensions():
@@ -108,8 +124,8 @@ def test_column_major_explains_row_major():
 
 def test_column_major_names_the_wrong_element():
     down, across = _torch_column_major()
-    message = _wrong("02.column_major", (down, 4), "Element 1", "whole column, 3 elements")
-    assert "Element 0" not in message
+    _one_at_a_time("02.column_major", (down, 4), "Element 1 (4)", "whole column, 3 elements",
+                   right=1)  # fmt: skip
 
 
 # --- 02.anti_diagonal -----------------------------------------------------------------
@@ -140,15 +156,20 @@ def test_anti_diagonal_right():
 def test_anti_diagonal_explains_the_stride():
     size, _, offset = _torch_anti_diagonal_geometry()
     x = vg.arange(12).view(3, 4)
-    message = _wrong("02.anti_diagonal", vg.as_strided(x, size, (4,), offset), "The stride (4,)",
-                     "one row down (+4)", "one column left (−1)", "reads [3, 7, 11]")  # fmt: skip
-    assert "offset" not in message
+    feedback = _one_at_a_time("02.anti_diagonal", vg.as_strided(x, size, (4,), offset),
+                              "The stride (4,)", "one row down (+4)", "one column left (−1)",
+                              "reads [3, 7, 11]")  # fmt: skip
+    assert "offset" not in repr(feedback) and feedback.hidden == 1 and feedback.more == 0
 
 
 def test_anti_diagonal_explains_the_offset():
     size, stride, _ = _torch_anti_diagonal_geometry()
     x = vg.arange(12).view(3, 4)
-    _wrong("02.anti_diagonal", vg.as_strided(x, size, stride, 0), "The offset 0", "x[0, 3]")
+    _one_at_a_time("02.anti_diagonal", vg.as_strided(x, size, stride, 0), "The offset 0",
+                   "x[0, 3]", right=1)  # fmt: skip
+    feedback = _one_at_a_time("02.anti_diagonal", vg.as_strided(x, size, (1,), 0),
+                              "The stride (1,)", more=1)  # fmt: skip
+    assert "x[0, 3] lives" not in repr(feedback)
 
 
 def test_anti_diagonal_refuses_a_copy_and_a_wrong_size():
@@ -159,3 +180,60 @@ def test_anti_diagonal_refuses_a_copy_and_a_wrong_size():
     _wrong("02.anti_diagonal", torch.as_strided(torch.arange(12), size, stride, offset),
            "a torch.Tensor")  # fmt: skip
     _wrong("02.anti_diagonal", [3, 6, 9], "got a list")
+
+
+# --- 02.squeeze_unsqueeze -------------------------------------------------------------
+
+
+def _torch_squeeze_answer():
+    x = torch.zeros(3, 4).t()
+    u = x.unsqueeze(1)
+    s = torch.zeros(2, 1, 3, 1).squeeze()
+    return u.shape, u.stride(), s.shape, s.stride()
+
+
+def test_squeeze_example_is_the_notebooks_code_and_matches_torch():
+    t = lesson.squeeze_example()
+    assert tuple(t["x"].shape) == (4, 3) and t["x"].stride() == torch.zeros(3, 4).t().stride()
+    assert (tuple(t["u"].shape), t["u"].stride(), tuple(t["s"].shape), t["s"].stride()) == tuple(
+        tuple(value) for value in _torch_squeeze_answer()
+    )
+
+
+@pytest.mark.parametrize("form", [tuple, list])
+def test_squeeze_unsqueeze_right(form):
+    assert check("02.squeeze_unsqueeze", form(_torch_squeeze_answer())).correct
+    assert check("02.squeeze_unsqueeze", [list(v) for v in _torch_squeeze_answer()]).correct
+
+
+def test_squeeze_unsqueeze_explains_the_new_dims_stride_first():
+    u_shape, u_stride, s_shape, s_stride = _torch_squeeze_answer()
+    x = torch.zeros(3, 4).t()
+    guess = (u_stride[0], x.stride(1), u_stride[2])  # copies the stride of the dim behind it
+    feedback = _one_at_a_time("02.squeeze_unsqueeze",
+                              (u_shape, guess, (2, 1, 3), tuple(reversed(s_stride))),
+                              "u.stride() = (1, 4, 4)", "element 1", "never stepped along",
+                              "x.size(1) × x.stride(1) = 3 × 4 = 12", right=1, more=2)  # fmt: skip
+    assert "squeeze()" not in repr(feedback) and "z.stride()" not in feedback._repr_html_()
+
+
+def test_squeeze_unsqueeze_explains_kept_strides_and_squeeze():
+    u_shape, u_stride, s_shape, s_stride = _torch_squeeze_answer()
+    _one_at_a_time("02.squeeze_unsqueeze", (u_shape, (3, *u_stride[1:]), s_shape, s_stride),
+                   "element 0", "keeps x's stride 1", right=1)  # fmt: skip
+    _one_at_a_time("02.squeeze_unsqueeze", ((4, 3), u_stride, s_shape, s_stride),
+                   "u.shape = (4, 3)", "new dim of size 1")  # fmt: skip
+    _one_at_a_time("02.squeeze_unsqueeze", (u_shape, u_stride, (2, 1, 3), s_stride),
+                   "s.shape = (2, 1, 3)", "every dim of size 1", "dims 1 and 3", right=2)  # fmt: skip
+    _one_at_a_time("02.squeeze_unsqueeze", (u_shape, u_stride, s_shape, (3, 3)),
+                   "s.stride() = (3, 3)", "together with its stride", right=3)  # fmt: skip
+
+
+@pytest.mark.parametrize("answer", [(1, 12, 4), "((4, 1, 3))", None])
+def test_squeeze_unsqueeze_wants_four_tuples(answer):
+    _wrong("02.squeeze_unsqueeze", answer, "four tuples")
+
+
+def test_squeeze_unsqueeze_wants_ints():
+    u_shape, u_stride, s_shape, s_stride = _torch_squeeze_answer()
+    _wrong("02.squeeze_unsqueeze", (u_shape, "1, 12, 4", s_shape, s_stride), "tuple of ints")

@@ -15,6 +15,17 @@ from vizgrad.lessons import lesson04 as lesson
 
 import vizgrad as vg
 
+
+def _one_at_a_time(key, answer, *fragments, right=0, more=0):
+    """``answer`` is judged part by part: ``right`` parts marked right, then the first mistake
+    (whose explanation holds every fragment), then ``more`` wrong parts held back unexplained."""
+    _wrong(key, answer, *fragments)
+    feedback = check(key, answer)
+    assert [part.right for part in feedback.parts] == [True] * right + [False], repr(feedback)
+    assert feedback.more == more, repr(feedback)
+    return feedback
+
+
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "04-broadcasting-and-promotion.ipynb"
 
 
@@ -31,14 +42,17 @@ def test_broadcast_shape_accepts_any_sequence(form):
 
 
 def test_broadcast_shape_names_the_dim_that_did_not_stretch():
-    message = _wrong("04.broadcast_shape", (5, 1, 4), "dim 1", "1 and 3", "stretches")
-    assert "dim 0" not in message and "dim 2" not in message
+    feedback = _one_at_a_time("04.broadcast_shape", (5, 1, 4), "dim 1 (1)", "1 and 3",
+                              "stretches", right=1)  # fmt: skip
+    assert "dim 2" not in repr(feedback) and feedback.hidden == 1
 
 
 def test_broadcast_shape_explains_right_alignment():
     _wrong("04.broadcast_shape", (3, 4), "3 dims", "from the right")
     # Aligned from the left by mistake: (5, 1, 4) with (3, 1, _).
-    _wrong("04.broadcast_shape", (5, 3, 1), "dim 2", "4 and 1")
+    _one_at_a_time("04.broadcast_shape", (5, 3, 1), "dim 2 (1)", "4 and 1", right=2)
+    feedback = _one_at_a_time("04.broadcast_shape", (1, 1, 1), "dim 0 (1)", "missing", more=2)
+    assert "4 and 1" not in feedback._repr_html_()
 
 
 @pytest.mark.parametrize("answer", ["5, 3, 4", 534, (5.0, 3.0, 4.0), (True, 3, 4)])
@@ -59,13 +73,15 @@ def test_expanded_stride_right():
 
 
 def test_expanded_stride_explains_new_and_stretched_dims():
-    message = _wrong("04.expanded_stride", (1, 1, 1), "element 0", "new", "element 2", "stretched")
-    assert "element 1" not in message
+    feedback = _one_at_a_time("04.expanded_stride", (1, 1, 1), "element 0 (1)", "new", more=1)
+    assert "stretched" not in repr(feedback)
+    _one_at_a_time("04.expanded_stride", (0, 1, 1), "element 2 (1)", "stretched", right=2)
     _wrong("04.expanded_stride", (0, 1), "3 entries")
 
 
 def test_expanded_stride_explains_a_kept_stride():
-    _wrong("04.expanded_stride", (0, 0, 0), "element 1", "keeps b's stride 1")
+    _one_at_a_time("04.expanded_stride", (0, 0, 0), "element 1 (0)", "keeps b's stride 1",
+                   right=1)  # fmt: skip
 
 
 # --- 04.promotion ---------------------------------------------------------------------
@@ -95,29 +111,36 @@ def test_promotion_accepts_torch_vizgrad_and_string_dtypes():
 def test_promotion_explains_the_python_float_default():
     answer = list(_torch_promotion())
     answer[0] = torch.float64  # "2.5 is a double"
-    message = _wrong("04.promotion", answer, "1. i + 2.5 is float32, not float64", "default dtype")
-    assert "|" not in message  # only row 1 is reported
+    feedback = _one_at_a_time("04.promotion", answer, "1. i + 2.5 → float64",
+                              "it is float32, not float64", "default dtype")  # fmt: skip
+    assert feedback.hidden == 4 and "the rest is right" in repr(feedback)
 
 
 def test_promotion_explains_that_zero_dim_tensors_do_not_widen():
     answer = list(_torch_promotion())
     answer[1] = torch.int64
     answer[3] = torch.float64
-    message = _wrong(
-        "04.promotion", answer, "2. ", "4. ", "zero-dim tensor", "not of a higher category"
-    )
-    assert "1. " not in message and "5. " not in message
+    feedback = _one_at_a_time("04.promotion", answer, "2. i + vg.tensor(7, dtype=vg.int64) → "
+                              "int64", "zero-dim tensor", "not of a higher category", right=1,
+                              more=1)  # fmt: skip
+    assert "4. " not in repr(feedback) and "float16" not in feedback._repr_html_()
+    answer[1] = torch.int32
+    _one_at_a_time("04.promotion", answer, "4. ", "zero-dim tensor", "not of a higher category",
+                   right=3)  # fmt: skip
 
 
 def test_promotion_explains_a_raised_category_and_dimensioned_promotion():
     answer = list(_torch_promotion())
     answer[4] = torch.float32
     answer[2] = torch.int32
-    _wrong("04.promotion", answer, "5. ", "higher category", "float64", "3. ", "promote_types")
+    feedback = _one_at_a_time("04.promotion", answer, "3. ", "promote_types", right=2, more=1)
+    assert "5. " not in repr(feedback)
+    answer[2] = torch.int64
+    _one_at_a_time("04.promotion", answer, "5. ", "higher category", "float64", right=4)
 
 
 def test_promotion_asks_for_dtypes():
-    _wrong("04.promotion", (float, 1, 2, 3, 4), "is not a dtype")
+    _one_at_a_time("04.promotion", (float, 1, 2, 3, 4), "is not a dtype", more=4)
     _wrong("04.promotion", (torch.float32,), "give 5 dtypes", "has 1")
     _wrong("04.promotion", "float32", "tuple of 5 dtypes")
 
@@ -148,16 +171,25 @@ def test_inplace_cast_accepts_the_letters_in_any_form(form):
 
 def test_inplace_cast_explains_a_missed_division():
     answer = _torch_raising() - {"f"}
-    _wrong("04.inplace_cast", answer, "f raises", "i / 2", "float32", "can_cast(float32, int32)")
+    _one_at_a_time("04.inplace_cast", answer, "f. i.div_(2) runs", "no, it raises", "i / 2",
+                   "float32", "can_cast(float32, int32)", right=5)  # fmt: skip
+
+
+def test_inplace_cast_explains_the_first_wrong_call_only():
+    feedback = _one_at_a_time("04.inplace_cast", {"a", "b"}, "a. i.add_(1) raises",
+                              "no, it runs", more=3)  # fmt: skip
+    assert "div" not in repr(feedback) and "out=" not in feedback._repr_html_()
 
 
 def test_inplace_cast_explains_that_lower_precision_is_allowed():
     answer = _torch_raising() | {"e"}
-    _wrong("04.inplace_cast", answer, "e does not raise", "can_cast(float16, float16) is True")
+    _one_at_a_time("04.inplace_cast", answer, "e. h.add_(vg.tensor(1.0, dtype=vg.float64)) "
+                   "raises", "no, it runs", "can_cast(float16, float16) is True", right=4)  # fmt: skip
 
 
 def test_inplace_cast_explains_out():
-    _wrong("04.inplace_cast", _torch_raising() - {"g"}, "g raises", "out=", "Float", "Int")
+    _one_at_a_time("04.inplace_cast", _torch_raising() - {"g"}, "g. vg.add(f, 1, out=i) runs",
+                   "out=", "Float", "Int", right=6)  # fmt: skip
 
 
 def test_inplace_cast_rejects_unknown_letters():
@@ -174,11 +206,20 @@ def test_output_strides_right():
 
 def test_output_strides_explains_the_contiguous_guess():
     contiguous = torch.zeros(4, 2, 3).stride()
-    _wrong("04.output_strides", contiguous, "row-major", "follows its input", "1, 2, 0")
+    message = _wrong("04.output_strides", contiguous, "row-major", "follows its input", "1, 2, 0")
+    expected = (torch.zeros(2, 3, 4).permute(2, 0, 1) * 2).stride()
+    assert "12" not in message.replace("(1, 12, 4)", "")  # the rule, not the answer
+    assert str(expected) not in message.replace("strides (1, 12, 4)", "")
 
 
 def test_output_strides_explains_other_mistakes():
-    _wrong("04.output_strides", (1, 8, 4), "element(s) 1", "dim 1 (size 2) stride 12")
+    _one_at_a_time("04.output_strides", (1, 8, 4), "element 1 (8)", "1, 2, 0",
+                   "skips 3 × 4 = 12 elements", right=1)  # fmt: skip
+    feedback = _one_at_a_time("04.output_strides", (4, 2, 3), "element 0 (4)", "innermost",
+                              "stride 1", more=2)  # fmt: skip
+    assert "12" not in repr(feedback).replace("(1, 12, 4)", "")
+    _one_at_a_time("04.output_strides", (1, 12, 1), "element 2 (1)", "dim 0 (size 4)",
+                   "skips 4 elements", right=2)  # fmt: skip
     _wrong("04.output_strides", (1, 12), "3 dims")
 
 

@@ -46,6 +46,16 @@ def _torch_overloads():
     return tuple(names)
 
 
+def _one_at_a_time(key, answer, *fragments, right=0, more=0):
+    """``answer`` is judged part by part: ``right`` parts marked right, then the first mistake
+    (whose explanation holds every fragment), then ``more`` wrong parts held back unexplained."""
+    _wrong(key, answer, *fragments)
+    feedback = check(key, answer)
+    assert [part.right for part in feedback.parts] == [True] * right + [False], repr(feedback)
+    assert feedback.more == more, repr(feedback)
+    return feedback
+
+
 def test_overloads_match_torch_with_or_without_namespace():
     expected = _torch_overloads()
     assert check("05.abs_overloads", expected).correct
@@ -55,12 +65,19 @@ def test_overloads_match_torch_with_or_without_namespace():
 def test_overloads_explain_the_out_overload_name():
     answer = list(_torch_overloads())
     answer[2] = "abs_out"
-    message = _wrong("05.abs_overloads", answer, "3. ", "aten::abs.out", "name.overload", "C++")
-    assert "1. " not in message and "2. " not in message
+    _one_at_a_time("05.abs_overloads", answer, "vg.abs(x, out=o) → aten::abs_out",
+                   "aten::abs.out", "name.overload", "C++", right=2)  # fmt: skip
 
 
 def test_overloads_explain_that_in_place_is_its_own_operator():
-    _wrong("05.abs_overloads", ("abs", "abs", "abs.out"), "2. ", "trailing underscore")
+    _one_at_a_time("05.abs_overloads", ("abs", "abs", "abs.out"), "x.abs_() → aten::abs",
+                   "trailing underscore", right=1)  # fmt: skip
+
+
+def test_overloads_explain_the_first_wrong_call_only():
+    feedback = _one_at_a_time("05.abs_overloads", ("abs_", "abs", "abs"), "vg.abs(x) → aten::abs_",
+                              "plain functional operator", more=2)  # fmt: skip
+    assert "abs.out" not in repr(feedback) and "trailing" not in feedback._repr_html_()
 
 
 def test_overloads_ask_for_three_names():
@@ -113,9 +130,11 @@ def test_versions_right():
 
 def test_versions_explain_each_wrong_counter():
     x, y, o = _torch_versions()
-    message = _wrong("05.versions", (x - 1, y, o - 1), "x._version", "twice", "o._version", "out=")
-    assert "y._version" not in message
-    _wrong("05.versions", (x, y + 1, o), "y._version", "reading does not bump")
+    feedback = _one_at_a_time("05.versions", (x - 1, y, o - 1), f"x._version = {x - 1}",
+                              f"it is {x}", "twice", more=1)  # fmt: skip
+    assert "o._version" not in repr(feedback) and "out=" not in feedback._repr_html_()
+    _one_at_a_time("05.versions", (x, y, o - 1), f"o._version = {o - 1}", "out=", right=2)
+    _one_at_a_time("05.versions", (x, y + 1, o), "y._version", "reading does not bump", right=1)
     _wrong("05.versions", (x, y), "three ints")
 
 
@@ -132,14 +151,16 @@ def test_dtype_kernel_right():
 
 
 def test_dtype_kernel_explains_that_the_loop_is_the_common_dtype():
-    _wrong("05.dtype_kernel", (vg.int8, vg.int8), "not int8", "common dtype", "Python float")
+    feedback = _one_at_a_time("05.dtype_kernel", (vg.int8, vg.int8), "not int8",
+                              "common dtype", "Python float", more=1)  # fmt: skip
+    assert "int16" not in repr(feedback)
 
 
 def test_dtype_kernel_applies_the_promotion_rules():
     first, _ = _torch_kernel_dtypes()
-    message = _wrong("05.dtype_kernel", (first, vg.int32), "2. ", "promote_types(int8, int16)")
-    assert "1. " not in message
-    _wrong("05.dtype_kernel", (float, vg.int16), "is not a dtype")
+    _one_at_a_time("05.dtype_kernel", (first, vg.int32), "2. ", "promote_types(int8, int16)",
+                   right=1)  # fmt: skip
+    _one_at_a_time("05.dtype_kernel", (float, vg.int16), "is not a dtype")
 
 
 # --- 05.dtype_error -------------------------------------------------------------------

@@ -18,6 +18,16 @@ import vizgrad as vg
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "06-the-autograd-graph.ipynb"
 
 
+def _one_at_a_time(key, answer, *fragments, right=0, more=0):
+    """``answer`` is judged part by part: ``right`` parts marked right, then the first mistake
+    (whose explanation holds every fragment), then ``more`` wrong parts held back unexplained."""
+    _wrong(key, answer, *fragments)
+    feedback = check(key, answer)
+    assert [part.right for part in feedback.parts] == [True] * right + [False], repr(feedback)
+    assert feedback.more == more, repr(feedback)
+    return feedback
+
+
 def _torch_run(source):
     namespace = {"vg": torch}
     exec(source, namespace)
@@ -38,14 +48,23 @@ def test_leaves_right_in_any_form(form):
 
 
 def test_leaves_explain_a_computed_leaf():
-    message = _wrong("06.leaves", _torch_leaves() - {"d"}, "d is a leaf", "grad_fn is None")
-    assert "a is" not in message and "c is" not in message
+    feedback = _one_at_a_time("06.leaves", _torch_leaves() - {"d"}, "d is not a leaf",
+                              "no, it is a leaf", "grad_fn is None", right=3)  # fmt: skip
+    assert [str(part) for part in feedback.parts[:3]] == ["a is a leaf", "b is a leaf",
+                                                         "c is not a leaf"]  # fmt: skip
 
 
 def test_leaves_explain_a_recorded_result():
-    _wrong("06.leaves", _torch_leaves() | {"c"}, "c is not a leaf", "MulBackward0")
-    _wrong("06.leaves", _torch_leaves() | {"e"}, "e is not a leaf", "SumBackward0")
-    _wrong("06.leaves", _torch_leaves() - {"a"}, "a is a leaf", "requires_grad=True")
+    _one_at_a_time("06.leaves", _torch_leaves() | {"c"}, "c is a leaf", "no, it is not a leaf",
+                   "MulBackward0", right=2)  # fmt: skip
+    _one_at_a_time("06.leaves", _torch_leaves() | {"e"}, "e is a leaf", "SumBackward0", right=4)
+    _one_at_a_time("06.leaves", _torch_leaves() - {"a"}, "a is not a leaf", "requires_grad=True")
+
+
+def test_leaves_explain_the_first_wrong_tensor_only():
+    feedback = _one_at_a_time("06.leaves", {"c", "e"}, "a is not a leaf", "requires_grad=True",
+                              more=4)  # fmt: skip
+    assert "MulBackward0" not in repr(feedback) and "b is" not in feedback._repr_html_()
 
 
 def test_leaves_reject_unknown_names():
@@ -75,22 +94,28 @@ def test_chain_right_as_names_or_nodes():
 
 
 def test_chain_explains_a_missing_accumulate_grad():
-    _wrong("06.grad_fn_chain", _torch_chain()[:-1], "AccumulateGrad", "writes w.grad")
+    _one_at_a_time("06.grad_fn_chain", _torch_chain()[:-1], "position 3: missing",
+                   "AccumulateGrad", "writes w.grad", right=3)  # fmt: skip
 
 
 def test_chain_explains_the_forward_order_mistake():
     forward_order = [*reversed(_torch_chain()[:-1]), _torch_chain()[-1]]
-    _wrong("06.grad_fn_chain", forward_order, "position 0", "in reverse", "MeanBackward0")
+    feedback = _one_at_a_time("06.grad_fn_chain", forward_order, "position 0: MulBackward0",
+                              "in reverse", "MeanBackward0", more=1)  # fmt: skip
+    assert "ExpBackward0" not in repr(feedback)  # position 1 is right; position 2 is held back
 
 
 def test_chain_explains_node_names():
     short = [name.removesuffix("Backward0") for name in _torch_chain()]
-    _wrong("06.grad_fn_chain", short, "position 0", "MeanBackward0", "'Backward' and a number")
+    _one_at_a_time("06.grad_fn_chain", short, "position 0: Mean", "MeanBackward0",
+                   "'Backward' and a number", more=2)  # fmt: skip
 
 
 def test_chain_explains_extra_and_unknown_nodes():
-    _wrong("06.grad_fn_chain", [*_torch_chain(), "x"], "nothing comes after it")
-    _wrong("06.grad_fn_chain", ["SumBackward0"], "loss.grad_fn is MeanBackward0, not SumBackward0")
+    _one_at_a_time("06.grad_fn_chain", [*_torch_chain(), "x"], "after position 3: x",
+                   "nothing comes after it", right=4)  # fmt: skip
+    _one_at_a_time("06.grad_fn_chain", ["SumBackward0"], "loss.grad_fn is MeanBackward0, not "
+                   "SumBackward0", more=3)  # fmt: skip
     _wrong("06.grad_fn_chain", "MeanBackward0", "list of strings")
 
 
@@ -113,12 +138,62 @@ def test_next_functions_right_as_names_or_as_the_tuple_itself():
 
 def test_next_functions_explain_the_empty_slot():
     _wrong("06.next_functions", ("AccumulateGrad",), "2 entries", "keeps its slot")
-    message = _wrong("06.next_functions", ("AccumulateGrad", "AccumulateGrad"), "entry 1", "None")
-    assert "entry 0" not in message
+    _one_at_a_time("06.next_functions", ("AccumulateGrad", "AccumulateGrad"), "entry 1 (for x)",
+                   "it is None", right=1)  # fmt: skip
 
 
 def test_next_functions_explain_the_leaf_node():
-    _wrong("06.next_functions", ("MulBackward0", None), "entry 0", "AccumulateGrad")
+    _one_at_a_time("06.next_functions", ("MulBackward0", None), "entry 0 (for w)", "AccumulateGrad")
+    feedback = _one_at_a_time("06.next_functions", ("MulBackward0", "MulBackward0"), "entry 0",
+                              more=1)  # fmt: skip
+    assert "does not require grad" not in repr(feedback)
+
+
+# --- node names: every form torch prints is accepted, in lessons 6 and 9 alike ----------
+
+
+def _torch_accumulate_grad():
+    """The AccumulateGrad node of a torch leaf, and what torch shows of it."""
+    node = torch.tensor(1.0, requires_grad=True).view(1).grad_fn.next_functions[0][0]
+    return node, node.name(), repr(node)
+
+
+def test_node_name_reads_every_form_torch_and_vizgrad_print():
+    node, qualified, shown = _torch_accumulate_grad()
+    assert qualified == "torch::autograd::AccumulateGrad"  # the form that needs normalising
+    leaf_node = vg.tensor(1.0, requires_grad=True).view(1).grad_fn.next_functions[0][0]
+    forms = [
+        node,
+        qualified,
+        shown,
+        f"  {qualified} ",
+        leaf_node,
+        leaf_node.name(),
+        "AccumulateGrad",
+    ]
+    assert {lesson.node_name(form) for form in forms} == {"AccumulateGrad"}
+    assert lesson.node_name(None) is None
+    mul = (torch.ones(1, requires_grad=True) * 2).grad_fn
+    assert lesson.node_name(mul) == lesson.node_name(repr(mul)) == mul.name() == "MulBackward0"
+
+    class Exp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.exp()
+
+    custom = Exp.apply(torch.ones(1, requires_grad=True)).grad_fn
+    assert repr(custom).startswith("<torch.autograd.function.ExpBackward object")
+    assert lesson.node_name(repr(custom)) == lesson.node_name(custom) == "ExpBackward"
+
+
+def test_chain_and_next_functions_accept_qualified_names():
+    _, qualified, shown = _torch_accumulate_grad()
+    chain = _torch_chain()
+    assert check("06.grad_fn_chain", [*chain[:-1], qualified]).correct
+    assert check("06.grad_fn_chain", [*chain[:-1], "vizgrad::autograd::AccumulateGrad"]).correct
+    assert check("06.grad_fn_chain", [*chain[:-1], shown]).correct
+    assert check("06.next_functions", (qualified, None)).correct
+    assert check("06.next_functions", ("vizgrad::autograd::AccumulateGrad", "None")).correct
 
 
 # --- 06.saved_gradient ----------------------------------------------------------------

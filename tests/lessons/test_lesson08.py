@@ -26,10 +26,10 @@ def test_requires_grad_right_as_torch_says():
 
 
 @pytest.mark.parametrize("answer, says", [
-    ((True, False, True, False), ["a:", "no_grad"]),
-    ((False, True, True, False), ["b:", "detach"]),
-    ((False, False, False, False), ["c:", "one input that requires grad"]),
-    ((False, False, True, True), ["d:", "none of its inputs requires grad"]),
+    ((True, False, True, False), ["a.requires_grad = True", "it is False", "no_grad"]),
+    ((False, True, True, False), ["b.requires_grad = True", "detach"]),
+    ((False, False, False, False), ["c.requires_grad = False", "one input that requires grad"]),
+    ((False, False, True, True), ["d.requires_grad = True", "none of its inputs requires grad"]),
     ((False, False, True), ["four booleans"]),
     ((0, 0, 1, 0), ["True or False"]),
 ])  # fmt: skip
@@ -38,6 +38,17 @@ def test_requires_grad_wrong(answer, says):
     assert feedback.status == "wrong"
     for text in says:
         assert text in feedback.message
+
+
+def test_requires_grad_explains_one_tensor_at_a_time():
+    a, b, c, d = _torch_requires_grad()
+    feedback = check("08.requires_grad", (not a, not b, not c, d))
+    assert [part.right for part in feedback.parts] == [False] and feedback.more == 2
+    assert "detach" not in repr(feedback) and "MulBackward0" not in feedback._repr_html_()
+    assert "2 more parts to look at" in repr(feedback)
+    feedback = check("08.requires_grad", (a, b, not c, 1))
+    assert [part.right for part in feedback.parts] == [True, True, False] and feedback.more == 1
+    assert "True or False" not in repr(feedback)
 
 
 def _torch_hook_example():

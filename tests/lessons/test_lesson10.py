@@ -142,9 +142,10 @@ def test_overloads_match_pytorchs_yaml():
 
 
 @pytest.mark.parametrize("answer, says", [
-    (["mul.Tensor", "mul.out"], "mul_.Tensor is missing"),
-    (["mul.Tensor", "mul_.Tensor"], "mul.out is missing"),
-    (["mul.Tensor", "mul_.Tensor", "mul.out", "mul.Scalar"], "mul.Scalar is not registered"),
+    (["mul.Tensor", "mul.out"], "trailing underscore; it is mul_.Tensor"),
+    (["mul.Tensor", "mul_.Tensor"], "overload name is 'out'; it is mul.out"),
+    (["mul.Tensor", "mul_.Tensor", "mul.out", "mul.Scalar"], "also listed: mul.Scalar — this "
+                                                             "declaration does not register"),
     ("mul.Tensor", "a list of schema names"),
 ])  # fmt: skip
 def test_overloads_wrong(answer, says):
@@ -177,7 +178,7 @@ def _div(self_formula, other_formula):
 
 
 @pytest.mark.parametrize("answer, says", [
-    (_div(lambda g, s: g / s.other, lambda g, s: g * s.self / s.other**2), "wrong sign"),
+    (_div(lambda g, s: g / s.other, lambda g, s: g * s.self / s.other**2), "sign is wrong"),
     (_div(lambda g, s: g * s.other, lambda g, s: g * s.self), "looks like mul's"),
     (_div(lambda g, s: g / s.other, lambda g, s: -g / s.other**2), "forgets saved.self"),
     (_div(lambda g, s: g, lambda g, s: g), "does not give the gradient"),
@@ -189,3 +190,20 @@ def _div(self_formula, other_formula):
 def test_div_formula_wrong(answer, says):
     feedback = check("10.div_formula", answer)
     assert feedback.status == "wrong" and says in feedback.message
+
+
+def test_div_formula_explains_one_formula_at_a_time():
+    feedback = check("10.div_formula", _div(lambda g, s: g * s.other, lambda g, s: g * s.self))
+    assert feedback.message.startswith("the formula for self — it looks like mul's")
+    assert "1/b" in feedback.message and "-a/b²" not in repr(feedback)  # other's is held back
+    assert feedback.more == 1 and "1 more part to look at" in feedback._repr_html_()
+    feedback = check("10.div_formula", _div(lambda g, s: g / s.other, lambda g, s: g * s.self))
+    assert [str(part) for part in feedback.parts[:1]] == ["the formula for self"]
+    assert "-a/b²" in feedback.message and feedback.more == 0
+
+
+def test_overloads_explain_one_missing_overload_at_a_time():
+    feedback = check("10.overloads", ["mul"])
+    assert feedback.message.startswith("the function/method overload: not in your list")
+    assert feedback.more == 3  # the two other overloads, and the unknown "mul"
+    assert "mul_.Tensor" not in repr(feedback) and "mul.out" not in feedback._repr_html_()
