@@ -3,17 +3,22 @@
 A view operator computes a new size, stride and offset over the same storage and
 copies nothing: ``permute`` reorders strides, ``expand`` sets stride 0, ``unfold``
 makes windows that overlap. ``view`` fails when no strides can express the new shape;
-``reshape`` then copies. And a small view keeps its whole storage alive. Expected
-answers come from running vizgrad, never from hand-written values.
+``reshape`` then copies. Basic indexing (ints, slices, ``None``, ``...``) is a view
+too; advanced indexing (integer tensors, lists, boolean masks), ``index_select`` and
+``gather`` copy. And a small view keeps its whole storage alive. Expected answers come
+from running vizgrad, never from hand-written values.
+
+A wrong answer is explained one mistake at a time: the first one found, without
+giving away the other parts of the answer.
 """
 
 from __future__ import annotations
 
 import vizgrad as vg
 
-from .exercise import Wrong, exercise
+from .exercise import Part, Wrong, exercise, require_all
 from .lesson01 import as_name_set, shares_storage
-from .lesson02 import check_per_dim, describe_type
+from .lesson02 import as_int_tuple, check_per_dim, describe_type
 
 __all__: list[str] = []
 
@@ -142,15 +147,17 @@ check("03.view_or_copy", answer)
 def _view_or_copy(answer):
     names = as_name_set(answer, CALLS, "the names of the results that share x's storage")
     expected = _sharing_calls()
-    problems = []
-    for name in sorted(expected - names):
+    parts = []  # one per name, in order: the first mistake is explained, the rest held back
+    for name in sorted(CALLS):
         code, _, why = CALLS[name]
-        problems.append(f"{name} = {code} shares x's storage: {why}.")
-    for name in sorted(names - expected):
-        code, _, why = CALLS[name]
-        problems.append(f"{name} = {code} is a copy: {why}.")
-    if problems:
-        raise Wrong(" ".join(problems))
+        said = "shares x's storage" if name in names else "is a copy"
+        if name in expected and name not in names:
+            parts.append(Part(f"{name} = {code} {said}", f"no, it shares x's storage: {why}."))
+        elif name in names and name not in expected:
+            parts.append(Part(f"{name} = {code} {said}", f"no, it is a copy: {why}."))
+        else:
+            parts.append(Part(f"{name} = {code} {said}"))
+    require_all(parts)
 
 
 # --- 03.rolling_windows: overlapping views with as_strided ---------------------------
@@ -188,10 +195,7 @@ def _rolling_windows(answer):
     if answer.untyped_storage().numel != s.untyped_storage().numel:
         raise Wrong(f"Your tensor has a storage of {answer.untyped_storage().numel} elements, "
                     f"not s's {s.numel()}: it copies. The windows must all read s's storage.")  # fmt: skip
-    if tuple(answer.shape) != tuple(target.shape):
-        raise Wrong(f"The size is {tuple(answer.shape)}; a window of {WINDOW} can start at "
-                    f"positions 0 to {SERIES_LENGTH - WINDOW}: {SERIES_LENGTH} - {WINDOW} + 1 = "
-                    f"{target.size(0)} windows of {WINDOW}.")  # fmt: skip
+    _check_window_size(tuple(answer.shape), tuple(target.shape))
 
     def why(d):
         if d == 0:
@@ -204,6 +208,249 @@ def _rolling_windows(answer):
                     "begins at s[0].")  # fmt: skip
     if answer.tolist() != target.tolist():
         raise Wrong(f"It reads {answer.tolist()}: build it from s = vg.arange(8.0), unchanged.")
+
+
+def _check_window_size(size: tuple, target: tuple) -> None:
+    """Explain the first wrong part of the size: the number of dims, the window count
+    (dim 0) or the window length (dim 1), each with its own reason."""
+    if len(size) != len(target):
+        raise Wrong(f"The size is {size}: {len(size)} dimension(s). The windows need "
+                    f"{len(target)}: one row per window (dim 0), one column per element of a "
+                    "window (dim 1).")  # fmt: skip
+    count, length = size
+    if length != target[1]:
+        raise Wrong(f"The size is {size}: each row (dim 1) holds {length} elements, but a "
+                    f"window is {WINDOW} neighbours, so dim 1 has size {WINDOW}.")  # fmt: skip
+    if count != target[0]:
+        raise Wrong(f"The size is {size}: {count} windows (dim 0). A window of {WINDOW} can "
+                    f"start at any position from 0 to {SERIES_LENGTH - WINDOW} and still end "
+                    f"inside s: {SERIES_LENGTH} - {WINDOW} + 1 = {target[0]} windows.")  # fmt: skip
+
+
+# --- indexing: views and copies --------------------------------------------------------
+
+
+def index_source() -> vg.Tensor:
+    """The tensor the indexing section indexes: ``vg.arange(12.0).view(3, 4)``."""
+    return vg.arange(12.0).view(3, 4)
+
+
+# name -> (code, how to build it from x = index_source(), why it is a view or a copy)
+INDEXINGS = {
+    "a": ("x[1]", lambda x: x[1],
+          "an int is basic indexing: it drops dim 0 and moves the offset by 1 * x.stride(0)"),
+    "b": ("x[:, [0, 2]]", lambda x: x[:, [0, 2]],
+          "a list is an integer index, which is advanced indexing: the chosen columns are "
+          "gathered into a new storage"),
+    "c": ("x[1:, ::2]", lambda x: x[1:, ::2],
+          "slices are basic indexing: the start moves the offset, the step multiplies the "
+          "stride"),
+    "d": ("x[x > 5]", lambda x: x[x > 5],
+          "a boolean mask is advanced indexing: where it holds depends on the values, not on "
+          "a stride, so the picked elements are copied"),
+    "e": ("x[None, ..., 0]", lambda x: x[None, ..., 0],
+          "None, ... and an int are all basic indexing: a new size-1 dim, all the dims in "
+          "between, and column 0 by moving the offset"),
+    "f": ("x[1:2]", lambda x: x[1:2],
+          "a slice of length 1 is still a slice: a view with size 1 along dim 0"),
+    "g": ("x[[1]]", lambda x: x[[1]],
+          "a list, even of a single index, is advanced indexing, which always copies, "
+          "although x[1:2] shows the same values as a view"),
+    "h": ("x.index_select(0, vg.tensor([0, 1]))",
+          lambda x: x.index_select(0, vg.tensor([0, 1])),
+          "index_select always writes its result into a new storage, even when a slice "
+          "(here x[:2]) could have described the same rows as a view"),
+}  # fmt: skip
+
+
+def index_results() -> dict:
+    """``{name: "view" or "copy"}`` for every expression of ``INDEXINGS``, by storage."""
+    x = index_source()
+    return {name: "view" if shares_storage(build(x), x) else "copy"
+            for name, (_, build, _) in INDEXINGS.items()}  # fmt: skip
+
+
+@exercise(
+    "03.index_view_or_copy",
+    "x = vg.arange(12.0).view(3, 4). For each indexing, say whether its result is a "
+    '"view" of x or a "copy": '
+    + ", ".join(f"{n} = {code}" for n, (code, _, _) in INDEXINGS.items())
+    + '. Answer a dict like {"a": "view", "b": "copy", ...}.',
+    hints=(
+        "Basic indexing is ints, slices, None and ...: each can be expressed as a size, a "
+        "stride and an offset over x's storage.",
+        "Advanced indexing is an integer tensor, a list or a boolean mask anywhere in the "
+        "index: the result is a copy, whatever the indices are.",
+        "Operators like index_select and gather always allocate a new result.",
+    ),
+    solution="""
+answer = {"a": "view", "b": "copy", "c": "view", "d": "copy",
+          "e": "view", "f": "view", "g": "copy", "h": "copy"}
+check("03.index_view_or_copy", answer)
+""",
+    explanation="Ints, slices, None and ... only change the size, stride and offset: "
+    "views. A list, an integer tensor or a mask picks elements no stride can reach, and "
+    "index_select and gather build new tensors: copies.",
+)
+def _index_view_or_copy(answer):
+    if not isinstance(answer, dict):
+        raise Wrong('Answer a dict like {"a": "view", "b": "copy", ...}; got '
+                    f"{describe_type(answer)}.")  # fmt: skip
+    unknown = sorted(str(n) for n in answer if n not in INDEXINGS)
+    if unknown:
+        raise Wrong(f"{', '.join(unknown)}: not one of the names {', '.join(INDEXINGS)}.")
+    missing = [n for n in INDEXINGS if n not in answer]
+    if missing:
+        raise Wrong(f"The dict has no answer for {', '.join(missing)}: say \"view\" or "
+                    "\"copy\" for every name.")  # fmt: skip
+    expected = index_results()
+    parts = []  # one per name, in order: the first mistake is explained, the rest held back
+    for name, (code, _, why) in INDEXINGS.items():
+        said = answer[name]
+        label = f"{name} = {code}: {said!r}"
+        if not isinstance(said, str) or said.strip().lower() not in ("view", "copy"):
+            parts.append(Part(label, 'answer "view" or "copy".'))
+        elif said.strip().lower() != expected[name]:
+            kind = ("a view (it reads x's storage)" if expected[name] == "view"
+                    else "a copy (it has a storage of its own)")  # fmt: skip
+            parts.append(Part(label, f"it is {kind}: {why}."))
+        else:
+            parts.append(Part(label))
+    require_all(parts)
+
+
+# --- 03.index_geometry: the strides and offset of basic indexing ------------------------
+
+GEOMETRY_SHAPE = (2, 3, 4)
+
+
+def geometry_view() -> tuple:
+    """``x = vg.arange(24.0).view(2, 3, 4)`` and the view ``x[1, :, 1::2]``."""
+    x = vg.arange(24.0).view(*GEOMETRY_SHAPE)
+    return x, x[1, :, 1::2]
+
+
+@exercise(
+    "03.index_geometry",
+    "x = vg.arange(24.0).view(2, 3, 4) and v = x[1, :, 1::2]. What are v.stride() and "
+    "v.storage_offset()? Answer a pair (stride, offset), like ((1, 1), 0).",
+    hints=(
+        "Write down x.stride() first: x is contiguous.",
+        "The int 1 removes dim 0 and moves the offset by 1 * x.stride(0). The : keeps dim 1 "
+        "as it is.",
+        "The slice 1::2 starts at index 1 of dim 2 (the offset moves by 1 * x.stride(2)) and "
+        "takes every 2nd element (the stride is multiplied by 2).",
+    ),
+    solution="""
+answer = ((4, 2), 13)
+check("03.index_geometry", answer)
+""",
+    explanation="x.stride() is (12, 4, 1). The int 1 drops dim 0 and adds 1 * 12 to the "
+    "offset; : keeps stride 4; 1::2 adds 1 * 1 to the offset and doubles the stride to 2. "
+    "v[0, 0] is x[1, 0, 1], storage position 13.",
+)
+def _index_geometry(answer):
+    if (isinstance(answer, (str, bytes)) or not isinstance(answer, (tuple, list))
+            or len(answer) != 2):  # fmt: skip
+        raise Wrong("Answer a pair (stride, offset): a tuple of ints and an int, like "
+                    f"((1, 1), 0); got {answer!r}.")  # fmt: skip
+    stride, offset = answer
+    x, v = geometry_view()
+    given = as_int_tuple(stride, "the stride")
+    if len(given) == x.dim():
+        raise Wrong(f"Your stride has {x.dim()} entries, one per dim of x. The int index 1 "
+                    f"removes x's dim 0: v has {v.dim()} dims.")  # fmt: skip
+
+    def why(d):
+        if d == 0:
+            return "v's dim 0 is x's dim 1, taken whole by the : so it keeps x.stride(1)"
+        return ("v's dim 1 is x's dim 2 with step 2: one step of v skips 2 elements of that "
+                "dim, so the stride is 2 * x.stride(2)")  # fmt: skip
+
+    check_per_dim(given, v.stride(), "the stride", why)
+    if isinstance(offset, bool) or not isinstance(offset, int):
+        raise Wrong(f"The offset is one int, a position in the storage; got {offset!r}.")
+    if offset != v.storage_offset():
+        int_part = 1 * x.stride(0)  # the int index 1 along dim 0
+        start_part = 1 * x.stride(2)  # the slice 1::2 starts at index 1 of dim 2
+        if offset == int_part:
+            why = ("the slice 1::2 does not start at index 0: its start moves the offset by "
+                   "1 * x.stride(2) as well")  # fmt: skip
+        elif offset == start_part:
+            why = ("the int index 1 picks the second block along dim 0: it moves the offset "
+                   "by 1 * x.stride(0)")  # fmt: skip
+        else:
+            why = ("the offset is the storage position of v[0, 0], which is x[1, 0, 1]: "
+                   "1 * x.stride(0) + 0 * x.stride(1) + 1 * x.stride(2)")  # fmt: skip
+        direction = "too large" if offset > v.storage_offset() else "too small"
+        raise Wrong(f"The offset {offset} is {direction}: {why}.")
+
+
+# --- 03.gather: one element of the source per element of the index ---------------------
+
+GATHER_SOURCE = [[10, 11, 12], [20, 21, 22], [30, 31, 32]]
+GATHER_INDEX = [[2, 0], [1, 1], [0, 2]]
+
+
+def _as_rows(answer):
+    """A 2-d answer (vizgrad or torch tensor, NumPy array, list of lists) as a list of
+    lists, or ``None`` if it is none of these."""
+    if isinstance(answer, vg.Tensor) or (
+        type(answer).__module__.split(".")[0] in ("torch", "numpy") and hasattr(answer, "tolist")
+    ):
+        answer = answer.tolist()
+    if not isinstance(answer, (list, tuple)) or not all(
+        isinstance(row, (list, tuple)) for row in answer
+    ):
+        return None
+    rows = [list(row) for row in answer]
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                  for row in rows for v in row)  # fmt: skip
+    return rows if numbers else None
+
+
+@exercise(
+    "03.gather",
+    f"y = vg.tensor({GATHER_SOURCE}) and idx = vg.tensor({GATHER_INDEX}). What is "
+    "y.gather(1, idx)? Answer a list of lists (or a tensor) — predict it, don't run it.",
+    hints=(
+        "The result has idx's shape, not y's: one element of y for every element of idx.",
+        "Along dim 1, out[i][j] = y[i][idx[i][j]]: the row stays i, idx says which column.",
+        "Row 0 of idx is [2, 0]: columns 2 and 0 of row 0 of y.",
+    ),
+    solution="""
+answer = [[12, 10], [21, 21], [30, 32]]
+check("03.gather", answer)
+""",
+    explanation="gather(1, idx) reads out[i][j] = y[i][idx[i][j]]: each row picks its own "
+    "columns, repeats allowed. It reads y but allocates a new result: a copy, not a view.",
+)
+def _gather(answer):
+    rows = _as_rows(answer)
+    if rows is None:
+        raise Wrong("Answer a list of lists of numbers like [[1, 2], [3, 4]] (or a tensor); "
+                    f"got {describe_type(answer)}.")  # fmt: skip
+    y, idx = vg.tensor(GATHER_SOURCE), vg.tensor(GATHER_INDEX)
+    expected = y.gather(1, idx).tolist()
+    shape = (len(rows), len(rows[0]) if rows else 0)
+    if any(len(row) != shape[1] for row in rows) or shape != tuple(idx.shape):
+        got = shape if all(len(row) == shape[1] for row in rows) else "rows of different lengths"
+        raise Wrong(f"Your answer has shape {got}. gather's result has idx's shape "
+                    f"{tuple(idx.shape)}: one element of y for each element of idx.")  # fmt: skip
+    if rows == expected:
+        return
+    if rows == y.gather(0, idx).tolist():
+        raise Wrong("That is y.gather(0, idx): idx picked rows, out[i][j] = y[idx[i][j]][j]. "
+                    "Along dim 1, idx picks columns and the row stays i.")  # fmt: skip
+    if rows == y.index_select(1, idx[0]).tolist():
+        raise Wrong("Every row of your answer uses idx's row 0. gather uses idx row by row: "
+                    "row i of the result reads row i of y at the columns in idx[i].")  # fmt: skip
+    for i, (got_row, want_row) in enumerate(zip(rows, expected, strict=True)):
+        for j, (got, want) in enumerate(zip(got_row, want_row, strict=True)):
+            if got != want:
+                raise Wrong(f"Element [{i}][{j}] ({got}) is off: out[{i}][{j}] = "
+                            f"y[{i}][idx[{i}][{j}]], the element of row {i} of y at the column "
+                            f"that idx[{i}][{j}] names.")  # fmt: skip
 
 
 # --- 03.free_memory: let a big storage go ------------------------------------------

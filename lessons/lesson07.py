@@ -11,11 +11,17 @@ The exercises use one small graph, built by ``example_graph()``::
 Every expected answer is computed by running vizgrad's own engine on that graph: the
 dependency counts it starts from, the order its ready queue pops nodes in, and the
 gradients it sums where two paths meet.
+
+The lesson ends with PyTorch 0.1's engine (2016, Python, ``torch/autograd/engine.py``):
+``old_compute_dependencies`` replays its dependency count on today's graph, and
+``07.then_and_now`` maps its names to today's. A wrong answer is explained one mistake
+at a time.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import numpy as np
 
@@ -24,7 +30,7 @@ from vizgrad import events
 from vizgrad.autograd.engine import _dependencies
 from vizgrad.autograd.graph import gradient_edge
 
-from .exercise import Wrong, exercise
+from .exercise import Part, Wrong, exercise, require_all
 
 __all__ = [
     "example_graph",
@@ -35,6 +41,8 @@ __all__ = [
     "run_order",
     "narrate",
     "numbers_of",
+    "old_compute_dependencies",
+    "engine_dependency_counts",
 ]
 
 
@@ -174,6 +182,8 @@ def _(answer):
     users = _users(tensors)
     for name in _DEPENDENCY_NAMES:
         got = answer[name]
+        if isinstance(got, bool) or not isinstance(got, int):
+            raise Wrong(f"{name}: a count is a whole number of edges, not {got!r}.")
         if got != expected[name]:
             if expected[name] == 0:
                 why = "it is the root: backward starts there and no edge points at it"
@@ -333,3 +343,117 @@ def _(answer):
     if not _same(got, expected):
         raise Wrong("not v @ A: element i of the result is sum_j v[j] * A[j, i], row j of A "
                     "weighted by v[j].")  # fmt: skip
+
+
+# --- then and now: PyTorch 0.1's engine ------------------------------------------------
+
+
+def old_compute_dependencies(root) -> dict:
+    """PyTorch 0.1's ``ExecutionEngine._compute_dependencies``, run on today's graph.
+
+    The 2016 code (``torch/autograd/engine.py``) walked ``fn.previous_functions`` from
+    the root and kept, for every function, a ``Counter`` of the functions whose
+    gradients it still waited for; a function was ready when every counter was empty.
+    This is the same walk over ``next_functions``, with the one ``Counter`` per node
+    (0.1 kept one per output of the node). Returns ``{node: Counter({user: edges})}``.
+    """
+    dependencies: dict = {}
+    seen = {root}
+    queue = [root]
+    while len(queue) > 0:
+        fn = queue.pop()
+        for prev_fn, _output_nr in fn.next_functions:  # 0.1: fn.previous_functions
+            if prev_fn is None:  # an input that needs no gradient: no edge today
+                continue
+            dependencies.setdefault(prev_fn, Counter())[fn] += 1
+            if prev_fn not in seen:
+                queue.append(prev_fn)
+                seen.add(prev_fn)
+    return dependencies
+
+
+def engine_dependency_counts(tensors: dict, root: str = "loss") -> dict:
+    """``{name: count}`` as today's engine reports it in its ``BackwardStarted`` event."""
+    by_id = {node._id: name for node, name in node_names(tensors).items()}
+    with events.Recorder() as rec:
+        tensors[root].backward(retain_graph=True)
+    (started,) = [e for e in rec.events if isinstance(e, events.BackwardStarted)]
+    return {by_id[node_id]: count for node_id, count in started.dependencies.items()}
+
+
+# The names of PyTorch 0.1's autograd (2016) and what they are called today. The
+# explanation of each says what the old name did, not the new name.
+THEN_AND_NOW = {
+    "Function": ("Node", "in 0.1 one Function object per call was both the operation and "
+                 "the graph node; today torch.autograd.Function only defines custom "
+                 "operations, and the graph's nodes (MulBackward0, ExpBackward0, ...) "
+                 "derive from a base class of their own"),
+    "previous_functions": ("next_functions", "it is the tuple of (node, index) pairs "
+                           "that leads from a node back towards the leaves: the edges the "
+                           "engine follows"),
+    "creator": ("grad_fn", "it is the attribute of a Variable that names the node that "
+                "made it, the one its gradient flows into"),
+    "Leaf": ("AccumulateGrad", "a Leaf sat at the end of a leaf variable's edges, and its "
+             "_do_backward added the arriving gradient into variable.grad: today's node for "
+             "that job has the job in its name"),
+    "_do_backward": ("apply", "it is the method the engine calls on a node with the gradients "
+                     "of its outputs, and that returns one gradient per next edge"),
+    "retain_variables": ("retain_graph", "it is the backward() flag that keeps the tensors the "
+                         "nodes saved, so the same graph can be run backward again"),
+}  # fmt: skip
+TODAY_NAMES = tuple(sorted(today for today, _ in THEN_AND_NOW.values()))
+
+
+@exercise(
+    "07.then_and_now",
+    "Map each name of PyTorch 0.1's autograd to today's name: "
+    + ", ".join(THEN_AND_NOW)
+    + ". Choose from: "
+    + ", ".join(TODAY_NAMES)
+    + ". Answer a dict {old name: today's name}.",
+    hints=(
+        "Start with the engine's walk: in 0.1 it followed fn.previous_functions; what does "
+        "today's engine follow from loss.grad_fn?",
+        "A leaf variable's gradient has to end up in its .grad: which node does that today? "
+        "And which attribute of a tensor names the node that made it?",
+        "The flag that keeps saved tensors for a second backward() was renamed in 0.2 "
+        "(together with creator); the method that runs a node is the one the engine calls.",
+    ),
+    solution="""
+answer = {
+    "Function": "Node",
+    "previous_functions": "next_functions",
+    "creator": "grad_fn",
+    "Leaf": "AccumulateGrad",
+    "_do_backward": "apply",
+    "retain_variables": "retain_graph",
+}
+check("07.then_and_now", answer)
+""",
+    explanation="Every piece is still there under a new name: nodes (Function, now Node) "
+    "linked by next_functions, a tensor's grad_fn, AccumulateGrad at the leaves, apply to "
+    "run a node, retain_graph to keep the saved tensors. What changed is how they run.",
+)
+def _(answer):
+    if not isinstance(answer, dict):
+        raise Wrong(f"answer with a dict {{old name: today's name}}, not a "
+                    f"{type(answer).__name__}.")  # fmt: skip
+    unknown = [str(k) for k in answer if k not in THEN_AND_NOW]
+    if unknown:
+        raise Wrong(f"{', '.join(unknown)}: not one of the old names "
+                    f"({', '.join(THEN_AND_NOW)}).")  # fmt: skip
+    missing = [old for old in THEN_AND_NOW if old not in answer]
+    if missing:
+        raise Wrong(f"the dict has no entry for {', '.join(missing)}: map every old name.")
+    parts = []  # one per old name, in order: the first mistake is explained, the rest held back
+    for old, (today, why) in THEN_AND_NOW.items():
+        given = answer[old]
+        label = f"{old} → {given!r}"
+        if not isinstance(given, str) or given.strip() not in TODAY_NAMES:
+            parts.append(Part(label, f"not one of the names to choose from "
+                                     f"({', '.join(TODAY_NAMES)})."))  # fmt: skip
+        elif given.strip() != today:
+            parts.append(Part(label, f"{old} is not today's {given.strip()}: {why}."))
+        else:
+            parts.append(Part(label))
+    require_all(parts)
