@@ -29,6 +29,13 @@ LESSONS = (
         9, "In-place operations and version counters", "09-in-place-and-versions.ipynb", "lesson09"
     ),  # fmt: skip
     Lesson(10, "Writing your own operator", "10-your-own-operator.ipynb", "lesson10"),
+    Lesson(11, "nn.Module inside", "11-nn-module-inside.ipynb", "lesson11"),
+    Lesson(12, "Losses", "12-losses.ipynb", "lesson12"),
+    Lesson(13, "Optimizers", "13-optimizers.ipynb", "lesson13"),
+    Lesson(14, "Data", "14-data.ipynb", "lesson14"),
+    Lesson(15, "Training end to end", "15-training-end-to-end.ipynb", "lesson15"),
+    Lesson(16, "From dynamic to static graphs", "16-static-graphs.ipynb", "lesson16"),
+    Lesson(17, "The matmul family and einsum", "17-matmul-and-einsum.ipynb", "lesson17"),
 )
 
 

@@ -163,7 +163,7 @@ def test_start_page_runs_links_every_lesson_and_draws(jupyter_lab, page, dialogs
     linked = {file_name(href): text for text, href in links}
     for lesson in LESSONS:
         assert linked.get(lesson.notebook) == lesson.title, (lesson, links)
-    assert len(LESSONS) == 10
+    assert len(LESSONS) == 17
 
     # The exercise demo cell shows a feedback box.
     demo = cell_output(page, code_cell_indices(notebook)[0])
@@ -240,6 +240,24 @@ def assert_every_view_drew_without_an_error(page, name: str, shows: tuple = ()) 
     assert len(shown) == len(shows), (name, shown, shows)
 
 
+# A plotly chart drew: its root holds plotly's SVG with at least one trace (lines, markers,
+# a contour, a heatmap) - not an empty frame, not plotly's "loading" placeholder.
+PLOTLY_CHARTS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(chart =>
+  chart.querySelectorAll('.main-svg .trace, .main-svg .contour, .main-svg .hm, '
+                         + '.main-svg image').length)"""
+
+
+def assert_plotly_charts_drew(page, name: str, artifacts_dir) -> None:
+    """A lesson that uses plotly shows its charts, each with something drawn in it."""
+    try:
+        page.wait_for_function(f"() => ({PLOTLY_CHARTS_JS})().length > 0", timeout=60_000)
+    except PlaywrightTimeout:
+        pytest.fail(f"{name}: no plotly chart drew")
+    traces = page.evaluate(PLOTLY_CHARTS_JS)
+    page.screenshot(path=str(artifacts_dir / f"lab-{name}-plotly.png"), full_page=True)
+    assert all(count > 0 for count in traces), f"{name}: an empty plotly chart: {traces}"
+
+
 OTHER_LESSONS = [lesson.notebook for lesson in LESSONS if lesson.notebook != STRIDES]
 
 
@@ -253,6 +271,8 @@ def test_every_lesson_runs_and_its_views_draw_without_an_error(
     notebook = run_lesson(page, jupyter_lab, artifacts_dir, name)
     assert code_cell_indices(notebook)
     assert_every_view_drew_without_an_error(page, name)
+    if any("plotly" in cell.source for cell in notebook.cells):
+        assert_plotly_charts_drew(page, name, artifacts_dir)
     assert not dialogs, dialogs
     assert time.monotonic() - started < TIME_LIMIT_S, f"{name} took too long"
 
