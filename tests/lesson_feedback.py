@@ -15,3 +15,13 @@ def assert_wrong(key, answer, *fragments):
 def same_storage(a, b):
     """Two tensors read one storage (compared by address, which works in torch too)."""
     return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+def assert_one_at_a_time(key, answer, *fragments, right=0, more=0):
+    """``answer`` is judged part by part: ``right`` parts marked right, then the first mistake
+    (whose explanation holds every fragment), then ``more`` wrong parts held back unexplained."""
+    assert_wrong(key, answer, *fragments)
+    feedback = check(key, answer)
+    assert [part.right for part in feedback.parts] == [True] * right + [False], repr(feedback)
+    assert feedback.more == more, repr(feedback)
+    return feedback

@@ -11,6 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 import torch
+from lesson_feedback import assert_one_at_a_time as _one_at_a_time
 from lesson_feedback import assert_wrong as _wrong
 from torch.utils._python_dispatch import TorchDispatchMode
 from vizgrad.lessons import check
@@ -44,16 +45,6 @@ def _torch_overloads():
             eval(source, namespace)
         names.append(recorded.names[-1])
     return tuple(names)
-
-
-def _one_at_a_time(key, answer, *fragments, right=0, more=0):
-    """``answer`` is judged part by part: ``right`` parts marked right, then the first mistake
-    (whose explanation holds every fragment), then ``more`` wrong parts held back unexplained."""
-    _wrong(key, answer, *fragments)
-    feedback = check(key, answer)
-    assert [part.right for part in feedback.parts] == [True] * right + [False], repr(feedback)
-    assert feedback.more == more, repr(feedback)
-    return feedback
 
 
 def test_overloads_match_torch_with_or_without_namespace():

@@ -9,6 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 import torch
+from lesson_feedback import assert_one_at_a_time as _one_at_a_time
 from lesson_feedback import assert_wrong as _wrong
 from vizgrad.lessons import check
 from vizgrad.lessons import lesson06 as lesson
@@ -16,16 +17,6 @@ from vizgrad.lessons import lesson06 as lesson
 import vizgrad as vg
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "06-the-autograd-graph.ipynb"
-
-
-def _one_at_a_time(key, answer, *fragments, right=0, more=0):
-    """``answer`` is judged part by part: ``right`` parts marked right, then the first mistake
-    (whose explanation holds every fragment), then ``more`` wrong parts held back unexplained."""
-    _wrong(key, answer, *fragments)
-    feedback = check(key, answer)
-    assert [part.right for part in feedback.parts] == [True] * right + [False], repr(feedback)
-    assert feedback.more == more, repr(feedback)
-    return feedback
 
 
 def _torch_run(source):
