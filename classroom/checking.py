@@ -53,13 +53,13 @@ def _student_names(paths: list[Path]) -> list[str]:
     return [p.stem for p in paths]
 
 
-def _run(path: Path, timeout: int) -> tuple[dict, dict, str]:
-    """Run one notebook; its exercises' statuses, the errors of its exercise cells, and
-    why it could not run (``""`` if it ran)."""
+def _run(path: Path, timeout: int) -> tuple[dict, str]:
+    """Run one notebook: its exercises' statuses, and why it could not run (``""`` if it
+    ran)."""
     try:
         nb = nbformat.read(path, as_version=4)
     except Exception as error:  # not JSON, not a notebook: say so for this student
-        return {}, {}, f"cannot read the notebook: {type(error).__name__}: {error}"
+        return {}, f"cannot read the notebook: {type(error).__name__}: {error}"
     keys = [exercise_key(c) for c in nb.cells if exercise_key(c)]
     nb.cells.append(nbformat.v4.new_code_cell(_REPORT))
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
@@ -67,7 +67,7 @@ def _run(path: Path, timeout: int) -> tuple[dict, dict, str]:
     try:
         client.execute()
     except Exception as error:  # the kernel died or a cell ran past the timeout
-        return {k: NOT_RUN for k in keys}, {}, f"{type(error).__name__}: {error}"
+        return {k: NOT_RUN for k in keys}, f"{type(error).__name__}: {error}"
     errors = {}
     for cell in nb.cells:
         key = exercise_key(cell)
@@ -80,7 +80,7 @@ def _run(path: Path, timeout: int) -> tuple[dict, dict, str]:
             if line.startswith(_MARK):
                 reported = json.loads(line[len(_MARK) :])
     statuses = {key: errors.get(key) or reported.get(key, NOT_RUN) for key in keys}
-    return statuses, errors, ""
+    return statuses, ""
 
 
 def check_notebooks(paths, *, timeout: int = 300) -> list[NotebookResult]:
@@ -91,7 +91,7 @@ def check_notebooks(paths, *, timeout: int = 300) -> list[NotebookResult]:
         raise FileNotFoundError(f"no such notebook: {', '.join(missing)}")
     results = []
     for student, path in zip(_student_names(paths), paths, strict=True):
-        statuses, _errors, problem = _run(path, timeout)
+        statuses, problem = _run(path, timeout)
         results.append(NotebookResult(student, path, statuses, problem))
     return results
 

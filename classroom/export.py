@@ -26,6 +26,7 @@ import tempfile
 from pathlib import Path
 
 import nbformat
+import plotly.io
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 from vizgrad.lessons import EXERCISES
@@ -54,8 +55,7 @@ def _answered(nb) -> None:
 
 
 def _plotly_html(figure: dict, first: bool) -> str:
-    import plotly.io
-
+    """A figure as plotly.js HTML; plotly.js itself is embedded with the first one."""
     return plotly.io.to_html(figure, full_html=False, include_plotlyjs=first,
                              config={"responsive": True})  # fmt: skip
 
