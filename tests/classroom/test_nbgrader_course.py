@@ -16,14 +16,12 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from vizgrad.classroom.catalogue import find_lesson
+from nbgrader.api import Gradebook
+from vizgrad.classroom.catalogue import find_lesson, notebooks_dir
 from vizgrad.classroom.course import CODE_STUB, assignment_name, course_notebook, init_course
 from vizgrad.lessons import EXERCISES
 from vizgrad.lessons.catalog import LESSONS
 from vizgrad.lessons.exercise import _load_lessons
-
-pytest.importorskip("nbgrader", reason="nbgrader comes with the jupyter extra")
-from nbgrader.api import Gradebook  # noqa: E402
 
 LESSON = find_lesson("8")
 ASSIGNMENT = assignment_name(LESSON)
@@ -109,10 +107,7 @@ def test_released_notebooks_hold_no_reference_answers(graded):
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.notebook)
 def test_every_lesson_becomes_an_assignment_with_a_test_per_exercise(lesson):
-    nb = course_notebook(
-        find_lesson(str(lesson.number))
-        and Path(__file__).resolve().parents[2] / "notebooks" / lesson.notebook
-    )
+    nb = course_notebook(notebooks_dir() / lesson.notebook)
     answers = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
     tests = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
     assert len(answers) == len(tests) >= 3
