@@ -13,7 +13,9 @@ fresh kernel with its reference answers filled in (so every exercise shows its
 * every **recording** shown with ``rec.show()`` becomes the replay player of
   ``rec.to_html()`` (its own scrubber, no kernel needed), framed where the Timeline
   was;
-* plotly figures are drawn by plotly.js, embedded once.
+* plotly figures are drawn by plotly.js, embedded once: the static ones from their
+  output, a FigureWidget (a live chart) from its figure as the lesson left it
+  (``offline_views``: its saved state holds only its first traces).
 
 The page needs no network and no server.
 """
@@ -27,6 +29,7 @@ from pathlib import Path
 
 import nbformat
 import plotly.io
+import plotly.offline
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 from vizgrad.lessons import EXERCISES
@@ -41,8 +44,10 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 PLOTLY = "application/vnd.plotly.v1+json"
 _HARNESS = Path(__file__).with_name("static") / "lesson_page.js"
-_COLLECT = ("from vizgrad.classroom.recording_pages import write_recording_pages\n"
-            "write_recording_pages({directory!r})")  # fmt: skip
+_COLLECT = ("from vizgrad.classroom.offline_views import write_offline_views\n"
+            "write_offline_views({directory!r})")  # fmt: skip
+# How the page's harness (static/lesson_page.js) knows a FigureWidget: drawn with plotly.js.
+PLOTLY_FIGURE = "PlotlyFigure"
 
 
 def _answered(nb) -> None:
@@ -60,10 +65,11 @@ def _plotly_html(figure: dict, first: bool) -> str:
                              config={"responsive": True})  # fmt: skip
 
 
-def _offline_outputs(nb, recordings: dict) -> set:
+def _offline_outputs(nb, recordings: dict) -> tuple[set, bool]:
     """Rewrite outputs a static page cannot show as they are: widget views become a
     placeholder the page's harness draws into (or the recording's replay page), plotly
-    figures plotly.js HTML. Returns the widget ids the page must carry."""
+    figures plotly.js HTML. Returns the widget ids the page must carry, and whether
+    plotly.js is embedded with a figure."""
     wanted, first_plot = set(), True
     for cell in nb.cells:
         for output in cell.get("outputs", []):
@@ -82,15 +88,19 @@ def _offline_outputs(nb, recordings: dict) -> set:
             elif PLOTLY in data:
                 output["data"] = {"text/html": _plotly_html(data[PLOTLY], first_plot)}
                 first_plot = False
-    return wanted
+    return wanted, not first_plot
 
 
-def _with_children(state: dict, wanted: set) -> dict:
-    """The saved states of ``wanted`` widgets and of every widget they contain."""
+def _with_children(state: dict, wanted: set, figures: dict) -> dict:
+    """The saved states of ``wanted`` widgets and of every widget they contain; a
+    FigureWidget's is its figure as the lesson left it."""
     kept, todo = {}, list(wanted)
     while todo:
         model_id = todo.pop()
         if model_id in kept or model_id not in state:
+            continue
+        if model_id in figures:
+            kept[model_id] = {"model_name": PLOTLY_FIGURE, "state": {"figure": figures[model_id]}}
             continue
         kept[model_id] = state[model_id]
         text = json.dumps(state[model_id]["state"])
@@ -111,15 +121,18 @@ def export_lesson(lesson, out_path, *, timeout: int = 600) -> Path:
         NotebookClient(nb, timeout=timeout, kernel_name="python3", store_widget_state=True,
                        resources={"metadata": {"path": str(source.parent)}}).execute()  # fmt: skip
         nb.cells.pop()
-        recordings = json.loads((Path(scratch) / "pages.json").read_text(encoding="utf-8"))
-        wanted = _offline_outputs(nb, recordings)
+        views = json.loads((Path(scratch) / "views.json").read_text(encoding="utf-8"))
+        wanted, plotly_embedded = _offline_outputs(nb, views["recordings"])
     saved = nb.metadata.pop("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    carried = _with_children(saved, wanted, views["figures"])
     exporter = HTMLExporter(template_name="lab", mathjax_url="", require_js_url="")
     body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": lesson.notebook}})
-    state_json = json.dumps(_with_children(saved, wanted)).replace("</", "<\\/")
+    state_json = json.dumps(carried).replace("</", "<\\/")
     harness = _HARNESS.read_text(encoding="utf-8").replace("</script", "<\\/script")
-    tail = (f'<script type="application/json" id="vg-widget-state">{state_json}</script>\n'
-            f'<script type="module">\n{harness}\n</script>\n</body>')  # fmt: skip
+    tail = f'<script type="application/json" id="vg-widget-state">{state_json}</script>\n'
+    if not plotly_embedded and any(v["model_name"] == PLOTLY_FIGURE for v in carried.values()):
+        tail += f"<script>{plotly.offline.get_plotlyjs()}</script>\n"
+    tail += f'<script type="module">\n{harness}\n</script>\n</body>'
     out_path = Path(out_path)
     out_path.write_text(body.replace("</body>", tail, 1), encoding="utf-8")
     return out_path

@@ -76,7 +76,11 @@ async function draw(id, el) {
   for (const name of model.get("_dom_classes") || []) el.classList.add(name);
   const kind = entry.model_name;
   try {
-    if (kind === "AnyModel" || model.get("_esm")) {
+    if (kind === "PlotlyFigure") {
+      // A live chart (plotly's FigureWidget), as the lesson left it: drawn by plotly.js.
+      const figure = model.get("figure");
+      await window.Plotly.newPlot(el, figure.data, figure.layout, { responsive: true });
+    } else if (kind === "AnyModel" || model.get("_esm")) {
       await drawAnyWidget(model, el);
     } else if (/Box/.test(kind)) {
       el.style.display = "flex";

@@ -40,6 +40,10 @@ def test_exported_lesson_draws_its_views_and_replays_its_recording(page, lesson0
     widgets = page.locator(".vg-offline-widget")
     assert widgets.count() >= 1
     assert "could not be drawn" not in " ".join(widgets.all_text_contents())
+    # A view's control in a page without a kernel: clicking it breaks nothing.
+    graph = page.locator(".vg-offline-widget").filter(has=page.locator("svg g.node")).first
+    graph.locator("input[type=checkbox]").first.click()
+    assert graph.locator("svg g.node").count() > 0
     # The recording shown with rec.show(): the replay player, framed, with its scrubber.
     frame = page.frame_locator("iframe.vg-lesson-recording").first
     frame.locator(".vg-export[data-ready]").wait_for(timeout=30_000)
@@ -56,13 +60,21 @@ def test_exported_lesson_draws_its_views_and_replays_its_recording(page, lesson0
     assert all(url.startswith(("file:", "blob:", "data:")) for url in requests), requests
 
 
-def test_exported_lesson_draws_its_plotly_charts(page, tmp_path, artifacts_dir):
-    path = export_lesson("13", tmp_path / "lesson13.html")
+def test_exported_lesson_draws_its_plotly_charts_and_live_charts(page, tmp_path, artifacts_dir):
+    """Lesson 15: static figures (the confusion matrix) and live FigureWidgets, which must
+    show the curves training drew, not the empty chart their saved state starts with."""
+    path = export_lesson("15", tmp_path / "lesson15.html")
     problems, requests = _open_offline(page, path)
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=30_000)
     traces = page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')].map(
-        chart => chart.querySelectorAll('.main-svg .trace, .main-svg .contour').length)""")
-    assert len(traces) >= 3 and all(count > 0 for count in traces), traces
-    page.screenshot(path=str(artifacts_dir / "exported-lesson-13.png"), full_page=False)
+        chart => chart.querySelectorAll('.main-svg .trace, .main-svg .hm, .main-svg image').length)""")
+    assert len(traces) >= 4 and all(count > 0 for count in traces), traces
+    # Each live chart's loss curve has a point per logged batch group: a long path.
+    curves = page.evaluate("""() => [...document.querySelectorAll(
+        '.vg-offline-widget .js-plotly-plot')].map(chart => Math.max(0, ...[...chart
+        .querySelectorAll('.scatterlayer path.js-line')].map(p => (p.getAttribute('d') || '')
+        .split(/[ML]/).length)))""")
+    assert len(curves) >= 2 and all(points > 10 for points in curves), curves
+    page.screenshot(path=str(artifacts_dir / "exported-lesson-15.png"), full_page=False)
     assert not problems, problems
     assert all(url.startswith(("file:", "blob:", "data:")) for url in requests), requests
