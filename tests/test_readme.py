@@ -106,5 +106,12 @@ def test_shell_examples_name_commands_that_exist(text):
 
 
 def test_nothing_points_outside_the_repository():
+    """No relative link or path in the README or docs leads out of the repository."""
     for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
-        assert "../shared" not in path.read_text(encoding="utf-8"), path
+        text = path.read_text(encoding="utf-8")
+        targets = re.findall(r"\]\(([^)#\s]+)", text) + re.findall(r"`(\.\./[^`\s]*)`", text)
+        for target in targets:
+            if re.match(r"[a-z]+:", target):
+                continue  # a web address, not a path
+            resolved = (path.parent / target).resolve()
+            assert resolved.is_relative_to(ROOT), f"{path.name} points outside: {target}"
