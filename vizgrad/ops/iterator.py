@@ -40,6 +40,7 @@ from ..shape import (
     is_non_overlapping_and_dense,
 )
 from ..tensor import Tensor
+from .cache_blocking import blocked_calls
 
 __all__ = [
     "TensorIterator",
@@ -191,8 +192,17 @@ class TensorIterator:
         return True
 
     def run(self, kernel, *args, **kwargs) -> Tensor:
-        """Call ``kernel(out_array, *input_arrays, *args, **kwargs)``; return the output."""
-        kernel(self._write_array, *self.inputs, *args, **kwargs)
+        """Call ``kernel(out_array, *input_arrays, *args, **kwargs)``; return the output.
+
+        When an input is laid out against the output, the kernel runs tile by tile
+        (``cache_blocking``): the same elements, computed in a cache-friendly order.
+        """
+        calls = blocked_calls(self._write_array, self.inputs)
+        if calls is None:
+            kernel(self._write_array, *self.inputs, *args, **kwargs)
+        else:
+            for arrays in calls:
+                kernel(*arrays, *args, **kwargs)
         if self._needs_copy_back:
             np.copyto(self.output._array, self._write_array, casting="unsafe")
         return self.output
