@@ -87,7 +87,8 @@ class Operator:
 
     __slots__ = ("schema", "function_schema", "name", "overload", "qualname", "variant",
                  "kernel", "derivative", "kind", "params", "params_names", "out_names",
-                 "argument_names", "tensor_inputs", "lists_may_hold_tensors")  # fmt: skip
+                 "argument_names", "tensor_inputs", "lists_may_hold_tensors",
+                 "below_autograd")  # fmt: skip
 
     def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=EXPLICIT):
         self.schema = schema
@@ -120,6 +121,9 @@ class Operator:
         # of everything else, for the argument parser's routing of ``out=``.
         self.out_names = tuple(argument.name for argument in parsed.out_arguments)
         self.params_names = frozenset(argument.name for argument in parsed.without_out())
+        # The keys under autograd: a functional op has nothing for ADInplaceOrView to do
+        # (no version to bump, no view to track), so it goes straight to the backend.
+        self.below_autograd = _backend if variant is FUNCTIONAL else redispatch_below_autograd
 
     def __call__(self, *args, **kwargs):
         return dispatch(self, args, kwargs)
@@ -200,8 +204,8 @@ def dispatch(op: Operator, args: tuple, kwargs: dict):
             return op.kernel(*args, **kwargs)
         handler = state.autograd_handler
         if handler is None:
-            return redispatch_below_autograd(op, args, kwargs)
-        return handler(op, args, kwargs, redispatch_below_autograd)
+            return op.below_autograd(op, args, kwargs)
+        return handler(op, args, kwargs, op.below_autograd)
     finally:
         state.depth -= 1
 

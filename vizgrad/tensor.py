@@ -212,6 +212,14 @@ class Tensor(metaclass=_TensorType):
         return _construct(cls, storage, shape, contiguous_strides(shape), 0, array, True)
 
     @classmethod
+    def _new_contiguous(cls, size: tuple, dtype: DType) -> Tensor:
+        """``at::empty(size)``: a new uninitialised row-major tensor (what every
+        elementwise op on contiguous inputs allocates), without ``_from_array``'s checks."""
+        array = np.empty(size, dtype=dtype.numpy)
+        storage = Storage(array.reshape(-1), dtype)
+        return _construct(cls, storage, size, contiguous_strides(size), 0, array, True)
+
+    @classmethod
     def _empty_strided(cls, size, stride, dtype: DType) -> Tensor:
         """``at::empty_strided``: storage just big enough for ``size``/``stride``."""
         if tuple(stride) == contiguous_strides(size):  # exactly row-major: NumPy's layout

@@ -48,23 +48,6 @@ _NO_EDGE = (None, 0)  # where an input needs no gradient
 _SEQUENCES = (list, tuple)  # made once: ``list | tuple`` in a call builds a union each time
 
 
-def _any_requires_grad(args, kwargs) -> bool:
-    for value in args:
-        if isinstance(value, Tensor):
-            meta = value._autograd_meta
-            if meta is not None and meta.requires_grad:
-                return True
-        elif isinstance(value, _SEQUENCES):
-            for item in value:
-                if _requires_grad(item):
-                    return True
-    # out= tensors count too: writing one that requires grad is refused, as in torch.
-    for value in kwargs.values():  # noqa: SIM110 - a loop is cheaper than any() here
-        if isinstance(value, Tensor) and _requires_grad(value):
-            return True
-    return False
-
-
 def bind_arguments(op, args, kwargs) -> dict:
     """Name each argument by the operator's schema (positional, then keyword)."""
     bound = dict(kwargs)
@@ -104,8 +87,8 @@ def autograd_kernel(op, args, kwargs, redispatch):
     if not grad_state.enabled:
         return redispatch(op, args, kwargs)
     # On every call in grad mode: does an input require grad? Tensor arguments are
-    # looked at here (a tensor autograd never touched has no AutogradMeta); lists and
-    # keywords by ``_any_requires_grad``.
+    # looked at here (a tensor autograd never touched has no AutogradMeta), then lists
+    # and keywords.
     for value in args:
         if isinstance(value, Tensor):
             meta = value._autograd_meta
@@ -118,7 +101,11 @@ def autograd_kernel(op, args, kwargs, redispatch):
         ):
             break
     else:
-        if not kwargs or not _any_requires_grad((), kwargs):
+        # Keywords are options (``alpha``) or ``out=``; only a tensor among them counts.
+        for value in kwargs.values():
+            if isinstance(value, Tensor) and _requires_grad(value):
+                break
+        else:
             if op.variant is INPLACE:
                 _check_view_of_requiring_base(args[0])
             return redispatch(op, args, kwargs)

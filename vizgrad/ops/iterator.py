@@ -40,6 +40,7 @@ from ..shape import (
     is_non_overlapping_and_dense,
 )
 from ..tensor import Tensor
+from .cache_blocking import MIN_ELEMENTS as TILED_MIN_ELEMENTS
 from .cache_blocking import blocked_calls
 
 __all__ = [
@@ -184,7 +185,7 @@ class TensorIterator:
         self.shape = first._size
         self.common_dtype = self.compute_dtype = common
         if out is None:
-            out = Tensor._from_array(np.empty(first._size, kernel_dtype.numpy), kernel_dtype)
+            out = Tensor._new_contiguous(first._size, kernel_dtype)
         self.output = out
         self.inputs = inputs
         self._write_array = out._array
@@ -197,7 +198,8 @@ class TensorIterator:
         When an input is laid out against the output, the kernel runs tile by tile
         (``cache_blocking``): the same elements, computed in a cache-friendly order.
         """
-        calls = blocked_calls(self._write_array, self.inputs)
+        out = self._write_array
+        calls = None if out.size < TILED_MIN_ELEMENTS else blocked_calls(out, self.inputs)
         if calls is None:
             kernel(self._write_array, *self.inputs, *args, **kwargs)
         else:
