@@ -5,7 +5,9 @@ rebuilds its cached NumPy view when the count moved on. Compared with PyTorch.
 """
 
 import gc
+import warnings
 
+import numpy as np
 import pytest
 import torch
 from oracle import assert_same
@@ -86,3 +88,61 @@ def test_a_storage_swaps_only_a_flat_buffer_of_its_dtype():
         storage.set_data(vg.zeros(2, 2).numpy())
     with pytest.raises(ValueError):
         storage.set_data(vg.zeros(8, dtype=vg.float64).numpy())
+
+
+# --- memory borrowed from NumPy is not resizable ---------------------------------------------
+# ``from_numpy`` (and ``as_tensor`` of an array) share the array's memory: PyTorch cannot grow
+# it, and vizgrad must not swap it for a bigger buffer the array would no longer see.
+
+BORROWING = {
+    "from_numpy": lambda lib: lib.from_numpy(np.zeros(4)),
+    "as_tensor": lambda lib: lib.as_tensor(np.zeros(4)),
+    "empty array": lambda lib: lib.from_numpy(np.zeros(0)),
+    "a view of it": lambda lib: lib.from_numpy(np.zeros(4))[1:3],
+}
+
+CALLS = {
+    "resize_ beyond": lambda lib, t: t.resize_(10),
+    "resize_ within": lambda lib, t: t.resize_(1).resize_(t.untyped_storage().nbytes() // 8),
+    "resize_as_": lambda lib, t: t.resize_as_(lib.ones(3, 3)),
+    "cat out=": lambda lib, t: lib.cat([lib.ones(3, dtype=lib.float64)] * 2, out=t),
+    "add out=": lambda lib, t: lib.add(lib.ones(7, dtype=lib.float64), 1, out=t),
+    "zero out=": lambda lib, t: lib.add(lib.ones(0, dtype=lib.float64), 1, out=t),
+}
+
+
+@pytest.mark.parametrize("make", BORROWING)
+@pytest.mark.parametrize("call", CALLS)
+def test_borrowed_memory_grows_nowhere_as_in_torch(make, call):
+    t_v, t_t = BORROWING[make](vg), BORROWING[make](torch)
+    assert t_v.untyped_storage().resizable() is t_t.untyped_storage().resizable() is False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the deprecated resize of a non-empty out=
+        try:
+            CALLS[call](torch, t_t)
+        except RuntimeError as torch_error:
+            # torch has set the new sizes before its storage refused them: its tensor
+            # now reaches past its memory, so it is neither called nor read again.
+            with pytest.raises(RuntimeError) as vg_error:
+                CALLS[call](vg, t_v)
+            assert str(vg_error.value) == str(torch_error).split("\n")[0]
+            assert t_v.untyped_storage().nbytes() == 8 * (0 if make == "empty array" else 4)
+            return
+        assert_same(CALLS[call](vg, t_v), t_t)
+
+
+def test_borrowed_memory_keeps_sharing_with_its_array_after_a_refused_growth():
+    array = np.zeros(4)
+    t = vg.from_numpy(array)
+    with pytest.raises(RuntimeError, match="Trying to resize storage that is not resizable"):
+        t.resize_(10)
+    t.fill_(2.0)
+    assert array.tolist() == [2.0] * 4
+
+
+def test_a_copy_of_borrowed_memory_owns_its_storage_and_grows():
+    for lib in (vg, torch):
+        copy = lib.from_numpy(np.zeros(2)).clone()
+        assert copy.untyped_storage().resizable()
+        assert copy.resize_(10).shape == (10,)
+    assert vg.zeros(2).untyped_storage().resizable()

@@ -35,12 +35,15 @@ class Storage:
     not the storage's any more.
     """
 
-    __slots__ = ("_data", "generation", "dtype", "device", "_id", "__weakref__")
+    __slots__ = ("_data", "generation", "dtype", "device", "_id", "_resizable", "__weakref__")
 
-    def __init__(self, data: np.ndarray, dtype: DType | None = None):
+    def __init__(self, data: np.ndarray, dtype: DType | None = None, *, resizable: bool = True):
         if data.ndim != 1:
             raise ValueError("a storage is a flat (1-D) buffer")
         self._data = data
+        # Memory the storage does not own (a NumPy array's, for ``from_numpy``) cannot be
+        # swapped for a bigger buffer: the array would stop seeing the tensor's writes.
+        self._resizable = resizable
         self.generation = 0
         self.dtype = dtype if dtype is not None else from_numpy_dtype(data.dtype)
         self.device = CPU
@@ -68,6 +71,11 @@ class Storage:
             raise ValueError("a storage's new buffer must be flat and of the same dtype")
         self._data = data
         self.generation += 1
+
+    def resizable(self) -> bool:
+        """``UntypedStorage.resizable()``: False for memory borrowed from elsewhere
+        (``from_numpy``, ``as_tensor`` of an array), which ``resize_`` cannot grow."""
+        return self._resizable
 
     @property
     def numel(self) -> int:

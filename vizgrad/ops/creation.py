@@ -440,11 +440,12 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
         )
     stride = tuple(s // itemsize for s in ndarray.strides)
     if ndarray.size == 0:
-        return Tensor(Storage(np.empty(0, dtype=ndarray.dtype), dtype), ndarray.shape, stride, 0)
+        empty = Storage(np.empty(0, dtype=ndarray.dtype), dtype, resizable=False)
+        return Tensor(empty, ndarray.shape, stride, 0)
     span = 1 + sum((n - 1) * s for n, s in zip(ndarray.shape, stride, strict=True))
     # A flat view of exactly the memory the array spans, starting at its first element.
     flat = np.lib.stride_tricks.as_strided(ndarray, shape=(span,), strides=(itemsize,))
-    return Tensor(Storage(flat, dtype), ndarray.shape, stride, 0, ndarray)
+    return Tensor(Storage(flat, dtype, resizable=False), ndarray.shape, stride, 0, ndarray)
 
 
 _NEW_TENSOR_SIGNATURE = PythonArgParser.from_signatures(

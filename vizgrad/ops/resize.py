@@ -5,7 +5,8 @@ small, it grows, keeping its old contents: as PyTorch's ``resize_bytes_cpu``, a 
 buffer is allocated, the old elements copied in, and the *storage* swaps it in
 (``Storage.set_data``). Every tensor sharing the storage reads the new memory from
 then on: each notices the storage's new generation and rebuilds its NumPy view.
-The values of newly exposed elements are undefined, as with ``empty``.
+The values of newly exposed elements are undefined, as with ``empty``. Memory the
+storage borrowed (``from_numpy``) is not resizable: growing it is an error, as in PyTorch.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ __all__: list[str] = []
 
 
 def _grow_storage(storage: Storage, numel: int) -> None:
+    if not storage.resizable():  # PyTorch's ``resize_bytes_cpu`` check
+        raise RuntimeError("Trying to resize storage that is not resizable")
     bigger = np.empty(numel, dtype=storage.data.dtype)
     bigger[: storage.numel] = storage.data
     storage.set_data(bigger)
