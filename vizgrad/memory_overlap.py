@@ -20,11 +20,11 @@ hard" and let through, as in PyTorch.
 
 from __future__ import annotations
 
-import warnings
 from enum import Enum
 
 from .shape import is_non_overlapping_and_dense
 from .tensor import Tensor
+from .user_warnings import warn_at_user_code
 
 __all__ = [
     "MemOverlap",
@@ -123,7 +123,7 @@ def assert_no_overlap(a: Tensor, b: Tensor) -> None:
         raise RuntimeError(OVERLAP_MESSAGE)
 
 
-def warn_if_expanded(t: Tensor, op_name: str, *, stacklevel: int) -> None:
+def warn_if_expanded(t: Tensor, op_name: str) -> None:
     """Warn that writing an expanded tensor is deprecated, and let the write happen.
 
     ``index_fill_``, ``masked_fill_`` and ``index_put_`` predate the internal-overlap
@@ -133,10 +133,9 @@ def warn_if_expanded(t: Tensor, op_name: str, *, stacklevel: int) -> None:
     """
     if has_internal_overlap(t) is MemOverlap.YES:
         example = "tensor[indices] = tensor" if op_name == "index_put_" else "tensor[mask] = scalar"
-        warnings.warn(
+        warn_at_user_code(
             f"Use of {op_name} on expanded tensors is deprecated. Please clone() the tensor "
             f"before performing this operation. This also applies to advanced indexing e.g. "
             f"{example}",
             UserWarning,
-            stacklevel=stacklevel + 1,
         )

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import operator
-import warnings
 
 import numpy as np
 
@@ -41,6 +40,7 @@ from .shape import (
     wrap_dim,
 )
 from .storage import Storage
+from .user_warnings import warn_at_user_code
 
 __all__ = ["Tensor", "VersionCounter", "define_method", "python_value_watch",
            "set_legacy_constructor"]  # fmt: skip
@@ -444,14 +444,14 @@ class Tensor(metaclass=_TensorType):
         if meta is None:
             return None
         if meta.grad_fn is not None and not meta.retains_grad:
-            warnings.warn(
+            warn_at_user_code(
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
                 "Its .grad attribute won't be populated during autograd.backward(). If you "
                 "indeed want the .grad field to be populated for a non-leaf Tensor, use "
                 ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
-                "mistake, make sure you access the leaf Tensor instead.",
+                "mistake, make sure you access the leaf Tensor instead. See "
+                "github.com/pytorch/pytorch/pull/30531 for more information.",
                 UserWarning,
-                stacklevel=2,
             )
         return meta.grad
 

@@ -15,7 +15,6 @@ The same plan drives reading (``index.Tensor``) and writing (``index_put_``).
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
 
@@ -24,6 +23,7 @@ from ..dtypes import BOOL, INTEGRAL, int32, int64, uint8
 from ..memory_overlap import assert_no_overlap, assert_no_partial_overlap
 from ..shape import broadcast_shapes, contiguous_strides, is_non_overlapping_and_dense
 from ..tensor import Tensor, define_method
+from ..user_warnings import warn_at_user_code
 from .basic_indexing import basic_index
 from .creation import tensor
 from .declaration import native_function
@@ -86,11 +86,10 @@ def _mask_to_indices(self: Tensor, mask: Tensor, first_dim: int) -> list[Tensor]
     their sizes; its ``True`` positions (``nonzero``) are the elements picked.
     """
     if mask._dtype is uint8:
-        warnings.warn(
+        warn_at_user_code(
             "indexing with dtype vizgrad.uint8 is now deprecated, please use a dtype "
             "vizgrad.bool instead.",
             UserWarning,
-            stacklevel=5,
         )
     for j, size in enumerate(mask._size):
         dim = first_dim + j
@@ -271,7 +270,7 @@ _INDEX_TYPE_ERROR = (
 )
 
 
-def _as_index_tuple(index, stacklevel: int) -> tuple:
+def _as_index_tuple(index) -> tuple:
     """``treatSequenceAsTuple``: ``x[[0, slice(1)]]`` is read as ``x[0, slice(1)]``.
 
     A list that holds tensors, lists, slices, ``...`` or ``None`` counts as a tuple
@@ -282,13 +281,12 @@ def _as_index_tuple(index, stacklevel: int) -> tuple:
     if isinstance(index, list) and len(index) < 32:
         for item in index:
             if isinstance(item, Tensor | list | tuple | slice) or item is None or item is Ellipsis:
-                warnings.warn(
+                warn_at_user_code(
                     "Using a non-tuple sequence for multidimensional indexing is deprecated and "
                     "will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In "
                     "pytorch 2.9 this will be interpreted as tensor index, x[torch.tensor(seq)], "
                     "which will result either in an error or a different result",
                     UserWarning,
-                    stacklevel=stacklevel,
                 )
                 return tuple(index)
     return (index,)
@@ -307,7 +305,7 @@ def _mask_dims(item: Tensor) -> int:
     return len(item._size) if item._dtype.category == BOOL or item._dtype is uint8 else 1
 
 
-def split_index(tensor: Tensor, index, *, stacklevel: int = 4):
+def split_index(tensor: Tensor, index):
     """``applySlicing``: the view part of an index, and the tensors left for ``index``.
 
     Ints, slices, ``None`` and ``...`` go into a basic index (a view, computed by
@@ -317,7 +315,7 @@ def split_index(tensor: Tensor, index, *, stacklevel: int = 4):
     the basic index tuple and the list (one entry per view dim, ``None`` where whole).
     """
     items = []
-    for item in _as_index_tuple(index, stacklevel + 1):
+    for item in _as_index_tuple(index):
         # Any Python sequence indexes as a tensor of its values (torch's
         # ``sequenceToVariable``): lists, and ``range`` (``x[range(n), labels]``).
         if isinstance(item, list | range | np.ndarray | str):
@@ -388,7 +386,7 @@ def advanced_index(tensor: Tensor, index) -> Tensor:
     The ints, slices, ``None`` and ``...`` are applied first as a view; the index
     tensors then pick elements of that view (the ``index.Tensor`` operator).
     """
-    basic, advanced = split_index(tensor, index, stacklevel=5)  # user -> __getitem__ -> here
+    basic, advanced = split_index(tensor, index)
     view = _basic_view(tensor, basic)
     if not any(a is not None for a in advanced):
         return view

@@ -31,7 +31,6 @@ unbatched input, and call ``convolution``, whose node is ``ConvolutionBackward0`
 from __future__ import annotations
 
 import itertools
-import warnings
 
 import numpy as np
 
@@ -39,6 +38,7 @@ from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import TYPEMETA_NAMES
 from ..tensor import Tensor
+from ..user_warnings import warn_at_user_code
 from .declaration import native_function
 from .iterator import ALL_TYPES_AND_COMPLEX
 from .padding import constant_pad_nd
@@ -520,11 +520,10 @@ def _convolution_mode(input, weight, bias, stride, padding: str, dilation, group
     if left == right:
         return _convolution_op(input, weight, bias, stride, left, dilation, False,
                                [0] * dims, groups)  # fmt: skip
-    warnings.warn(
+    warn_at_user_code(
         "Using padding='same' with even kernel lengths and odd dilation may require a "
         "zero-padded copy of the input be created",
         UserWarning,
-        stacklevel=4,
     )
     pad = [0] * (2 * dims)
     for i in range(dims):

@@ -24,8 +24,6 @@ get a zero gradient: they no longer influence anything.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from ..arg_parser import PythonArgParser
@@ -40,6 +38,7 @@ from ..shape import (
     is_channels_last_contiguous,
 )
 from ..tensor import Tensor, define_method
+from ..user_warnings import warn_at_user_code
 from .creation import check_device, strides_like, suggested_format
 from .declaration import native_function
 from .iterator import check_inplace_target
@@ -68,10 +67,9 @@ def cast_into(destination: np.ndarray, source: np.ndarray, source_dtype: DType,
         if destination_dtype.category == BOOL:
             source = source != 0
         else:
-            warnings.warn(
+            warn_at_user_code(
                 "Casting complex values to real discards the imaginary part",
                 UserWarning,
-                stacklevel=4,
             )
             source = source.real
     _copy_unchecked(destination, source)

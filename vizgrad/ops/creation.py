@@ -56,6 +56,7 @@ from ..shape import (
 )
 from ..storage import Storage
 from ..tensor import Tensor, define_method
+from ..user_warnings import warn_at_user_code
 from .declaration import native_function
 from .iterator import output_strides, resize_output
 
@@ -356,12 +357,11 @@ def _tensor_from_data(data, dtype, device, requires_grad: bool) -> Tensor:
     if isinstance(data, str | bytes):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     if isinstance(data, Tensor):
-        warnings.warn(
+        warn_at_user_code(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "vizgrad.tensor(sourceTensor).",
             UserWarning,
-            stacklevel=3,
         )
         result = _copy_preserving_layout(data, dtype or data._dtype)
     elif isinstance(data, np.ndarray):

@@ -15,8 +15,6 @@ views of the storages, so non-contiguous inputs are never copied.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .. import events
@@ -40,6 +38,7 @@ from ..shape import (
     is_non_overlapping_and_dense,
 )
 from ..tensor import Tensor
+from ..user_warnings import warn_at_user_code
 from .cache_blocking import MIN_ELEMENTS as TILED_MIN_ELEMENTS
 from .cache_blocking import blocked_calls
 
@@ -357,14 +356,13 @@ def resize_output(out: Tensor, shape, *, warn: bool = True) -> None:
     if out._size == shape:
         return
     if warn and out.numel() != 0:
-        warnings.warn(
+        warn_at_user_code(
             f"An output with one or more elements was resized since it had shape "
             f"{list(out._size)}, which does not match the required output shape {list(shape)}. "
             "This behavior is deprecated, and in a future PyTorch release outputs will not be "
             "resized unless they have zero elements. You can explicitly reuse an out tensor t "
             "by resizing it, inplace, to zero elements with t.resize_(0).",
             UserWarning,
-            stacklevel=4,
         )
     # PyTorch resizes ``out`` below the dispatcher, so only the write that follows
     # bumps its version (once), not the resize.

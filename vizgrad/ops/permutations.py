@@ -10,12 +10,11 @@ matrices. A permutation's backward is the inverse permutation of the gradient.
 
 from __future__ import annotations
 
-import warnings
-
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..shape import wrap_dim
 from ..tensor import Tensor, define_method
+from ..user_warnings import warn_at_user_code
 from .declaration import native_function
 from .shape_views import _alias_op
 from .view_common import inplace_twin, metadata_view
@@ -165,10 +164,9 @@ _ZERO_DIM_ADVICE = {
 
 def _zero_dim_identity(self: Tensor, attribute: str) -> Tensor:
     # Deprecated but still allowed by PyTorch: the tensor itself, not a view.
-    warnings.warn(
+    warn_at_user_code(
         f"Tensor.{attribute} is deprecated on 0-D tensors. {_ZERO_DIM_ADVICE[attribute]}",
         UserWarning,
-        stacklevel=3,
     )
     return self
 
@@ -243,19 +241,17 @@ def _T(self: Tensor) -> Tensor:
     """``Tensor.T``: all dims reversed (a ``permute``); meant for matrices."""
     n = len(self._size)
     if n == 0:
-        warnings.warn(
+        warn_at_user_code(
             "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
             UserWarning,
-            stacklevel=2,
         )
     elif n != 2:
-        warnings.warn(
+        warn_at_user_code(
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
             "deprecated and it will throw an error in a future release. Consider `x.mT` to "
             "transpose batches of matrices or `x.permute(*vizgrad.arange(x.ndim - 1, -1, -1))` "
             "to reverse the dimensions of a tensor.",
             UserWarning,
-            stacklevel=2,
         )
     return _numpy_T_op(self)
 

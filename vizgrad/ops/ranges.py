@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import operator
-import warnings
 
 import numpy as np
 
@@ -22,6 +21,7 @@ from ..dtypes import BOOL, COMPLEX, INTEGRAL, default_complex_dtype, float64, ge
 from ..dtypes import int64 as INT64
 from ..shape import check_numel, check_storage_nbytes, wrap_dim
 from ..tensor import Tensor
+from ..user_warnings import warn_at_user_code
 from .creation import check_device, python_scalar
 from .declaration import native_function
 from .iterator import resize_output
@@ -41,13 +41,12 @@ def _resize_1d_out(out: Tensor, size: int) -> None:
     """Range factories resize ``out`` only when its element count is wrong (any shape is kept)."""
     if out.numel() != size:
         if out.numel() > 0:
-            warnings.warn(
+            warn_at_user_code(
                 f"The number of elements in the out tensor of shape {list(out._size)} is "
                 f"{out.numel()} which does not match the computed number of elements {size}. "
                 "Note that this may occur as a result of rounding error. The out tensor will "
                 f"be resized to a tensor of shape ({size},).",
                 UserWarning,
-                stacklevel=2,
             )
         out.resize_((size,))
 

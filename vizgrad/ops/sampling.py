@@ -11,7 +11,6 @@ the ``generator=`` argument, or else the default generator (``vizgrad.generator`
 from __future__ import annotations
 
 import operator
-import warnings
 
 import numpy as np
 
@@ -31,6 +30,7 @@ from ..generator import _numpy_generator
 from ..memory_overlap import assert_no_internal_overlap
 from ..shape import broadcast_shapes, check_storage_nbytes
 from ..tensor import Tensor
+from ..user_warnings import warn_at_user_code
 from .creation import (
     check_device,
     check_nonnegative,
@@ -190,13 +190,12 @@ def _random_bounds(dtype, from_, to):
         if not -limit <= to - 1 <= limit:
             raise RuntimeError(f"to - 1 is out of bounds for {cpp}")
         if max(abs(from_), abs(to - 1)) > high:
-            warnings.warn(
+            warn_at_user_code(
                 f"to - 1 is out of bounds [-(2^{np.finfo(dtype.numpy).nmant + 1}), "
                 f"2^{np.finfo(dtype.numpy).nmant + 1}]. Due to precision limitations {cpp} can "
                 "support discrete uniform distribution only within this range. This warning "
                 "will become an error in version 1.7 release, please fix the code in advance",
                 UserWarning,
-                stacklevel=5,
             )
     return from_, to
 

@@ -7,14 +7,13 @@ gives the other coordinates.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import int32, int64
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
+from ..user_warnings import warn_at_user_code
 from .declaration import native_function
 from .indexing_common import (
     _check_index_in_range,
@@ -172,12 +171,11 @@ def _check_reduce(self, dim, index, source, *, reduce=None, out=None) -> None:
     if reduce is None:
         return
     if isinstance(source, Tensor):
-        warnings.warn(
+        warn_at_user_code(
             "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
             "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
             "reduction options.",
             UserWarning,
-            stacklevel=3,  # the caller of vizgrad.scatter / Tensor.scatter_
         )
     if reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
