@@ -76,7 +76,7 @@ class Overlap:
                 assert_no_internal_overlap(out)
             if self.deprecated_expanded is not None:
                 # The dispatcher's depth varies: the warning names this check, as before.
-                warn_if_expanded(out, self.deprecated_expanded, stacklevel=1)
+                warn_if_expanded(out, self.deprecated_expanded)
             for name in self.full:
                 for t in _tensors_of(arguments.get(name)):
                     assert_no_overlap(out, t)
