@@ -38,7 +38,8 @@ def _logical_kernel(np_reduce):
         if self._dtype is not result_dtype:
             array = array.astype(result_dtype.numpy)
         axes = numpy_axes(self, dims)
-        return wrap_result(interruptible(np_reduce, array, axes, keepdim), result_dtype)
+        result = interruptible(np_reduce, array, axes, keepdim, result=result_dtype.numpy)
+        return wrap_result(result, result_dtype)
 
     return kernel
 
@@ -87,8 +88,18 @@ any = _logical_reduction(  # noqa: A001 - PyTorch's name
 
 
 def _count_nonzero_kernel(self: Tensor, dim=None) -> Tensor:
+    """Over every element, PyTorch counts in one loop over the input, read in place (an
+    hour for a huge ``expand``: here in slices, so Ctrl-C stops it). Over some dims it
+    computes ``(self != 0).sum(dim)``: a ``bool`` copy of the input first, which for a
+    huge ``expand`` cannot be allocated, an error at once in both libraries."""
     axes = numpy_axes(self, reduction_dims(dim, self.dim()))
-    return wrap_result(np.count_nonzero(self._array, axis=axes), dt.int64)
+    if dim is None or (not isinstance(dim, int) and not dim):
+        counts = interruptible(np.count_nonzero, self._array, None, False,
+                               combine=np.add.reduce, result=np.int64)  # fmt: skip
+        return wrap_result(counts, dt.int64)
+    not_zero = np.not_equal(self._array, 0)
+    counts = interruptible(np.add.reduce, not_zero, axes, False, result=np.int64, dtype=np.int64)
+    return wrap_result(counts, dt.int64)
 
 
 count_nonzero = native_function(

@@ -21,7 +21,7 @@ from .overload_kernels import out_wrapper
 from .reduction_args import numpy_axes, reduction_dims
 from .reduction_backward import scale_grad_by_count, unsqueeze_reduced
 from .reduction_dtypes import accumulate_dtype
-from .reduction_machinery import wrap_result
+from .reduction_machinery import ReduceOps, interruptible, wrap_result
 from .registry import write_to_out
 
 __all__ = [
@@ -57,23 +57,44 @@ def _vector_norm_kernel(self: Tensor, ord=2, dim=None, keepdim=False, *, dtype=N
         )
     result_dtype = (dtype or self._dtype).to_real()
     compute = accumulate_dtype(dtype or self._dtype).numpy
-    axes = numpy_axes(self, dims)
-    array = self._array if self._array.dtype == compute else self._array.astype(compute)
     with np.errstate(all="ignore"):
-        magnitude = np.abs(array)
-        if ord == math.inf:
-            result = np.max(magnitude, axis=axes, keepdims=keepdim, initial=0)
-        elif ord == -math.inf:
-            result = np.min(magnitude, axis=axes, keepdims=keepdim)
-        elif ord == 0:
-            result = np.count_nonzero(magnitude, axis=axes, keepdims=keepdim)
-        elif ord == 1:
-            result = np.sum(magnitude, axis=axes, keepdims=keepdim)
-        elif ord == 2:
-            result = np.sqrt(np.sum(magnitude * magnitude, axis=axes, keepdims=keepdim))
-        else:
-            result = np.sum(magnitude**ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
+        # PyTorch reads the input in place, casting as it goes: so a slice at a time here
+        # (a huge ``expand`` takes hours in both; here Ctrl-C stops it).
+        parts = _norm_parts(ord, compute)
+        axes = numpy_axes(self, dims)
+        result = interruptible(
+            None, self._array, axes, keepdim, parts=parts, result=result_dtype.numpy
+        )
     return wrap_result(result, result_dtype)
+
+
+def _norm_parts(ord, compute) -> ReduceOps:
+    """A vector norm as ``(reduce, combine, project)`` (see ``ReduceOps``): each slice
+    gives its largest or smallest ``|x|``, its count of non-zeros or its sum of
+    ``|x|^ord``; those merge by the same max, min or sum; the ``ord``-th root is taken
+    once, at the end."""
+
+    def reduce(array, axis, keepdims):
+        size = np.abs(array if array.dtype == compute else array.astype(compute))
+        if ord == math.inf:
+            return np.max(size, axis=axis, keepdims=keepdims, initial=0)
+        if ord == -math.inf:
+            return np.min(size, axis=axis, keepdims=keepdims)
+        if ord == 0:
+            return np.count_nonzero(size, axis=axis, keepdims=keepdims)
+        if ord == 1:
+            return np.sum(size, axis=axis, keepdims=keepdims)
+        if ord == 2:
+            return np.sum(size * size, axis=axis, keepdims=keepdims)
+        return np.sum(size**ord, axis=axis, keepdims=keepdims)
+
+    if ord in (math.inf, -math.inf):
+        return ReduceOps(reduce, np.max if ord > 0 else np.min)
+    if ord in (0, 1):
+        return ReduceOps(reduce, np.add.reduce)
+    return ReduceOps(
+        reduce, np.add.reduce, np.sqrt if ord == 2 else lambda total: total ** (1.0 / ord)
+    )
 
 
 def norm_backward(grad: Tensor, self: Tensor, ord, norm: Tensor, dim, keepdim: bool):
@@ -146,6 +167,10 @@ def _matrix_norm_kernel(self: Tensor, ord="fro", dim=(-2, -1), keepdim=False, *,
         return _vector_norm_kernel(self, 2, dims, keepdim, dtype=dtype)
     result_dtype = (dtype or self._dtype).to_real()
     compute = accumulate_dtype(dtype or self._dtype).numpy
+    # PyTorch's ``linalg_svdvals`` allocates the singular values before it copies the
+    # matrices: for a huge ``expand``, that is the allocation that fails, so here too.
+    batch = [n for d, n in enumerate(self._size) if d not in dims]
+    np.empty([*batch, min(self._size[d] for d in dims)], result_dtype.numpy)
     matrices = np.moveaxis(self._array.astype(compute), dims, (-2, -1))
     result = np.linalg.svd(matrices, compute_uv=False).sum(axis=-1)
     if keepdim:

@@ -29,7 +29,7 @@ from .joining import cat
 from .reduction_args import numpy_axes, reduction_dims, reduction_factor
 from .reduction_backward import mean_backward, sum_backward, unsqueeze_reduced
 from .reduction_dtypes import accumulate_dtype, computed_in_out_dtype, input_as, sum_dtype
-from .reduction_machinery import interruptible, reduce_with, wrap_result
+from .reduction_machinery import interruptible, interruptible_into, reduce_with, wrap_result
 from .registry import write_to_out
 
 __all__ = [
@@ -132,7 +132,7 @@ def _mean_kernel(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor
     acc = accumulate_dtype(result_dtype).numpy
     with np.errstate(all="ignore"):
         total = interruptible(np.add.reduce, input_as(self, acc), numpy_axes(self, dims),
-                              keepdim, dtype=acc)  # fmt: skip
+                              keepdim, result=result_dtype.numpy, dtype=acc)  # fmt: skip
         result = np.true_divide(total, reduction_factor(self, dims), dtype=acc)
     return wrap_result(result, result_dtype)
 
@@ -302,9 +302,15 @@ def _logsumexp_kernel(self: Tensor, dim, keepdim=False, *, dtype=None) -> Tensor
         if array.size == 0:
             total = np.sum(np.exp(array), axis=axes, dtype=acc, keepdims=keepdim)
             return wrap_result(np.log(total), result_dtype)
-        largest = np.max(array, axis=axes, keepdims=True)
+        # Each step in slices (``interruptible``), so Ctrl-C stops a long one, and with
+        # PyTorch's allocations: ``amax`` reads the input in place (hours, for a huge
+        # ``expand``), then ``self - maxes`` is a full copy (which, too big, fails as
+        # PyTorch's does), exponentiated in place and summed.
+        largest = interruptible(np.max, array, axes, True)
         largest = np.where(np.isinf(largest), 0, largest)
-        total = np.sum(np.exp(array - largest), axis=axes, dtype=acc, keepdims=keepdim)
+        shifted = interruptible_into(np.subtract, np.empty(array.shape, compute), array, largest)
+        interruptible_into(np.exp, shifted, shifted)
+        total = interruptible(np.add.reduce, shifted, axes, keepdim, result=acc, dtype=acc)
         if not keepdim:
             largest = largest.reshape(total.shape)
         result = np.log(total) + largest.astype(acc)

@@ -4,6 +4,8 @@ A scan is a reduction that keeps every partial result: element ``i`` of
 ``cumsum(t, dim)`` is the sum of elements ``0..i`` along ``dim``, so the output has the
 input's shape. Its dtype follows the ``sum`` rules (integers and bools widen to int64;
 ``dtype=`` casts the input first); the in-place ``cumsum_`` keeps the tensor's dtype.
+The running value itself is kept wider on the CPU (``double`` for ``float``), and each
+element rounded from it.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import numpy as np
 from .. import dtypes as dt
 from ..derivatives import Derivative
 from ..dtypes import CPP_TYPE_NAMES
+from ..dtypes import dtype as DType
 from ..grad_mode import is_grad_enabled
+from ..memory_overlap import assert_no_internal_overlap
 from ..shape import wrap_dim
 from ..tensor import Tensor
 from .creation import ones
@@ -21,33 +25,44 @@ from .declaration import native_function
 from .joining import cat
 from .logical import where
 from .reduction_dtypes import accumulate_dtype, computed_in_out_dtype, input_as, sum_dtype
-from .reduction_machinery import wrap_result
+from .reduction_machinery import interruptible_scan, wrap_result
 
 __all__ = ["cumsum", "cumprod"]
 
 
-def _scan(np_scan, self: Tensor, dim: int, result_dtype) -> np.ndarray:
-    """One NumPy scan over the strided view (a zero-dim tensor scans as one element)."""
+def _running_dtype(result_dtype: DType) -> DType:
+    """``at::acc_type<T, /*is_cuda=*/false>``, what PyTorch's CPU scan keeps its running
+    value in: ``double`` for ``float`` (and complex), ``float`` for ``half``. A ``float32``
+    running sum would stop growing at 2**24 (adding 1 no longer changes it)."""
+    return _CPU_RUNNING_DTYPES.get(result_dtype) or accumulate_dtype(result_dtype)
+
+
+_CPU_RUNNING_DTYPES = {dt.float32: dt.float64, dt.complex64: dt.complex128}
+
+
+def _scan(ufunc, self: Tensor, dim: int, result_dtype) -> np.ndarray:
+    """One NumPy scan (``ufunc.accumulate``) over the strided view, in slices if long
+    (``interruptible_scan``); a zero-dim tensor scans as one element."""
     dim = wrap_dim(dim, self.dim())
-    acc = accumulate_dtype(result_dtype).numpy
-    array = input_as(self, acc)
+    running = _running_dtype(result_dtype).numpy
+    array = input_as(self, running)
     with np.errstate(all="ignore"):
         if not self._size:
-            return np_scan(array.reshape(1), dtype=acc).reshape(())
-        return np_scan(array, axis=dim, dtype=acc)
+            return ufunc.accumulate(array.reshape(1), dtype=running).reshape(())
+        return interruptible_scan(ufunc, array, dim, running, result_dtype.numpy)
 
 
 def _cumsum_kernel(self: Tensor, dim: int, *, dtype=None) -> Tensor:
     result_dtype = dtype or sum_dtype(self._dtype)
-    return wrap_result(_scan(np.cumsum, self, dim, result_dtype), result_dtype)
+    return wrap_result(_scan(np.add, self, dim, result_dtype), result_dtype)
 
 
 def _cumprod_kernel(self: Tensor, dim: int, *, dtype=None) -> Tensor:
     result_dtype = dtype or sum_dtype(self._dtype)
-    return wrap_result(_scan(np.cumprod, self, dim, result_dtype), result_dtype)
+    return wrap_result(_scan(np.multiply, self, dim, result_dtype), result_dtype)
 
 
-def _inplace_kernel(np_scan, fn_name: str):
+def _inplace_kernel(ufunc, fn_name: str):
     """``cumsum_``: the running result replaces ``self``, which keeps its dtype."""
 
     def kernel(self: Tensor, dim: int, *, dtype=None) -> Tensor:
@@ -59,8 +74,10 @@ def _inplace_kernel(np_scan, fn_name: str):
             )
         if self._dtype is dt.bool:
             raise NotImplementedError(f"\"{fn_name}_out_cpu\" not implemented for 'Bool'")
+        # An ``expand``ed tensor has one element at many places: no place to put each sum.
+        assert_no_internal_overlap(self)
         # The running total is computed wide (int64 for ints), then stored back narrow.
-        result = _scan(np_scan, self, dim, sum_dtype(self._dtype))
+        result = _scan(ufunc, self, dim, sum_dtype(self._dtype))
         np.copyto(self._array, result, casting="unsafe")
         return self
 
@@ -144,7 +161,7 @@ cumsum = native_function(
     "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
     kernel=_cumsum_kernel,
     kernels={
-        "cumsum_": _inplace_kernel(np.cumsum, "cumsum"),
+        "cumsum_": _inplace_kernel(np.add, "cumsum"),
         "cumsum.out": computed_in_out_dtype(_cumsum_kernel),
     },
     derivative=Derivative(
@@ -160,7 +177,7 @@ cumprod = native_function(
     "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
     kernel=_cumprod_kernel,
     kernels={
-        "cumprod_": _inplace_kernel(np.cumprod, "cumprod"),
+        "cumprod_": _inplace_kernel(np.multiply, "cumprod"),
         "cumprod.out": computed_in_out_dtype(_cumprod_kernel),
     },
     derivative=Derivative(

@@ -10,6 +10,7 @@ CompositeImplicitAutograd calls of it, ``unbiased=True`` meaning ``correction=1`
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 
@@ -25,7 +26,7 @@ from .logical import where
 from .reduction_args import numpy_axes, reduction_dims, reduction_factor
 from .reduction_backward import mean_backward, reduced_count, unsqueeze_reduced
 from .reduction_dtypes import accumulate_dtype, computed_in_out_dtype
-from .reduction_machinery import wrap_result
+from .reduction_machinery import ReduceOps, interruptible, wrap_result
 from .reductions import _mean_kernel
 from .registry import OPERATORS
 
@@ -59,12 +60,12 @@ def _var_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False, take_
     correction = 1 if correction is None else correction
     dims = reduction_dims(dim, self.dim())
     acc = accumulate_dtype(result_dtype).numpy
-    np_reduce = np.std if take_sqrt else np.var
     axes = numpy_axes(self, dims)
     compute = acc if self._dtype.category != dt.COMPLEX else self._array.dtype
-    array = self._array if self._array.dtype == compute else self._array.astype(compute)
+    spread = functools.partial(_variance, self._array, axes, keepdim, correction, take_sqrt,
+                               compute, result_dtype.numpy)  # fmt: skip
     if reduction_factor(self, dims) - correction > 0:
-        result = np_reduce(array, axis=axes, ddof=correction, keepdims=keepdim)
+        result = spread()
     else:
         name = "std" if take_sqrt else "var"
         warnings.warn(
@@ -73,10 +74,74 @@ def _var_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False, take_
             UserWarning,
             stacklevel=5,
         )
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
+        with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            result = np_reduce(array, axis=axes, ddof=correction, keepdims=keepdim)
+            result = spread()
     return wrap_result(result, result_dtype)
+
+
+@np.errstate(all="ignore")  # inf - inf is a nan variance, silently, as in PyTorch
+def _variance(array, axes, keepdim, correction, take_sqrt, compute, result):
+    """``np.var``/``np.std`` of ``array`` cast to ``compute``, in slices if long
+    (``interruptible``), each cast as it is read: PyTorch reads a half input in place.
+
+    The slices' moments are computed in double, as PyTorch's CPU ``WelfordOps`` keeps
+    them: a ``float32`` mean of values near 10**4 is off by 10**-3, which the merge
+    would square into the spread."""
+    np_reduce = np.std if take_sqrt else np.var
+    whole = functools.partial(_cast_then, np_reduce, compute, ddof=correction)
+    wide = np.complex128 if np.issubdtype(compute, np.complexfloating) else np.float64
+    parts = ReduceOps(
+        functools.partial(_cast_then, _moments, wide),
+        _merge_moments,
+        functools.partial(_spread, correction=correction, take_sqrt=take_sqrt),
+    )
+    return interruptible(whole, array, axes, keepdim, parts=parts, result=result)
+
+
+def _cast_then(np_reduce, compute, array, **options):
+    return np_reduce(array if array.dtype == compute else array.astype(compute), **options)
+
+
+# --- in slices: Chan's parallel combination -----------------------------------------------
+# A variance is not a sum of partial variances. Each slice gives its count, mean and sum
+# of squared deviations from its mean (``M2``); two slices' merge exactly, without going
+# back to the elements (Chan, Golub & LeVeque, 1979), as PyTorch's ``WelfordOps::combine``
+# merges its threads' partial results. A naive ``sum(x²) - n mean²`` would lose every
+# digit when the mean is large beside the spread.
+
+
+def _squared_magnitude(z):
+    return z.real * z.real + z.imag * z.imag if np.iscomplexobj(z) else z * z
+
+
+def _moments(block, axis, keepdims):
+    """``(count, mean, M2)`` of a slice, each step as ``np.var`` takes it."""
+    total = np.add.reduce(block, axis=axis, keepdims=True)
+    count = block.size // total.size
+    mean = total / count
+    m2 = np.add.reduce(_squared_magnitude(block - mean), axis=axis, keepdims=keepdims)
+    if not keepdims:
+        mean = mean.reshape(m2.shape)
+    return np.full(m2.shape, count, dtype=np.float64), mean, m2
+
+
+def _merge_moments(partials, axis, keepdims):
+    """Slices' ``(count, mean, M2)`` laid side by side along ``axis``, merged:
+    ``M2 = sum M2_i + sum n_i |mean_i - mean|²``, ``mean = sum n_i mean_i / n``."""
+    counts, means, m2s = partials
+    count = np.add.reduce(counts, axis=axis, keepdims=True)
+    mean = np.add.reduce(counts * means, axis=axis, keepdims=True) / count
+    spread = m2s + counts * _squared_magnitude(means - mean)
+    m2 = np.add.reduce(spread, axis=axis, keepdims=keepdims)
+    return count.reshape(m2.shape), mean.reshape(m2.shape), m2
+
+
+def _spread(partial, correction, take_sqrt):
+    """``M2 / max(N - correction, 0)``, as ``np.var`` divides (inf or nan at zero)."""
+    count, _, m2 = partial
+    variance = m2 / np.maximum(count - correction, 0)
+    return np.sqrt(variance) if take_sqrt else variance
 
 
 def _std_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False, dtype=None):
