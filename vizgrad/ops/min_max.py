@@ -11,6 +11,8 @@ elements (a full ``max()`` shares it evenly among ties).
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 from .. import dtypes as dt
@@ -18,9 +20,10 @@ from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
 from ..shape import wrap_dim
 from ..tensor import Tensor
+from . import reduction_machinery
 from .arithmetic import maximum, minimum
 from .declaration import native_function
-from .overload_kernels import Overlap, out_wrapper
+from .overload_kernels import Overlap, Precomputed, meta_then_impl, out_wrapper
 from .reduction_args import check_reducible, numpy_axes, reduction_dims
 from .reduction_backward import (
     evenly_distributed_derivative,
@@ -124,7 +127,57 @@ def _arg_reduce(np_arg, self: Tensor, dim, keepdim: bool) -> np.ndarray:
         return np.asarray(index, dtype=np.int64).reshape((1,) * self.dim() if keepdim else ())
     if not self._size:
         return np.zeros((), dtype=np.int64)
-    return np.asarray(np_arg(self._array, axis=dim, keepdims=keepdim), dtype=np.int64)
+    indices, _ = _sliced_arg(np_arg, self._array, dim, values_first=False)
+    return indices if keepdim else indices.squeeze(dim)
+
+
+def _sliced_arg(np_arg, array: np.ndarray, axis: int, *, values_first: bool = True):
+    """Indices (int64) and values of ``np_arg`` along ``axis`` (kept, size 1), in calls
+    of at most ``reduction_machinery.CHUNK_ELEMENTS`` elements, as ``interruptible``
+    reduces: PyTorch reads an ``expand``ed input in place for hours, and so do we, a
+    slice at a time, so Ctrl-C stops it. Both results are allocated first (what PyTorch's
+    meta step allocates, ``max.dim``'s values first, ``argmax``'s only output its indices:
+    too big, the same error at once). A later slice wins only with
+    a better value, or a nan where there was none: the first of a tie, the first nan."""
+    shape = tuple(1 if d == axis else n for d, n in enumerate(array.shape))
+    if values_first:
+        values = np.empty(shape, dtype=array.dtype)
+        indices = np.empty(shape, dtype=np.int64)
+    else:
+        indices = np.empty(shape, dtype=np.int64)
+        values = np.empty(shape, dtype=array.dtype)
+    _fill_arg(np_arg, array, axis, indices, values, 0)
+    return indices, values
+
+
+def _fill_arg(np_arg, array, axis: int, indices, values, start: int) -> None:
+    if array.size <= reduction_machinery.CHUNK_ELEMENTS:
+        found = np.asarray(np_arg(array, axis=axis, keepdims=True), dtype=np.int64)
+        np.copyto(values, np.take_along_axis(array, found, axis=axis))
+        np.copyto(indices, found + start)
+        return
+    cut = builtins.max(range(array.ndim), key=lambda d: array.shape[d])
+    length = array.shape[cut]
+    step = builtins.max(1, reduction_machinery.CHUNK_ELEMENTS // (array.size // length))
+    before = (slice(None),) * cut
+    for begin in range(0, length, step):
+        part = (*before, slice(begin, begin + step))
+        if cut != axis:  # a kept dim: each slice fills its own part of the results
+            _fill_arg(np_arg, array[part], axis, indices[part], values[part], start)
+            continue
+        found = np.empty_like(indices)
+        best = np.empty_like(values)
+        _fill_arg(np_arg, array[part], axis, found, best, start + begin)
+        if begin == 0:
+            np.copyto(indices, found)
+            np.copyto(values, best)
+            continue
+        with np.errstate(invalid="ignore"):
+            better = best > values if np_arg is np.argmax else best < values
+        if values.dtype.kind in "fc":
+            better = (better & ~np.isnan(values)) | (np.isnan(best) & ~np.isnan(values))
+        np.copyto(indices, found, where=better)
+        np.copyto(values, best, where=better)
 
 
 def _index_kernel(np_arg, fn_name: str):
@@ -168,28 +221,53 @@ argmin = native_function(
 # --- max and min: of everything, along a dim, of two tensors --------------------------------
 
 
-def _values_and_indices(np_arg, fn_name: str, self: Tensor, dim: int, keepdim: bool):
-    """``max(dim)``: find the indices in one pass, then gather their values (no second
-    reduction)."""
-    _check_not_complex(f"{fn_name}_all", self)
-    dim = wrap_dim(dim, self.dim())
-    check_reducible(fn_name, self, (dim,), full=False)
-    indices = _arg_reduce(np_arg, self, dim, True)
-    if self._size:
-        values = np.take_along_axis(self._array, indices, axis=dim)
-    else:
-        values = self._array.copy()
-    if not keepdim and self._size:
-        indices, values = indices.squeeze(dim), values.squeeze(dim)
-    return wrap_result(values, self._dtype), wrap_result(indices, dt.int64)
+def _reduced_shape(self: Tensor, dim: int, keepdim: bool) -> tuple:
+    """``self``'s shape without ``dim`` (size 1 with ``keepdim``); a 0-dim ``self``'s is ()."""
+    if not self._size:
+        return ()
+    if keepdim:
+        return tuple(1 if d == dim else s for d, s in enumerate(self._size))
+    return tuple(s for d, s in enumerate(self._size) if d != dim)
 
 
-def _max_dim_kernel(self: Tensor, dim: int, keepdim=False):
-    return _values_and_indices(np.argmax, "max", self, dim, keepdim)
+def _with_indices_meta(fn_name: str):
+    """``TORCH_PRECOMPUTE_META_FUNC2(max, dim)``: the checks, then both outputs' shapes
+    (``resize_reduction_with_indices``), before the kernel reads ``self``; ``dim``
+    wrapped once, against ``self`` as the caller gave it."""
+
+    def meta(self: Tensor, dim: int, keepdim=False, **_outs) -> Precomputed:
+        _check_not_complex(f"{fn_name}_all", self)
+        dim = wrap_dim(dim, self.dim())
+        check_reducible(fn_name, self, (dim,), full=False)
+        shape = _reduced_shape(self, dim, keepdim)
+        return Precomputed([(shape, self._dtype), (shape, dt.int64)], dim=dim)
+
+    return meta
 
 
-def _min_dim_kernel(self: Tensor, dim: int, keepdim=False):
-    return _values_and_indices(np.argmin, "min", self, dim, keepdim)
+def _with_indices_impl(np_arg):
+    """``minmax_out_impl``: reads ``self`` as it is after the meta step (an output that
+    is ``self`` was resized, ``self`` with it), with the ``dim`` the meta step wrapped;
+    an empty ``self`` is not read, and its outputs stay as the meta step made them."""
+
+    def impl(self: Tensor, dim: int, keepdim=False):
+        dim = wrap_dim(dim, self.dim())
+        if not self._size:  # a 0-dim ``self`` is its own extreme, at index 0
+            return self.clone(), self.new_zeros((), dtype=dt.int64)
+        if not self.numel():
+            return None
+        indices, values = _sliced_arg(np_arg, self._array, dim)
+        if not keepdim:
+            indices, values = indices.squeeze(dim), values.squeeze(dim)
+        return wrap_result(values, self._dtype), wrap_result(indices, dt.int64)
+
+    return impl
+
+
+_max_dim_meta, _min_dim_meta = _with_indices_meta("max"), _with_indices_meta("min")
+_max_dim_impl, _min_dim_impl = _with_indices_impl(np.argmax), _with_indices_impl(np.argmin)
+_max_dim_kernel = meta_then_impl(_max_dim_meta, _max_dim_impl)
+_min_dim_kernel = meta_then_impl(_min_dim_meta, _min_dim_impl)
 
 
 def _whole(np_extreme, fn_name: str):
@@ -245,7 +323,13 @@ max = native_function(  # noqa: A001 - PyTorch's name
         "max.out": _max_other_out,
         "max.dim": _max_dim_kernel,
         "max.dim_max": out_wrapper(
-            _max_dim_kernel, "max", "max_values", exact_dtype=True, resized_checks=SELECTION_OVERLAP
+            _max_dim_kernel,
+            "max",
+            "max_values",
+            exact_dtype=True,
+            meta=_max_dim_meta,
+            impl=_max_dim_impl,
+            impl_checks=SELECTION_OVERLAP,
         ),  # fmt: skip
     },
     derivatives={
@@ -277,7 +361,9 @@ min = native_function(  # noqa: A001 - PyTorch's name
             "min",
             "min_indices",
             exact_dtype=True,
-            resized_checks=SELECTION_OVERLAP,
+            meta=_min_dim_meta,
+            impl=_min_dim_impl,
+            impl_checks=SELECTION_OVERLAP,
         ),  # fmt: skip
     },
     derivatives={
@@ -293,24 +379,62 @@ min = native_function(  # noqa: A001 - PyTorch's name
 # --- both at once: aminmax ----------------------------------------------------------------
 
 
-def _aminmax_kernel(self: Tensor, *, dim=None, keepdim=False):
-    _check_not_complex("aminmax_cpu", self)
+def _aminmax_meta(self: Tensor, *, dim=None, keepdim=False, **_outs):
+    """``TORCH_META_FUNC(aminmax)``: the checks and both outputs' shape, before the
+    kernel reads ``self``. (``dim`` is not precomputed: the impl wraps it again.)"""
     if dim is None:
         if self.numel() == 0:
             raise RuntimeError(
                 "aminmax(): cannot compute aminmax over an empty dimension as the operation "
                 "has no identity."
             )
-        dims = reduction_dims(None, self.dim())
+        shape = (1,) * self.dim() if keepdim else ()
     else:
-        dims = (wrap_dim(dim, self.dim()),)
-        check_reducible("aminmax", self, dims, full=False, separator=": ")
-    axes = numpy_axes(self, dims)
-    array = _contiguous(self) if dim is None else self._array
+        wrapped = wrap_dim(dim, self.dim())
+        check_reducible("aminmax", self, (wrapped,), full=False, separator=": ")
+        shape = _reduced_shape(self, wrapped, keepdim)
+    return [(shape, self._dtype), (shape, self._dtype)]
+
+
+def _aminmax_impl(self: Tensor, *, dim=None, keepdim=False):
+    """``aminmax_out``: reads ``self`` as it is after the meta step (an output that is
+    ``self`` was resized, ``self`` with it), wrapping ``dim`` against it."""
+    _check_not_complex("aminmax_cpu", self)
+    if dim is None:
+        array, axes = _contiguous(self), None
+    else:
+        dim = wrap_dim(dim, self.dim())
+        if self._size and not self._size[dim]:
+            # Only a resized ``self`` gets here (the meta step refuses an empty dim): the
+            # CPU loop starts from each row's first element before looking at the row.
+            first = _row_starts(self, dim, keepdim)
+            return wrap_result(first, self._dtype), wrap_result(first, self._dtype)
+        array, axes = self._array, numpy_axes(self, (dim,))
     with np.errstate(all="ignore"):
         smallest = interruptible(np.min, array, axes, keepdim)
         largest = interruptible(np.max, array, axes, keepdim)
     return wrap_result(smallest, self._dtype), wrap_result(largest, self._dtype)
+
+
+def _row_starts(self: Tensor, dim: int, keepdim: bool) -> np.ndarray:
+    """The storage elements where the rows of ``self`` along an empty ``dim`` would
+    start: what ``compare_base_kernel``'s loop reads first (zeros past the storage's end,
+    where PyTorch would read whatever memory follows)."""
+    shape = _reduced_shape(self, dim, keepdim)
+    strides = [st for d, st in enumerate(self._stride) if keepdim or d != dim]
+    flat = self._storage.data
+    positions = np.full(shape, self._offset, dtype=np.int64)
+    for d, (n, st) in enumerate(zip(shape, strides, strict=True)):
+        along = [1] * len(shape)
+        along[d] = n
+        positions = positions + (np.arange(n) * st).reshape(along)
+    values = np.zeros(shape, dtype=self._dtype.numpy)
+    inside = positions < flat.size
+    values[inside] = flat[positions[inside]]
+    return values
+
+
+_aminmax_kernel = meta_then_impl(_aminmax_meta, _aminmax_impl)
 
 
 def _aminmax_backward(grads, saved) -> Tensor:
@@ -329,7 +453,13 @@ aminmax = native_function(
     kernel=_aminmax_kernel,
     kernels={
         "aminmax.out": out_wrapper(
-            _aminmax_kernel, "min", "max", exact_dtype=True, resized_checks=SELECTION_OVERLAP
+            _aminmax_kernel,
+            "min",
+            "max",
+            exact_dtype=True,
+            meta=_aminmax_meta,
+            impl=_aminmax_impl,
+            impl_checks=SELECTION_OVERLAP,
         )
     },  # fmt: skip
     derivative=Derivative(

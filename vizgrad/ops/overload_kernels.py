@@ -11,6 +11,7 @@ its ATen kernel in their order: the ``out=`` contract of
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 
 from ..memory_overlap import (
@@ -21,11 +22,20 @@ from ..memory_overlap import (
 )
 from ..promotion import check_can_cast
 from ..schema import FunctionSchema
+from ..shape import contiguous_strides
 from ..tensor import Tensor
 from .iterator import resize_output
 from .registry import check_out_dtype, write_to_out
 
-__all__ = ["OverloadKernel", "StructuredKernel", "Overlap", "out_wrapper", "run_checks"]
+__all__ = [
+    "OverloadKernel",
+    "StructuredKernel",
+    "Overlap",
+    "Precomputed",
+    "meta_then_impl",
+    "out_wrapper",
+    "run_checks",
+]
 
 
 class OverloadKernel:
@@ -94,6 +104,40 @@ def _tensors_of(value) -> list:
     return []
 
 
+class Precomputed:
+    """What a meta function returns when it also computed arguments for its kernel
+    (``TORCH_PRECOMPUTE_META_FUNC``: ``max.dim``'s ``dim``, wrapped against ``self`` as
+    the caller gave it): each output's spec, and those arguments by name, which the
+    kernel then receives in place of the caller's."""
+
+    __slots__ = ("specs", "arguments")
+
+    def __init__(self, specs, **arguments):
+        self.specs, self.arguments = specs, arguments
+
+
+def meta_then_impl(meta, impl):
+    """The functional overload of a structured kernel declared as ``out_wrapper(...,
+    meta=meta, impl=impl)``: its meta step's checks, then its impl, which computes into
+    fresh outputs (empty ones, of the meta step's shapes, when it writes nothing)."""
+    signature = inspect.signature(impl)
+
+    def kernel(*args, **kwargs):
+        specs = meta(*args, **kwargs)
+        if isinstance(specs, Precomputed):
+            bound = signature.bind(*args, **kwargs)
+            bound.arguments.update(specs.arguments)
+            args, kwargs, specs = bound.args, bound.kwargs, specs.specs
+        results = impl(*args, **kwargs)
+        if results is None:
+            return tuple(Tensor._empty_strided(spec[0], contiguous_strides(spec[0]), spec[1])
+                         for spec in specs)  # fmt: skip
+        return results
+
+    kernel.__name__ = getattr(impl, "__name__", "kernel")
+    return kernel
+
+
 class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declarations
     """The ``out=`` overload of a kernel that returns a fresh result.
 
@@ -119,14 +163,26 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
 
     Without ``meta``, ``set_output`` and ``resized_checks`` come after the kernel ran,
     from its results. ``meta`` is a function of the arguments giving each output's
-    ``(shape, dtype)`` (``None`` for an output that may have any dtype), as a
-    structured kernel's meta function knows them: then they come before the kernel,
-    and the errors the kernel raises come after them, as in PyTorch.
+    ``(shape, dtype)`` (``None`` for an output that may have any dtype), or
+    ``(shape, dtype, strides)`` for an output a resize lays out as the meta function
+    says (``sort``'s follow ``self``'s), as a structured kernel's meta function knows
+    them (or a ``Precomputed`` of them): then they come before the kernel, and the
+    errors the kernel raises come after them, as in PyTorch.
+
+    After ``meta``, the kernel reads ``self`` as it is then: an output that is ``self``
+    has been resized with it. ``impl`` is the kernel run then, if not ``kernel`` (a
+    structured kernel's ``TORCH_IMPL_FUNC``, without the checks its meta function
+    made): its results are written as the impl writes them, resizing the outputs
+    again where their shapes differ (only an output that was ``self`` can: the same
+    warning), then ``impl_checks``, the steps of the TensorIterator it writes
+    through, on the outputs as they are then. An impl that writes nothing (``max.dim``
+    of an empty ``self``) returns None: the outputs stay as ``set_output`` made them.
     """
 
     def __init__(self, kernel, *out_names: str, exact_dtype: bool = False,
                  check_cast: bool = True, check_dtypes=None, checks=(), meta=None,
-                 resized_checks=(), warn_resize: bool = True):  # fmt: skip
+                 resized_checks=(), warn_resize: bool = True, impl=None,
+                 impl_checks=()):  # fmt: skip
         self.kernel = kernel
         self.out_names = out_names
         self.exact_dtype = exact_dtype
@@ -136,11 +192,14 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
         self.meta = meta
         self.resized_checks = _steps(resized_checks)
         self.warn_resize = warn_resize
+        self.impl = impl
+        self.impl_checks = _steps(impl_checks)
 
     def for_overload(self, schema: FunctionSchema, variant: str):
         out_names = self.out_names or tuple(a.name for a in schema.out_arguments)
         positional = [a.name for a in schema.arguments if not a.kwarg_only]
-        kernel, meta, single = self.kernel, self.meta, len(out_names) == 1
+        meta, single = self.meta, len(out_names) == 1
+        kernel = self.kernel if self.impl is None else self.impl
 
         def out_kernel(*args, **kwargs):
             outs = {name: kwargs.pop(name) for name in out_names}
@@ -148,11 +207,23 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
             call.run(self.checks)
             if meta is not None:
                 specs = meta(*args, **kwargs)
+                if isinstance(specs, Precomputed):
+                    args, kwargs = _with_arguments(args, kwargs, positional, specs.arguments)
+                    specs = specs.specs
+                    call = _Call(args, kwargs, outs, positional)
                 self._set_outputs(call, [specs] if single else list(specs))
             result = kernel(*args, **kwargs)
+            if result is None:  # an impl that wrote nothing (an empty ``self``)
+                return outs[out_names[0]] if single else tuple(outs.values())
             results = [result] if single else list(result)
             if meta is None:
                 self._set_outputs(call, [(r._size, r._dtype) for r in results])
+            else:
+                # The impl writes results of the shape it computed from ``self`` as it
+                # found it: an output that was ``self`` may have changed shape since.
+                for value, out in zip(results, outs.values(), strict=True):
+                    resize_output(out, value._size, warn=self.warn_resize)
+                call.run(self.impl_checks)
             written = [write_to_out(value, out, check_cast=False)
                        for value, out in zip(results, outs.values(), strict=True)]  # fmt: skip
             return written[0] if single else tuple(written)
@@ -164,7 +235,7 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
         """``set_output``: check the outputs' dtypes and resize them; then the checks
         made on the resized outputs."""
         outs = list(call.outs.values())
-        dtypes = [dtype for _, dtype in specs]
+        dtypes = [spec[1] for spec in specs]
         if self.check_dtypes is not None:
             self.check_dtypes(dtypes, *outs)
         elif self.exact_dtype or self.check_cast:
@@ -175,9 +246,26 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
                     check_out_dtype(out, dtype)
                 else:
                     check_can_cast(dtype, out._dtype)
-        for (shape, _), out in zip(specs, outs, strict=True):
+        for spec, out in zip(specs, outs, strict=True):
+            shape = tuple(spec[0])
+            resized = out._size != shape
             resize_output(out, shape, warn=self.warn_resize)
+            if resized and len(spec) > 2:
+                # ``resize_out``: only an output that was resized takes the meta
+                # function's strides; one of the right shape keeps its own.
+                out._set_metadata(shape, tuple(spec[2]), out._offset)
         call.run(self.resized_checks)
+
+
+def _with_arguments(args: tuple, kwargs: dict, positional: list, replaced: dict):
+    """The call's arguments with those a meta function precomputed in their place."""
+    args = list(args)
+    for name, value in replaced.items():
+        if name in positional and positional.index(name) < len(args):
+            args[positional.index(name)] = value
+        else:
+            kwargs = {**kwargs, name: value}
+    return tuple(args), kwargs
 
 
 def _steps(steps) -> tuple:

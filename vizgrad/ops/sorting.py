@@ -15,11 +15,19 @@ import numpy as np
 from .. import dtypes as dt
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
-from ..shape import is_contiguous, is_non_overlapping_and_dense, wrap_dim
+from ..memory_overlap import assert_no_internal_overlap, assert_no_partial_overlap
+from ..shape import contiguous_strides, is_contiguous, is_non_overlapping_and_dense, wrap_dim
 from ..tensor import Tensor, define_method
 from .creation import empty
 from .declaration import native_function
-from .overload_kernels import Overlap, out_wrapper
+from .iterator import resize_output
+from .overload_kernels import (
+    Overlap,
+    OverloadKernel,
+    Precomputed,
+    meta_then_impl,
+    out_wrapper,
+)
 from .reduction_args import check_reducible
 from .reduction_backward import evenly_distributed_derivative, selecting_derivative
 from .reduction_machinery import wrap_result
@@ -86,6 +94,21 @@ def _sort_kernel(self: Tensor, dim: int = -1, descending: bool = False, *, stabl
     return _in_input_layout(values, self, self._dtype), _in_input_layout(order, self, dt.int64)
 
 
+def _sort_meta(self: Tensor, *, stable=None, dim: int = -1, descending=False, **_outs):
+    """``TORCH_META_FUNC2(sort, stable)``: outputs of ``self``'s shape, laid out as
+    ``self`` when it is dense (as the functional's results are): an output that is
+    resized takes that layout."""
+    wrap_dim(dim, self.dim())
+    dense = is_non_overlapping_and_dense(self._size, self._stride)
+    strides = self._stride if dense else contiguous_strides(self._size)
+    return [(self._size, self._dtype, strides), (self._size, dt.int64, strides)]
+
+
+def _sort_values_meta(self: Tensor, dim: int = -1, descending=False, **outs):
+    """``sort.values`` is ``sort.values_stable`` with ``stable=False``."""
+    return _sort_meta(self, dim=dim, descending=descending, **outs)
+
+
 # ``sort_stable_out`` copies ``self`` into ``values`` (a copy: ``values`` may be ``self``,
 # not part of it) and sorts it in place with ``indices``, which ``self`` never meets.
 _SORT_OVERLAP = (
@@ -110,10 +133,15 @@ sort = native_function(
     kernel=_sort_kernel,
     kernels={
         name: out_wrapper(
-            _sort_kernel, "values", "indices", exact_dtype=True, resized_checks=_SORT_OVERLAP
+            _sort_kernel,
+            "values",
+            "indices",
+            exact_dtype=True,
+            meta=meta,
+            resized_checks=_SORT_OVERLAP,
         )
-        for name in ("sort.values", "sort.values_stable")
-    },
+        for name, meta in (("sort.values", _sort_values_meta), ("sort.values_stable", _sort_meta))
+    },  # fmt: skip
     derivatives={
         "sort": selecting_derivative("SortBackward0", keepdim=True),
         "sort.stable": selecting_derivative("SortBackward1", keepdim=True),
@@ -197,13 +225,25 @@ def _dim_size(input: Tensor, dim: int) -> int:
     return input._size[dim] if input._size else 1
 
 
-def _topk_kernel(self: Tensor, k: int, dim: int = -1, largest=True, sorted=True):
-    """The ``k`` largest (or smallest) values along ``dim`` and their indices, largest
-    first. Which of equal values is returned is not specified."""
+def _topk_meta(self: Tensor, k: int, dim: int = -1, largest=True, sorted=True, **_outs):
+    """``TORCH_META_FUNC(topk)``: the checks and both outputs' shape (``k`` along
+    ``dim``), before the kernel reads ``self``."""
     dim = wrap_dim(dim, self.dim())
     if self._dtype is dt.bool:
         raise RuntimeError("topk does not support bool dtypes on CPU")
     _check_sortable("topk", self)
+    if not 0 <= k <= _dim_size(self, dim):
+        raise RuntimeError("selected index k out of range")
+    shape = tuple(k if d == dim else n for d, n in enumerate(self._size))
+    return [(shape, self._dtype), (shape, dt.int64)]
+
+
+def _topk_impl(self: Tensor, k: int, dim: int = -1, largest=True, sorted=True):
+    """``topk_out_cpu``: the ``k`` largest (or smallest) values along ``dim`` and their
+    indices, largest first, from ``self`` as it is after the meta step (an output that
+    is ``self`` was resized, ``self`` with it). Which of equal values is returned is
+    not specified."""
+    dim = wrap_dim(dim, self.dim())
     if not 0 <= k <= _dim_size(self, dim):
         raise RuntimeError("selected index k out of range")
     if not self._size:
@@ -216,6 +256,9 @@ def _topk_kernel(self: Tensor, k: int, dim: int = -1, largest=True, sorted=True)
     along_axis = [k if i == axis else 1 for i in range(order.ndim)]
     positions = np.broadcast_to(np.arange(k).reshape(along_axis), shape)
     return _take_positions(self, dim, order, positions, keepdim=True)
+
+
+_topk_kernel = meta_then_impl(_topk_meta, _topk_impl)
 
 
 def _check_kthvalue(self: Tensor, k: int, dim: int = -1, keepdim=False, **_outs) -> int:
@@ -258,18 +301,68 @@ def _check_median_input(fn_name: str, input: Tensor) -> None:
     _check_sortable(fn_name, input)
 
 
-def _median_dim_kernel(fn_name: str, ignore_nan: bool):
-    def kernel(self: Tensor, dim: int, keepdim=False):
+def _median_dim_meta(fn_name: str):
+    """``median_with_indices_impl``'s checks and the outputs' shape, which it sets
+    (``resize_output``) before it reads ``self``; ``dim`` is wrapped once, against
+    ``self`` as the caller gave it."""
+
+    def meta(self: Tensor, dim: int, keepdim=False, **_outs) -> Precomputed:
         _check_median_input(fn_name, self)
         dim = wrap_dim(dim, self.dim())
-        check_reducible(fn_name, self, (dim,), full=False)
+        # One impl serves both: its check says ``median()`` for ``nanmedian`` too.
+        check_reducible("median", self, (dim,), full=False)
+        shape = self._size
+        if self._size:
+            shape = tuple(
+                1 if d == dim else n for d, n in enumerate(self._size) if keepdim or d != dim
+            )
+        return Precomputed([(shape, self._dtype), (shape, dt.int64)], dim=dim)
+
+    return meta
+
+
+def _check_median_iterator(self: Tensor, dim: int, keepdim=False, *, values: Tensor,
+                           indices: Tensor) -> None:  # fmt: skip
+    """The TensorIterator ``median_with_indices_impl`` writes through, made after it
+    resized the outputs (``self`` with them, if one is ``self``): it reads ``in``,
+    ``self`` (or, when ``dim`` is not its innermost, a contiguous copy), and writes the
+    outputs seen with ``self``'s rank. Each may not overlap itself, nor be part of
+    ``in``; a ``dim`` the resized ``self`` no longer has is an ``IndexError`` first."""
+    source = self if self._size else self.unsqueeze(0)
+    dim = wrap_dim(dim, source.dim())
+    if source._stride[dim] > 1:
+        source = None  # a copy: no memory shared with the outputs
+    for out in (values, indices):
+        seen = out if keepdim and self._size else out.unsqueeze(dim)
+        assert_no_internal_overlap(seen)
+        if source is not None:
+            assert_no_partial_overlap(seen, source)
+
+
+def _median_dim_impl(ignore_nan: bool):
+    def impl(self: Tensor, dim: int, keepdim=False):
+        dim = wrap_dim(dim, self.dim() or 1)
+        if not self.numel():
+            return None  # (only a resized ``self`` is empty here: nothing to read)
         array = _as_rows(self)
         axis = dim if self._size else 0
         order = stable_order(array, axis, descending=False)
         positions = _median_positions(array, axis, ignore_nan)
         return _take_positions(self, dim, order, positions, keepdim)
 
-    return kernel
+    return impl
+
+
+def _median_dim_kernel(fn_name: str, ignore_nan: bool):
+    return meta_then_impl(_median_dim_meta(fn_name), _median_dim_impl(ignore_nan))
+
+
+def _median_dim_out(fn_name: str, ignore_nan: bool):
+    """``median.dim_values``: not a structured kernel, but it too sets its outputs before
+    it reads ``self``."""
+    return out_wrapper(_median_dim_kernel(fn_name, ignore_nan), meta=_median_dim_meta(fn_name),
+                       impl=_median_dim_impl(ignore_nan), check_dtypes=_check_median_out,
+                       resized_checks=_check_median_iterator)  # fmt: skip
 
 
 def _median_all_kernel(fn_name: str, ignore_nan: bool):
@@ -361,7 +454,13 @@ topk = native_function(
     kernel=_topk_kernel,
     kernels={
         "topk.values": out_wrapper(
-            _topk_kernel, "values", "indices", exact_dtype=True, resized_checks=SELECTION_OVERLAP
+            _topk_kernel,
+            "values",
+            "indices",
+            exact_dtype=True,
+            meta=_topk_meta,
+            impl=_topk_impl,
+            impl_checks=SELECTION_OVERLAP,
         )
     },  # fmt: skip
     derivative=selecting_derivative("TopkBackward0", keepdim=True),
@@ -397,11 +496,7 @@ median = native_function(
     kernels={
         "median": _median_all_kernel("median", ignore_nan=False),
         "median.dim": _median_dim_kernel("median", ignore_nan=False),
-        "median.dim_values": out_wrapper(
-            _median_dim_kernel("median", ignore_nan=False),
-            check_dtypes=_check_median_out,
-            resized_checks=Overlap(internal=True),
-        ),
+        "median.dim_values": _median_dim_out("median", ignore_nan=False),
     },
     derivatives={
         "median": evenly_distributed_derivative("MedianBackward0"),
@@ -418,11 +513,7 @@ nanmedian = native_function(
     kernels={
         "nanmedian": _median_all_kernel("nanmedian", ignore_nan=True),
         "nanmedian.dim": _median_dim_kernel("nanmedian", ignore_nan=True),
-        "nanmedian.dim_values": out_wrapper(
-            _median_dim_kernel("nanmedian", ignore_nan=True),
-            check_dtypes=_check_median_out,
-            resized_checks=Overlap(internal=True),
-        ),
+        "nanmedian.dim_values": _median_dim_out("nanmedian", ignore_nan=True),
     },
     derivatives={
         "nanmedian": evenly_distributed_derivative("NanmedianBackward0"),
@@ -430,16 +521,40 @@ nanmedian = native_function(
     },
     doc="``torch.nanmedian``: ``median`` of the elements that are not nan.",
 )
+
+
+class _mode_out(OverloadKernel):  # noqa: N801 - reads as a wrapper in declarations
+    """``mode_out``: the outputs' dtypes checked, then a 0-dim ``self`` is copied into
+    them (``_dimreduce_return_trivial_no_ident``: a plain ``resize_`` to 0-dim, without
+    the warning or the overlap checks); any other ``self`` goes through ``out_wrapper``."""
+
+    def __init__(self, kernel):
+        self.wrapper = out_wrapper(kernel, check_dtypes=_check_mode_out,
+                                   resized_checks=SELECTION_OVERLAP)  # fmt: skip
+
+    def for_overload(self, schema, variant):
+        general = self.wrapper.for_overload(schema, variant)
+
+        def out_kernel(self: Tensor, dim: int = -1, keepdim=False, *, values: Tensor,
+                       indices: Tensor):  # fmt: skip
+            if self._size:
+                return general(self, dim, keepdim, values=values, indices=indices)
+            _check_mode_out([self._dtype], values, indices)
+            wrap_dim(dim, self.dim())
+            for out, value in ((values, self._array), (indices, 0)):
+                resize_output(out, (), warn=False)
+                np.copyto(out._array, value, casting="unsafe")
+            return values, indices
+
+        return out_kernel
+
+
 mode = native_function(
     "mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)",
     "mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, "
     "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     kernel=_mode_kernel,
-    kernels={
-        "mode.values": out_wrapper(
-            _mode_kernel, check_dtypes=_check_mode_out, resized_checks=SELECTION_OVERLAP
-        )
-    },  # fmt: skip
+    kernels={"mode.values": _mode_out(_mode_kernel)},  # fmt: skip
     derivative=selecting_derivative("ModeBackward0"),
     doc="``torch.mode``: the most frequent value along ``dim`` and an index of it.",
 )
