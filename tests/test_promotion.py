@@ -6,9 +6,10 @@ import itertools
 
 import pytest
 import torch
-from oracle import DTYPES
+from oracle import DTYPES, assert_same_error
 
 import vizgrad as vg
+from vizgrad import promotion
 
 PAIRS = list(itertools.product(DTYPES, DTYPES))
 
@@ -52,9 +53,7 @@ OPERANDS = ([("dim", d) for d in DTYPES] + [("zero", d) for d in DTYPES]
 @pytest.mark.parametrize("second", OPERANDS, ids=lambda o: f"{o[0]}-{o[1]}")
 def test_result_type_of_two(first, second):
     (v1, t1), (v2, t2) = operand(*first), operand(*second)
-    if first[0] == second[0] == "scalar":
-        return  # torch.result_type needs at least one tensor
-    expected = torch.result_type(t1, t2)
+    expected = torch.result_type(t1, t2)  # (two numbers too: result_type.Scalar_Scalar)
     assert vg.result_type(v1, v2).name == _name_in_vizgrad(expected)
 
 
@@ -72,12 +71,60 @@ TRIPLES = [
 
 @pytest.mark.parametrize("operands", TRIPLES)
 def test_result_type_of_three(operands):
-    # torch.result_type takes two operands; a three-way promotion shows in addcmul's dtype.
+    # torch.result_type takes two operands, and so does vg.result_type; a three-way
+    # promotion (the engine's own, for addcmul, where, clamp…) shows in addcmul's dtype.
     pairs = [operand(*o) for o in operands]
     v_ops, t_ops = [p[0] for p in pairs], [p[1] for p in pairs]
     expected = torch.addcmul(*t_ops).dtype
-    assert vg.result_type(*v_ops).name == _name_in_vizgrad(expected)
+    assert promotion.result_type(*v_ops).name == _name_in_vizgrad(expected)
     assert vg.addcmul(*v_ops).dtype.name == _name_in_vizgrad(expected)
+    assert_same_error(lambda: vg.result_type(*v_ops), lambda: torch.result_type(*t_ops))
+
+
+# What torch.result_type accepts and refuses: its four overloads of two operands, by
+# position or by name; any other count, name or type is its TypeError listing them.
+RESULT_TYPE_CALLS = [
+    "result_type(a, z)",
+    "result_type(a, other=z)",
+    "result_type(tensor=a, other=z)",
+    "result_type(scalar=1, tensor=a)",
+    "result_type(2.5, a)",
+    "result_type(a, 1j)",
+    "result_type(1, 2)",
+    "result_type(True, 2.0)",
+    "result_type(scalar1=1, scalar2=2.0)",
+    "result_type(a)",
+    "result_type()",
+    "result_type(a, z, b)",
+    "result_type(a, z, b, 1)",
+    "result_type(1, 2, 3)",
+    "result_type(a, z, out=None)",
+    "result_type(a, None)",
+    "result_type(a, 'x')",
+    "result_type(a, lib.float32)",
+    "result_type(other=z)",
+    "result_type(a, tensor=z)",
+    "promote_types(lib.int8)",
+    "promote_types(lib.int8, lib.uint8, lib.int16)",
+    "promote_types(lib.int8, 1)",
+    "promote_types(type1=lib.int8, type2=lib.float16)",
+    "promote_types(lib.bool, type2=lib.complex128)",
+]
+
+
+@pytest.mark.parametrize("call", RESULT_TYPE_CALLS)
+def test_result_type_and_promote_types_calls_are_torchs(call):
+    def run(lib):
+        names = {"a": lib.ones(2, dtype=lib.int32), "z": lib.tensor(1.5, dtype=lib.float64),
+                 "b": lib.ones(2, dtype=lib.bool), "lib": lib}  # fmt: skip
+        return eval(f"lib.{call}", names)  # noqa: S307 - our own cases
+
+    try:
+        expected = run(torch)
+    except TypeError:
+        assert_same_error(lambda: run(vg), lambda: run(torch))
+        return
+    assert run(vg).name == _name_in_vizgrad(expected)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -86,7 +86,6 @@ from .ops.type_properties import *  # noqa: F403
 from .ops.unary import *  # noqa: F403
 from .ops.variance import *  # noqa: F403
 from .printing import get_printoptions, printoptions, set_printoptions
-from .promotion import result_type
 from .shape import Size
 from .storage import Storage
 from .tensor import Tensor
