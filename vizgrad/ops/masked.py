@@ -28,15 +28,18 @@ __all__ = [
 
 
 def _check_masked_fill(self, mask, value):
-    if mask._dtype.category != BOOL:
-        raise RuntimeError(
-            f"masked_fill_ only supports boolean masks, but got mask with dtype "
-            f"{TYPEMETA_NAMES[mask._dtype.name]}"
-        )
+    """``masked_fill__cpu``'s checks, in its order: a Tensor ``value`` must be 0-dim
+    (checked before it is read as a number), then ``masked_fill_impl_cpu`` refuses a
+    mask that is not bool."""
     if isinstance(value, Tensor) and value._size:
         raise RuntimeError(
             f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
             f"{len(value._size)} dimension(s)."
+        )
+    if mask._dtype.category != BOOL:
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{TYPEMETA_NAMES[mask._dtype.name]}"
         )
 
 
@@ -53,8 +56,9 @@ def _write_masked_fill(self, mask, value):
 
 def _broadcast_with_mask(self: Tensor, mask: Tensor, *_value) -> Tensor:
     """What the functional form of a masked write starts from: a row-major copy of
-    ``self`` broadcast against the mask (``expand_outplace`` then ``clone``)."""
-    shape = broadcast_shapes(self._size, mask._size)
+    ``self`` broadcast against the mask (``expand_outplace(mask, self)`` then ``clone``:
+    the mask is tensor "a" of a broadcast error)."""
+    shape = broadcast_shapes(mask._size, self._size)
     return _fresh(np.broadcast_to(self._array, shape), self._dtype)
 
 
