@@ -37,6 +37,9 @@ CALLS = {
     "masked_fill_ of an expanded tensor": lambda lib: (
         lib.zeros(1).expand(3).masked_fill_(lib.tensor([True, False, True]), 1.0)
     ),
+    "var with no degree of freedom": lambda lib: lib.ones(1).var(),
+    "std_mean with no degree of freedom": lambda lib: lib.std_mean(lib.ones(2, 1), 1),
+    "var_mean with no degree of freedom": lambda lib: lib.var_mean(lib.ones(0)),
     "padding='same', even kernel": lambda lib: lib.nn.functional.conv1d(
         lib.ones(1, 1, 5), lib.ones(1, 1, 2), padding="same"
     ),

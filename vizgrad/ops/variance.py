@@ -21,6 +21,7 @@ from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import dtype as DType
 from ..tensor import Tensor
+from ..user_warnings import warn_at_user_code
 from .declaration import native_function
 from .logical import where
 from .reduction_args import numpy_axes, reduction_dims, reduction_factor
@@ -49,12 +50,13 @@ def _var_dtype(self: Tensor, dtype=None) -> DType:
 
 
 def _var_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False, take_sqrt=False,
-                dtype=None) -> Tensor:  # fmt: skip
+                dtype=None, name=None) -> Tensor:  # fmt: skip
     """Bessel-corrected variance: squared deviations from the mean over ``N - correction``
     (``correction=None`` is Bessel's 1).
 
-    A divisor of zero or less gives inf or nan, with PyTorch's warning. ``dtype`` is the
-    ``out=`` tensor's dtype, which PyTorch computes in.
+    A divisor of zero or less gives inf or nan, with PyTorch's warning, which names the
+    operator (``name``: ``std_mean`` too). ``dtype`` is the ``out=`` tensor's dtype, which
+    PyTorch computes in.
     """
     result_dtype = dtype or _var_dtype(self)
     correction = 1 if correction is None else correction
@@ -67,12 +69,11 @@ def _var_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False, take_
     if reduction_factor(self, dims) - correction > 0:
         result = spread()
     else:
-        name = "std" if take_sqrt else "var"
-        warnings.warn(
+        name = name or ("std" if take_sqrt else "var")
+        warn_at_user_code(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
             "reduction factor (input numel divided by output numel).",
             UserWarning,
-            stacklevel=5,
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -144,18 +145,19 @@ def _spread(partial, correction, take_sqrt):
     return np.sqrt(variance) if take_sqrt else variance
 
 
-def _std_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False, dtype=None):
+def _std_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False, dtype=None,
+                name=None):  # fmt: skip
     return _var_kernel(self, dim, correction=correction, keepdim=keepdim, take_sqrt=True,
-                       dtype=dtype)  # fmt: skip
+                       dtype=dtype, name=name)  # fmt: skip
 
 
 def _var_mean_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False):
-    variance = _var_kernel(self, dim, correction=correction, keepdim=keepdim)
+    variance = _var_kernel(self, dim, correction=correction, keepdim=keepdim, name="var_mean")
     return variance, _mean_kernel(self, dim, keepdim)
 
 
 def _std_mean_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False):
-    deviation = _std_kernel(self, dim, correction=correction, keepdim=keepdim)
+    deviation = _std_kernel(self, dim, correction=correction, keepdim=keepdim, name="std_mean")
     return deviation, _mean_kernel(self, dim, keepdim)
 
 
