@@ -19,7 +19,7 @@ import time
 import numpy as np
 import pytest
 import torch
-from oracle import assert_same, assert_same_error, make_pair
+from oracle import assert_same, make_pair
 
 import vizgrad as vg
 from vizgrad.ops import reduction_machinery
@@ -27,19 +27,7 @@ from vizgrad.ops import reduction_machinery
 # (A float32 arange(6) seen as 10**12 batches of a 2x3 matrix.)
 HUGE = "lib.arange(6.).reshape(2, 3).expand(10**12, 2, 3)"
 
-HUGE_RESULTS = ["max(1)", "min(2)", "max(-1, keepdim=True)", "argmax(1)", "argmin(2)",
-                "argmax()", "argmin(keepdim=True)"]  # fmt: skip
-
-
-@pytest.mark.parametrize("call", HUGE_RESULTS)
-def test_huge_results_fail_at_once_as_in_torch(call):
-    start = time.perf_counter()
-    vg_error, _ = assert_same_error(
-        lambda: eval(f"{HUGE}.{call}", {"lib": vg}), lambda: eval(f"{HUGE}.{call}", {"lib": torch})
-    )
-    assert "you tried to allocate" in str(vg_error)
-    assert time.perf_counter() - start < 5
-
+# (Huge results of these, ``max(1)``…, fail at once: see test_interruptible_reductions.)
 
 LONG_RUNNING = ["max(0)", "min(0)", "max(0, keepdim=True)", "min(-3)", "argmax(0)",
                 "argmin(0, keepdim=True)"]  # fmt: skip

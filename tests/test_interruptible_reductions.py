@@ -37,7 +37,10 @@ ANSWERED_AT_ONCE = ["max()", "min()", "aminmax()", "any()", "all()", "nanmean()"
                     # a mask as big as the input
                     "count_nonzero(0)", "count_nonzero((0, 1))",
                     # a scan's output is as big as its input
-                    "cumsum(0)", "cumsum(2)", "cumprod(1)"]  # fmt: skip
+                    "cumsum(0)", "cumsum(2)", "cumprod(1)",
+                    # values and indices kept along a huge dim
+                    "max(1)", "min(2)", "max(-1, keepdim=True)", "argmax(1)", "argmin(2)",
+                    "argmax()", "argmin(keepdim=True)"]  # fmt: skip
 
 
 @pytest.mark.parametrize("call", ANSWERED_AT_ONCE)
