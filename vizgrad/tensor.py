@@ -224,7 +224,7 @@ class Tensor(metaclass=_TensorType):
         """``at::empty_strided``: storage just big enough for ``size``/``stride``."""
         if tuple(stride) == contiguous_strides(size):  # exactly row-major: NumPy's layout
             check_storage_nbytes(size, dtype.itemsize)
-            return cls._from_array(np.empty(size, dtype=dtype.numpy), dtype)
+            return cls._new_contiguous(tuple(size), dtype)
         check_storage_nbytes(size, dtype.itemsize, stride)
         return _construct(cls, Storage.empty(storage_extent(size, stride), dtype), size, stride, 0)
 

@@ -11,7 +11,6 @@ its ATen kernel in their order: the ``out=`` contract of
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 
 from ..memory_overlap import (
@@ -119,15 +118,15 @@ class Precomputed:
 def meta_then_impl(meta, impl):
     """The functional overload of a structured kernel declared as ``out_wrapper(...,
     meta=meta, impl=impl)``: its meta step's checks, then its impl, which computes into
-    fresh outputs (empty ones, of the meta step's shapes, when it writes nothing)."""
-    signature = inspect.signature(impl)
+    fresh outputs (empty ones, of the meta step's shapes, when it writes nothing).
+
+    A ``Precomputed`` meta step's arguments are not passed on here: with no output to
+    resize, ``self`` is as the caller gave it, and the impl wraps ``dim`` the same way."""
 
     def kernel(*args, **kwargs):
         specs = meta(*args, **kwargs)
         if isinstance(specs, Precomputed):
-            bound = signature.bind(*args, **kwargs)
-            bound.arguments.update(specs.arguments)
-            args, kwargs, specs = bound.args, bound.kwargs, specs.specs
+            specs = specs.specs
         results = impl(*args, **kwargs)
         if results is None:
             return tuple(Tensor._empty_strided(spec[0], contiguous_strides(spec[0]), spec[1])
