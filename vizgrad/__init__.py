@@ -7,6 +7,7 @@ draw; it never imports Jupyter itself.
 
 from . import accelerator, autograd, backends, cuda, events, return_types
 from .device import device, layout, strided
+from .dispatch_trace_log import dispatch_trace
 from .dtypes import ALIASES as _ALIASES
 from .dtypes import (
     bool,
@@ -43,16 +44,20 @@ from .ops.advanced_indexing import *  # noqa: F403
 from .ops.arithmetic import *  # noqa: F403
 from .ops.basic_indexing import *  # noqa: F403
 from .ops.comparison import *  # noqa: F403
+from .ops.complex_views import *  # noqa: F403
 from .ops.convolution import *  # noqa: F403
 from .ops.copy import *  # noqa: F403
 from .ops.creation import *  # noqa: F403
+from .ops.decompositions import *  # noqa: F403
 from .ops.detach import *  # noqa: F403
 from .ops.distance import *  # noqa: F403
 from .ops.dropout import *  # noqa: F403
 from .ops.einsum import *  # noqa: F403
 from .ops.embedding import *  # noqa: F403
+from .ops.factorizations import *  # noqa: F403
 from .ops.fill import *  # noqa: F403
 from .ops.flat_indexing import *  # noqa: F403
+from .ops.histograms import *  # noqa: F403
 from .ops.index_ops import *  # noqa: F403
 from .ops.indexing_common import *  # noqa: F403
 from .ops.joining import *  # noqa: F403
@@ -62,6 +67,7 @@ from .ops.logical import *  # noqa: F403
 from .ops.logical_reductions import *  # noqa: F403
 from .ops.loss import *  # noqa: F403
 from .ops.masked import *  # noqa: F403
+from .ops.matrix_products import *  # noqa: F403
 from .ops.min_max import *  # noqa: F403
 from .ops.nonzero import *  # noqa: F403
 from .ops.normalization import *  # noqa: F403
@@ -78,10 +84,16 @@ from .ops.rnn import *  # noqa: F403
 from .ops.sampling import *  # noqa: F403
 from .ops.scan import *  # noqa: F403
 from .ops.scatter_gather import *  # noqa: F403
+from .ops.scatter_views import *  # noqa: F403
+from .ops.searching import *  # noqa: F403
+from .ops.shape_composites import *  # noqa: F403
 from .ops.shape_views import *  # noqa: F403
 from .ops.size_one_dims import *  # noqa: F403
 from .ops.sorting import *  # noqa: F403
+from .ops.special_functions import *  # noqa: F403
+from .ops.spectral import *  # noqa: F403
 from .ops.splitting import *  # noqa: F403
+from .ops.statistics import *  # noqa: F403
 from .ops.type_properties import *  # noqa: F403
 from .ops.unary import *  # noqa: F403
 from .ops.variance import *  # noqa: F403
@@ -89,10 +101,10 @@ from .printing import get_printoptions, printoptions, set_printoptions
 from .shape import Size
 from .storage import Storage
 from .tensor import Tensor
-from .trace import dispatch_trace
 
 # The layers above the engine, as ``import torch`` makes ``torch.nn`` and ``torch.optim``.
 from . import datasets, nn, optim, utils  # isort: skip
+from . import fft, linalg, special, testing  # isort: skip  (namespaces of operators)
 from . import jit  # isort: skip  (traces record nn modules' forwards)
 from . import fx  # isort: skip  (traces nn modules: after nn)
 from .serialization import load, save  # isort: skip  (rebuilds nn.Parameter)
