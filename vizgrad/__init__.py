@@ -5,6 +5,9 @@ The engine emits events (``vizgrad.events``) that the views in ``vizgrad.widgets
 draw; it never imports Jupyter itself.
 """
 
+# The constants ``import torch`` gives (``torch.inf``, ``torch.nan``, ``torch.pi``, ``torch.e``).
+from math import e, inf, nan, pi
+
 from . import accelerator, autograd, backends, cuda, events, return_types
 from .device import device, layout, strided
 from .dispatch_trace_log import dispatch_trace
@@ -112,3 +115,6 @@ from .serialization import load, save  # isort: skip  (rebuilds nn.Parameter)
 globals().update(_ALIASES)  # vizgrad.float, vizgrad.long, vizgrad.double…
 
 __version__ = "0.1.0"
+
+# ``x[:, torch.newaxis]`` is NumPy's spelling of ``x[:, None]``.
+newaxis = None
