@@ -9,7 +9,7 @@ draw; it never imports Jupyter itself.
 from math import e, inf, nan, pi
 
 from . import accelerator, autograd, backends, cuda, events, return_types
-from .device import device, layout, strided
+from .device import device, get_default_device, layout, set_default_device, strided
 from .dispatch_trace_log import dispatch_trace
 from .dtypes import ALIASES as _ALIASES
 from .dtypes import (
@@ -41,6 +41,7 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .legacy_constructors import *  # noqa: F403
+from .ops import apply_map as _apply_map  # binds Tensor.apply_, map_ and map2_
 from .ops import python_operators as _python_operators  # binds a + b, a @ b… onto Tensor
 from .ops.activation import *  # noqa: F403
 from .ops.advanced_indexing import *  # noqa: F403
@@ -97,6 +98,7 @@ from .ops.special_functions import *  # noqa: F403
 from .ops.spectral import *  # noqa: F403
 from .ops.splitting import *  # noqa: F403
 from .ops.statistics import *  # noqa: F403
+from .ops.tensor_queries import *  # noqa: F403
 from .ops.type_properties import *  # noqa: F403
 from .ops.unary import *  # noqa: F403
 from .ops.variance import *  # noqa: F403

@@ -19,6 +19,7 @@ from numbers import Integral
 import numpy as np
 
 from . import dtypes
+from .device import NO_CUDA
 from .device import device as Device
 from .ops import creation
 from .shape import Size
@@ -28,6 +29,10 @@ __all__ = [
     "FloatTensor", "DoubleTensor", "HalfTensor", "ByteTensor", "CharTensor", "ShortTensor",
     "IntTensor", "LongTensor", "BoolTensor",
 ]  # fmt: skip
+
+
+# Legacy constructors ignore ``set_default_device``, as PyTorch's do: their tensors are CPU.
+_CPU = Device("cpu")
 
 
 def _is_size_element(value) -> bool:
@@ -41,11 +46,11 @@ def construct(args: tuple, dtype, device):
                            f"{Device(device).type} was passed")  # fmt: skip
     dtype = dtype or creation.get_default_dtype()
     if not args:
-        return creation.empty(0, dtype=dtype)
+        return creation.empty(0, dtype=dtype, device=_CPU)
     if len(args) == 1:
         (arg,) = args
         if isinstance(arg, Size) or _is_size_element(arg):
-            return creation.empty(arg, dtype=dtype)
+            return creation.empty(arg, dtype=dtype, device=_CPU)
         if isinstance(arg, Tensor):
             raise TypeError(
                 "vizgrad.Tensor(other) would alias other (PyTorch's AliasBackward0), which "
@@ -55,47 +60,55 @@ def construct(args: tuple, dtype, device):
             raise TypeError("new(): invalid data type 'str'")
         if not isinstance(arg, (list, tuple, np.ndarray)):
             raise TypeError(f"new(): data must be a sequence (got {type(arg).__name__})")
-        return creation.tensor(arg, dtype=dtype)
+        return creation.tensor(arg, dtype=dtype, device=_CPU)
     for position, value in enumerate(args, start=1):
         if not _is_size_element(value):
             raise TypeError(
                 f"new(): argument 'size' failed to unpack the object at pos {position} with "
                 f'error "type must be tuple of ints,but got {type(value).__name__}"'
             )
-    return creation.empty(args, dtype=dtype)
+    return creation.empty(args, dtype=dtype, device=_CPU)
 
 
 class tensortype(type):  # noqa: N801 - PyTorch's name
-    """The type of ``torch.LongTensor`` and its kin: a dtype's legacy constructor."""
+    """The type of ``torch.LongTensor`` and its kin: a dtype's legacy constructor on one
+    device type (``torch.cuda.LongTensor`` is CUDA's, which vizgrad does not have)."""
 
     def __call__(cls, *args, device=None):
+        if cls.device_type != "cpu":
+            raise TypeError(f"type {cls.__module__}.{cls.__name__} not available. {NO_CUDA}.")
         return construct(args, cls.dtype, device)
 
     def __instancecheck__(cls, instance) -> bool:
         return (
             isinstance(instance, Tensor)
             and instance.dtype is cls.dtype
-            and instance.device.type == "cpu"
+            and instance.device.type == cls.device_type
         )
 
     def __repr__(cls) -> str:
-        return f"<class 'vizgrad.{cls.__name__}'>"
+        return f"<class '{cls.__module__}.{cls.__name__}'>"
 
 
-def _typed(dtype: dtypes.dtype) -> tensortype:
+def typed_constructor(dtype: dtypes.dtype, device_type: str = "cpu") -> tensortype:
+    """The legacy constructor of ``dtype`` tensors on ``device_type``: ``vizgrad.LongTensor``
+    for the CPU, ``vizgrad.cuda.LongTensor`` for CUDA."""
     name = f"{dtype.scalar_name}Tensor"
-    return tensortype(name, (), {"dtype": dtype, "__module__": "vizgrad", "__qualname__": name})
+    module = "vizgrad" if device_type == "cpu" else f"vizgrad.{device_type}"
+    namespace = {"dtype": dtype, "device_type": device_type, "__module__": module,
+                 "__qualname__": name}  # fmt: skip
+    return tensortype(name, (), namespace)
 
 
-FloatTensor = _typed(dtypes.float32)
-DoubleTensor = _typed(dtypes.float64)
-HalfTensor = _typed(dtypes.float16)
-ByteTensor = _typed(dtypes.uint8)
-CharTensor = _typed(dtypes.int8)
-ShortTensor = _typed(dtypes.int16)
-IntTensor = _typed(dtypes.int32)
-LongTensor = _typed(dtypes.int64)
-BoolTensor = _typed(dtypes.bool)
+FloatTensor = typed_constructor(dtypes.float32)
+DoubleTensor = typed_constructor(dtypes.float64)
+HalfTensor = typed_constructor(dtypes.float16)
+ByteTensor = typed_constructor(dtypes.uint8)
+CharTensor = typed_constructor(dtypes.int8)
+ShortTensor = typed_constructor(dtypes.int16)
+IntTensor = typed_constructor(dtypes.int32)
+LongTensor = typed_constructor(dtypes.int64)
+BoolTensor = typed_constructor(dtypes.bool)
 
 
 def legacy_tensor(*args, device=None) -> Tensor:

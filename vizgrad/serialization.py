@@ -766,9 +766,15 @@ def _place(storage: Storage, location: str, map_location) -> Storage:
             raise TypeError(f"map_location returned a {type(moved).__name__}, not a storage")
         return moved
     target = _restore_location(map_location, location)
+    if target.split(":")[0] == "cuda":  # torch.serialization's words on a CPU-only machine
+        raise RuntimeError(
+            "Attempting to deserialize object on a CUDA device but vizgrad.cuda.is_available() "
+            "is False. If you are running on a CPU-only machine, please use vizgrad.load with "
+            "map_location=vizgrad.device('cpu') to map your storages to the CPU."
+        )
     if target.split(":")[0] != "cpu":
         raise RuntimeError(
-            f"the checkpoint puts a storage on '{location}', but vizgrad runs on the CPU only. "
-            "Load it with map_location='cpu' to bring every storage to the CPU."
+            f"the checkpoint puts a storage on '{target}', but vizgrad has only the CPU "
+            "backend. Load it with map_location='cpu' to bring every storage to the CPU."
         )
     return storage

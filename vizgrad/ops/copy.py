@@ -29,6 +29,7 @@ import numpy as np
 from ..arg_parser import PythonArgParser
 from ..derivatives import Derivative
 from ..device import channels_last, contiguous_format, memory_format, preserve_format
+from ..device import device as Device
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import ALIASES, ALL_DTYPES, BOOL, from_numpy_dtype, int8, uint8
 from ..dtypes import bool as bool_
@@ -277,7 +278,7 @@ def _to_device_and_dtype(self: Tensor, device, dtype, non_blocking: bool, copy: 
                                 non_blocking=non_blocking, copy=copy, memory_format=fmt)  # fmt: skip
     if device is None:
         return _to_dtype(self, dtype, non_blocking, copy, fmt)
-    check_device(f"cuda:{device}" if type(device) is int else device)  # an int is a GPU index
+    check_device(device)
     if dtype is None:
         return _to_dtype_layout(self, dtype=self._dtype, device=device,
                                 non_blocking=non_blocking, copy=copy, memory_format=fmt)  # fmt: skip
@@ -322,6 +323,12 @@ def _to_method(self: Tensor, *args, **kwargs) -> Tensor:
 define_method("to", _to_method)
 
 _TENSOR_TYPE_NAMES = {f"{d.scalar_name}Tensor": d for d in ALL_DTYPES}
+# A CPU-only PyTorch's first words when asked for a CUDA tensor type (``THPVariable_type``;
+# the rest of its message is about C++ linking), and what to do instead.
+_NO_CUDA_LIBRARY = (
+    "Cannot initialize CUDA without ATen_cuda library: vizgrad, like a PyTorch built without "
+    "CUDA, has only the CPU backend. Use a CPU type (vizgrad.FloatTensor) instead."
+)
 _TYPE_SIGNATURE = PythonArgParser.from_signatures(
     "type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)"
 )
@@ -336,15 +343,49 @@ def _type_method(self: Tensor, *args, **kwargs):
         return f"vizgrad.{self._dtype.scalar_name}Tensor"
     if isinstance(dtype, DType):
         return _to_dtype(self, dtype, non_blocking, False, fmt)
+    if isinstance(dtype, type) and isinstance(getattr(dtype, "dtype", None), DType):
+        # A legacy tensor type (``vizgrad.DoubleTensor``), which also names a device.
+        if dtype.device_type != "cpu":
+            raise RuntimeError(_NO_CUDA_LIBRARY)
+        return _to_dtype(self, dtype.dtype, non_blocking, False, fmt)
     if not isinstance(dtype, str):
         raise TypeError("dtype must be a type, str, or dtype object")
     prefix, _, name = dtype.rpartition(".")
+    if prefix in ("torch.cuda", "vizgrad.cuda") and name in _TENSOR_TYPE_NAMES:
+        raise RuntimeError(_NO_CUDA_LIBRARY)
     if prefix not in ("torch", "vizgrad") or name not in _TENSOR_TYPE_NAMES:
         raise ValueError(f"invalid type: '{dtype}'")
     return _to_device(self, self.device, _TENSOR_TYPE_NAMES[name], non_blocking, False, fmt)
 
 
 define_method("type", _type_method)
+
+_CPU_SIGNATURE = PythonArgParser.from_signatures("cpu(*, MemoryFormat? memory_format=None)")
+_CUDA_SIGNATURE = PythonArgParser.from_signatures(
+    "cuda(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)"
+)
+
+
+def _cpu_method(self: Tensor, *args, **kwargs) -> Tensor:
+    """``Tensor.cpu()``: ``self.to('cpu')``, which is ``self`` itself, since every vizgrad
+    tensor is on the CPU (``THPVariable_cpu``)."""
+    _, _, options = _CPU_SIGNATURE.parse(args, kwargs)
+    return _to_method(self, "cpu", memory_format=options["memory_format"])
+
+
+def _cuda_method(self: Tensor, *args, **kwargs) -> Tensor:
+    """``Tensor.cuda()``: a copy on a CUDA device, which vizgrad (as a PyTorch built
+    without CUDA) does not have: ``AssertionError: Torch not compiled with CUDA enabled``."""
+    _, (device, _), _ = _CUDA_SIGNATURE.parse(args, kwargs)
+    device = Device("cuda" if device is None else device)  # an int asks for an accelerator
+    if device.type != "cuda":
+        raise RuntimeError("Invalid device, must be cuda device")
+    check_device(device)  # raises: there is no CUDA
+    return self
+
+
+define_method("cpu", _cpu_method)
+define_method("cuda", _cuda_method)
 
 
 def _conversion_method(name: str, dtype: DType):

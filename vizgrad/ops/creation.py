@@ -29,7 +29,7 @@ import numpy as np
 from .. import device as _formats
 from ..arg_parser import PythonArgParser
 from ..device import channels_last, contiguous_format, memory_format, preserve_format
-from ..device import device as Device
+from ..device import check_backend
 from ..dispatcher import NONDIFFERENTIABLE
 from ..dtypes import (
     ALL_DTYPES,
@@ -83,9 +83,9 @@ MAX_DIMS = 64  # PyTorch's limit on the number of dimensions of nested data
 
 
 def check_device(device) -> None:
-    """``device=``: only the CPU exists; anything else raises (see ``vizgrad.device``)."""
-    if device is not None:
-        Device(device)
+    """``device=`` (or, when None, ``get_default_device()``): only the CPU backend exists;
+    anything else raises as PyTorch built without that backend does (``check_backend``)."""
+    check_backend(device)
 
 
 def check_nonnegative(shape) -> None:
@@ -414,7 +414,7 @@ def as_tensor(*args, **kwargs) -> Tensor:
         if dtype is None or dtype is data._dtype:
             return data
         return _copy_preserving_layout(data, dtype)
-    return _tensor_from_data(data, dtype, None, False)
+    return _tensor_from_data(data, dtype, options["device"], False)
 
 
 def from_numpy(ndarray: np.ndarray) -> Tensor:
@@ -460,7 +460,8 @@ def _new_tensor(self, *args, **kwargs) -> Tensor:
     _, (data,), options = _NEW_TENSOR_SIGNATURE.parse(args, kwargs)
     dtype = options["dtype"] or self._dtype
     requires_grad = options.get("requires_grad", False)  # left out of the shared defaults
-    return _tensor_from_data(data, dtype, options["device"], requires_grad)
+    # ``new_*`` tensors go where ``self`` is, not to the default device.
+    return _tensor_from_data(data, dtype, options["device"] or self.device, requires_grad)
 
 
 define_method("new_tensor", _new_tensor)
@@ -740,7 +741,7 @@ def _new_factory_kernel(fill):
     """``Tensor.new_zeros``…: like the factory, but in ``self``'s dtype unless told."""
 
     def kernel(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
-        check_device(device)
+        check_device(device or self.device)  # where ``self`` is, not the default device
         check_nonnegative(size)
         return _filled(size, dtype or self._dtype, fill)
 
