@@ -12,6 +12,14 @@ from __future__ import annotations
 __all__ = [
     "aminmax",
     "aminmax_out",
+    "cummax",
+    "cummax_out",
+    "cummin",
+    "cummin_out",
+    "frexp",
+    "frexp_out",
+    "histogram",
+    "histogram_out",
     "kthvalue",
     "kthvalue_out",
     "max",
@@ -89,6 +97,14 @@ mode = _return_type("mode", _VALUES_INDICES)
 mode_out = _return_type("mode_out", _VALUES_INDICES)
 aminmax = _return_type("aminmax", ("min", "max"))
 aminmax_out = _return_type("aminmax_out", ("min", "max"))
+frexp = _return_type("frexp", ("mantissa", "exponent"))
+frexp_out = _return_type("frexp_out", ("mantissa", "exponent"))
+cummax = _return_type("cummax", _VALUES_INDICES)
+cummax_out = _return_type("cummax_out", _VALUES_INDICES)
+cummin = _return_type("cummin", _VALUES_INDICES)
+cummin_out = _return_type("cummin_out", _VALUES_INDICES)
+histogram = _return_type("histogram", ("hist", "bin_edges"))
+histogram_out = _return_type("histogram_out", ("hist", "bin_edges"))
 # ``nll_loss_forward`` names its results too; PyTorch binds it to no Python function, so
 # only the declaration meets these types (``torch.return_types`` has none).
 nll_loss_forward = _return_type("nll_loss_forward", ("output", "total_weight"))

@@ -1,4 +1,5 @@
-"""Scans: ``cumsum`` and ``cumprod`` (PyTorch's ``ReduceOps.cpp``, "cumulative" ops).
+"""Scans: ``cumsum``, ``cumprod``, ``cummax``, ``cummin``, ``logcumsumexp`` (PyTorch's
+``ReduceOps.cpp``, "cumulative" ops).
 
 A scan is a reduction that keeps every partial result: element ``i`` of
 ``cumsum(t, dim)`` is the sum of elements ``0..i`` along ``dim``, so the output has the
@@ -6,6 +7,12 @@ input's shape. Its dtype follows the ``sum`` rules (integers and bools widen to 
 ``dtype=`` casts the input first); the in-place ``cumsum_`` keeps the tensor's dtype.
 The running value itself is kept wider on the CPU (``double`` for ``float``), and each
 element rounded from it.
+
+``cummax``/``cummin`` keep the running extreme and *where* it was found (``(values,
+indices)``); ``logcumsumexp`` keeps ``log(exp(x_0) + ... + exp(x_i))`` without ever
+forming the exponentials, so it neither overflows nor underflows. Every scan runs as
+NumPy ``accumulate`` calls in slices (``interruptible_scan``): linear in the input, and
+stopped by Ctrl-C between slices.
 """
 
 from __future__ import annotations
@@ -20,14 +27,16 @@ from ..grad_mode import is_grad_enabled
 from ..memory_overlap import assert_no_internal_overlap
 from ..shape import wrap_dim
 from ..tensor import Tensor
-from .creation import ones
+from .creation import ones, zeros
 from .declaration import native_function
+from .iterator import ALL_TYPES, COMPLEX_TYPES, FLOATING_TYPES, dispatch_dtypes
 from .joining import cat
 from .logical import where
+from .overload_kernels import out_wrapper
 from .reduction_dtypes import accumulate_dtype, computed_in_out_dtype, input_as, sum_dtype
-from .reduction_machinery import interruptible_scan, wrap_result
+from .reduction_machinery import interruptible_into, interruptible_scan, wrap_result
 
-__all__ = ["cumsum", "cumprod"]
+__all__ = ["cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"]
 
 
 def _running_dtype(result_dtype: DType) -> DType:
@@ -188,4 +197,243 @@ cumprod = native_function(
         },
     ),
     doc="``torch.cumprod``: running products along ``dim``.",
+)
+
+
+# --- cummax, cummin: the running extreme and where it was found -------------------------
+
+
+def _check_extreme_scan_dim(fn_name: str, self: Tensor, dim: int) -> None:
+    """``cummax_out``'s dim rules: a zero-dim ``self`` takes dim -1 or 0 only; an empty
+    one is never read, so its dim is never checked (any dim passes, as in PyTorch)."""
+    if not self._size:
+        if dim not in (-1, 0):
+            raise IndexError(
+                f"{fn_name}(): Expected reduction dim -1 or 0 for scalar but got {dim}"
+            )
+    elif self.numel():
+        wrap_dim(dim, self.dim())
+
+
+def _positions_where_extreme(array, running, positions, out) -> None:
+    """``positions`` where the running extreme was (re)taken, 0 elsewhere.
+
+    PyTorch's loop moves the index to ``i`` when ``x_i >= extreme`` (``<=`` for cummin),
+    so of equal values the *last* one is the index; and when ``x_i`` is nan, which is
+    then the extreme for good. After the first nan, the running extreme is nan, and
+    only nans equal it in this test."""
+    taken = array == running
+    if array.dtype.kind == "f":
+        taken |= np.isnan(array)
+    np.multiply(taken, positions, out=out)
+
+
+def _extreme_scan(ufunc, kernel_name: str):
+    """The scan of ``cummax`` (``np.maximum``) or ``cummin`` (``np.minimum``) along
+    ``axis``: running extremes (NumPy's propagate nan, as PyTorch's loop does), then
+    the index of each, the running maximum of the positions where it was taken."""
+
+    @dispatch_dtypes(kernel_name, ALL_TYPES | {"bool"})
+    def scan(_no_out, array, axis: int):
+        values = interruptible_scan(ufunc, array, axis, array.dtype)
+        along = [-1 if a == axis else 1 for a in range(array.ndim)]
+        positions = np.arange(array.shape[axis]).reshape(along)
+        taken_at = interruptible_into(_positions_where_extreme, np.empty(array.shape, np.int64),
+                                      array, values, positions)  # fmt: skip
+        return values, interruptible_scan(np.maximum, taken_at, axis, np.int64)
+
+    return scan
+
+
+def _extreme_scan_kernel(ufunc, fn_name: str):
+    """``cummax``/``cummin``: ``(values, indices)`` of ``self``'s shape, contiguous."""
+    scan = _extreme_scan(ufunc, f"{fn_name}_cpu")
+
+    def kernel(self: Tensor, dim: int):
+        _check_extreme_scan_dim(fn_name, self, dim)
+        if not self._size:  # a zero-dim tensor is its own extreme, at index 0
+            values, indices = self._array, np.zeros((), np.int64)
+        elif not self.numel():
+            values, indices = self._array, np.empty(self._size, np.int64)
+        else:
+            values, indices = scan(None, self._array, wrap_dim(dim, self.dim()))
+        return wrap_result(values, self._dtype), wrap_result(indices, dt.int64)
+
+    kernel.__name__ = f"_{fn_name}_kernel"
+    return kernel
+
+
+def check_same_scalar_type(out: Tensor, expected: DType) -> None:
+    """``check_scalar_type_device_layout_equal``: an ``out=`` tensor of ``expected``'s
+    dtype exactly, in those words."""
+    if out._dtype is not expected:
+        raise RuntimeError(
+            f"expected scalar_type {expected.scalar_name} but found {out._dtype.scalar_name}"
+        )
+
+
+def _check_extreme_scan_out(self: Tensor, dim: int, *, values: Tensor, indices: Tensor):
+    """``cummax_out`` checks both outputs' dtypes before anything else."""
+    check_same_scalar_type(values, self._dtype)
+    check_same_scalar_type(indices, dt.int64)
+
+
+def cummaxmin_backward(grad: Tensor, input: Tensor, indices: Tensor, dim: int) -> Tensor:
+    """``cummaxmin_backward``: output ``i`` is a copy of input ``indices[i]``, so each
+    input element gets the sum of the gradients of the outputs that copied it."""
+    if not input.numel():
+        return input
+    return zeros(input.shape, dtype=input.dtype).scatter_add_(dim, indices, grad)
+
+
+def _extreme_scan_declaration(fn_name: str, ufunc, node_name: str):
+    kernel = _extreme_scan_kernel(ufunc, fn_name)
+    return native_function(
+        f"{fn_name}(Tensor self, int dim) -> (Tensor values, Tensor indices)",
+        f"{fn_name}.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) "
+        "-> (Tensor(a!) values, Tensor(b!) indices)",
+        kernel=kernel,
+        kernels={
+            f"{fn_name}.out": out_wrapper(
+                kernel, checks=_check_extreme_scan_out, check_cast=False
+            )  # fmt: skip
+        },
+        derivative=Derivative(
+            node_name,
+            save=("self", "indices", "dim"),
+            differentiable_outputs=(0,),
+            grads={
+                "self": lambda grad, saved: cummaxmin_backward(
+                    grad, saved.self, saved.indices, saved.dim
+                )
+            },
+        ),
+        doc=f"``torch.{fn_name}``: the running {fn_name[3:]}imum along ``dim`` and the index "
+        "where each was found (the last of equal values; nan, once met, stays).",
+    )
+
+
+cummax = _extreme_scan_declaration("cummax", np.maximum, "CummaxBackward0")
+cummin = _extreme_scan_declaration("cummin", np.minimum, "CumminBackward0")
+
+
+# --- logcumsumexp: running log-sum-exp, stable ------------------------------------------
+
+
+class _ComplexLogAddExp:
+    """``np.logaddexp`` for complex numbers, which NumPy has not: PyTorch's complex
+    ``_log_add_exp_helper``, as a ufunc-like object (a call and ``accumulate``) that
+    ``interruptible_scan`` can run.
+
+    ``log(exp(a) + exp(b))`` is ``hi + log1p(exp(lo - hi))``, ``hi`` the operand of the
+    larger real part: ``exp`` never overflows. A nan anywhere is nan; two infinite real
+    parts of one sign are handled apart: ``+inf`` is computed plainly, and ``-inf`` (a
+    sum of zeros) is ``-inf + 0j``, whatever the angles (PyTorch's loop starts from
+    ``-inf + 0j`` and keeps it). Its ``accumulate`` combines ranges of doubling length
+    (Hillis-Steele): ``log2(n)`` vectorized passes, O(n log n), where a loop would be
+    Python per element.
+    """
+
+    START = complex(-np.inf, 0)  # the log of an empty sum
+
+    def __call__(self, a, b, out=None):
+        with np.errstate(all="ignore"):
+            a_lower = a.real < b.real
+            lo, hi = np.where(a_lower, a, b), np.where(a_lower, b, a)
+            result = np.log1p(np.exp(lo - hi)) + hi
+            both_infinite = ~np.isfinite(lo.real) & (lo.real == hi.real)
+            infinite = np.where(lo.real < 0, self.START, np.log(np.exp(lo) + np.exp(hi)))
+            result = np.where(both_infinite, infinite, result)
+            result = np.where(np.isnan(a) | np.isnan(b), complex(np.nan, np.nan), result)
+        if out is None:
+            return result
+        out[...] = result
+        return out
+
+    def accumulate(self, array, axis: int = 0, dtype=None, out=None):
+        running = np.array(array, dtype=dtype or array.dtype) if out is None else out
+        if out is not None and out is not array:
+            running[...] = array
+        n, step = running.shape[axis], 1
+        before = (slice(None),) * axis
+        # The first term is added to the empty sum too (a nan angle makes it nan); a
+        # slice's first term already holding the sum so far is unchanged by it.
+        first = (*before, slice(0, 1))
+        running[first] = self(np.array(self.START), running[first])
+        while step < n:
+            later, earlier = (*before, slice(step, None)), (*before, slice(0, n - step))
+            running[later] = self(running[later], running[earlier])
+            step *= 2
+        return running
+
+
+_COMPLEX_LOGADDEXP = _ComplexLogAddExp()
+
+
+def _logcumsumexp_kernel(self: Tensor, dim: int) -> Tensor:
+    """``_logcumsumexp_cpu``: ``log(exp(x_0) + ... + exp(x_i))`` along ``dim``, the running
+    value kept in ``acc_type`` (double for float) and combined by ``logaddexp``, whose
+    larger operand is factored out, as PyTorch's loop does."""
+    dim = wrap_dim(dim, self.dim())
+    _logcumsumexp_dtypes(None, self._array)
+    ufunc = _COMPLEX_LOGADDEXP if self._dtype.category == dt.COMPLEX else np.logaddexp
+    if not self.numel():
+        return wrap_result(self._array, self._dtype)
+    return wrap_result(_scan(ufunc, self, dim, self._dtype), self._dtype)
+
+
+@dispatch_dtypes("logcumsumexp_out_cpu", FLOATING_TYPES | COMPLEX_TYPES)
+def _logcumsumexp_dtypes(_no_out, array) -> None:
+    """(Only the dtype dispatch: ``logcumsumexp`` is compiled for floating and complex.)"""
+
+
+def _check_logcumsumexp_out(self: Tensor, dim: int, *, out: Tensor) -> None:
+    """``logcumsumexp_out``: ``out`` must have ``self``'s dtype exactly, before anything."""
+    check_same_scalar_type(out, self._dtype)
+
+
+def logcumsumexp_backward(grad: Tensor, self: Tensor, result: Tensor, dim: int) -> Tensor:
+    """``logcumsumexp_backward``: ``d out_k / d x_i = exp(x_i - out_k)`` for ``i <= k``, so
+    the gradient of ``x_i`` is ``sum_{k >= i} grad_k exp(x_i - out_k)``: a reversed
+    running sum, taken in log space (a reversed ``logcumsumexp`` of ``log grad_k -
+    out_k``) so that nothing overflows. A log needs positive numbers: the positive and
+    the negative gradients are summed apart (``lowest`` standing for ``log 0``)."""
+    if grad.dim() == 0 or not grad.numel():
+        return grad
+
+    def reversed_logcumsumexp(t: Tensor) -> Tensor:
+        return t.flip(dim).logcumsumexp(dim).flip(dim)
+
+    if grad.is_complex():  # the complex log needs no split by sign
+        log_grad = grad.conj().log()
+        return (reversed_logcumsumexp(log_grad - result) + self).exp().conj()
+    lowest = float(np.finfo(grad.dtype.numpy).min)
+    log_abs_grad = grad.abs().log()
+    log_grad_positive = where(grad > 0, log_abs_grad, lowest)
+    log_grad_negative = where(grad < 0, log_abs_grad, lowest)
+    output_positive = (reversed_logcumsumexp(log_grad_positive - result) + self).exp()
+    output_negative = (reversed_logcumsumexp(log_grad_negative - result) + self).exp()
+    return output_positive - output_negative
+
+
+logcumsumexp = native_function(
+    "logcumsumexp(Tensor self, int dim) -> Tensor",
+    "logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_logcumsumexp_kernel,
+    kernels={
+        "logcumsumexp.out": out_wrapper(
+            _logcumsumexp_kernel, checks=_check_logcumsumexp_out, check_cast=False
+        )  # fmt: skip
+    },
+    derivative=Derivative(
+        "LogcumsumexpBackward0",
+        save=("self", "result", "dim"),
+        grads={
+            "self": lambda grad, saved: logcumsumexp_backward(
+                grad, saved.self, saved.result, saved.dim
+            )
+        },
+    ),
+    doc="``torch.logcumsumexp``: ``log(cumsum(exp(input)))`` along ``dim``, computed without "
+    "overflow.",
 )
