@@ -255,6 +255,61 @@ def test_optimizing_model_parameters():
     assert printed.count("Test Error") == 10 and printed.endswith("Done!\n")
 
 
+# The calls of the "Tensors" tutorial (Learn the Basics), in a program of our own: making
+# tensors from data, arrays and other tensors, their attributes, the guarded move to a GPU
+# (which builds ``torch.device('cuda')`` on any machine), indexing, joining, products with
+# and without ``out=``, ``item()``, an in-place op, and the NumPy bridge both ways.
+TENSOR_BASICS = """
+import numpy as np
+import torch
+
+rows = [[1, 2], [3, 4]]
+from_data = torch.tensor(rows)
+from_array = torch.from_numpy(np.array(rows))
+print(f"Ones like it:\\n{torch.ones_like(from_data)}")
+print(torch.rand_like(from_data, dtype=torch.float).dtype, torch.zeros((2, 3,)), torch.ones((2, 3,)))
+
+grid = torch.rand(3, 4)
+print(f"Shape: {grid.shape}; dtype: {grid.dtype}; device: {grid.device}")
+if torch.cuda.is_available() & (torch.device('cuda').index is not None):
+    grid = grid.to('cuda')
+print(torch.device('cuda'), torch.device('cuda').index, torch.cuda.is_available())
+
+square = torch.ones(4, 4)
+print('Row 0:', square[0], 'Column 0:', square[:, 0], 'Last column:', square[..., -1])
+square[:, 1] = 0
+print(torch.cat([square, square, square], dim=1))
+
+first = square @ square.T
+second = square.matmul(square.T)
+third = torch.rand_like(square)
+torch.matmul(square, square.T, out=third)
+print(first, torch.equal(first, second), torch.equal(first, third))
+product = torch.rand_like(square)
+torch.mul(square, square, out=product)
+print(torch.equal(product, square * square), torch.equal(product, square.mul(square)))
+
+total = square.sum()
+print(total.item(), type(total.item()))
+square.add_(5)
+print(square)
+
+ones = torch.ones(5)
+shared = ones.numpy()
+ones.add_(1)
+print(f"tensor: {ones}, array: {shared}")
+array = np.ones(5)
+bridged = torch.from_numpy(array)
+np.add(array, 1, out=array)
+print(f"tensor: {bridged}, array: {array}")
+"""
+
+
+def test_tensor_basics():
+    printed = assert_same_printout(TENSOR_BASICS, random_values=True)
+    assert "device: cpu" in printed and "tensor: tensor([2., 2., 2., 2., 2.])" in printed
+
+
 @pytest.mark.parametrize(
     "name", ["torch.nn", "torch.nn.functional", "torch.optim", "torch.utils.data"]
 )
