@@ -177,33 +177,72 @@ def scalar_dtype(value) -> dtype:
     raise TypeError(f"expected a Python number, got {type(value).__name__}")
 
 
-class finfo:  # noqa: N801 - the PyTorch name
-    """Machine limits of a floating dtype (``torch.finfo``)."""
+def _check_dtype_argument(name: str, value) -> None:
+    if not isinstance(value, dtype):
+        raise TypeError(
+            f"{name}(): argument 'type' (position 1) must be vizgrad.dtype, not "
+            f"{type(value).__name__}"
+        )
+
+
+class _TypeInfo:
+    """What ``finfo`` and ``iinfo`` share: equality by the dtype they describe, and the
+    printed form of ``torch/csrc/TypeInfo.cpp`` (numbers as C++ prints doubles, ``%g``)."""
+
+    _shown: tuple[str, ...] = ()
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and other.dtype == self.dtype
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.dtype))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name):g}" for name in self._shown)
+        return f"{type(self).__name__}({shown}, dtype={self.dtype})"
+
+
+class finfo(_TypeInfo):  # noqa: N801 - the PyTorch name
+    """Machine limits of a floating dtype (``torch.finfo``); a complex dtype's are those of
+    its real and imaginary parts. ``resolution`` is ``10 ** -digits10``, the decimal
+    precision the dtype always holds, as PyTorch computes it."""
+
+    _shown = ("resolution", "min", "max", "eps", "smallest_normal", "tiny")
 
     def __init__(self, type: dtype | None = None):  # noqa: A002 - PyTorch's name
-        type = type or _default_dtype
+        type = _default_dtype if type is None else type
+        _check_dtype_argument("finfo", type)
         if type.category < FLOATING:
-            raise TypeError("torch.finfo() requires a floating point input type.")
+            raise TypeError(
+                "vizgrad.finfo() requires a floating point input type. Use vizgrad.iinfo to "
+                "handle 'vizgrad.finfo'"
+            )
         info = np.finfo(type.to_real().numpy)
         self.dtype = type.to_real().name
-        self.bits = info.bits
+        self.bits = int(info.bits)
         self.eps = float(info.eps)
         self.max = float(info.max)
         self.min = float(info.min)
         self.tiny = self.smallest_normal = float(info.tiny)
-        self.resolution = float(info.resolution)
+        self.resolution = 10.0 ** -int(info.precision)
 
 
-class iinfo:  # noqa: N801 - the PyTorch name
-    """Limits of an integral dtype (``torch.iinfo``)."""
+class iinfo(_TypeInfo):  # noqa: N801 - the PyTorch name
+    """Limits of an integer dtype (``torch.iinfo``); ``bool`` has none."""
+
+    _shown = ("min", "max")
 
     def __init__(self, type: dtype):  # noqa: A002 - PyTorch's name
+        _check_dtype_argument("iinfo", type)
+        if type is bool:
+            raise TypeError("vizgrad.bool is not supported by vizgrad.iinfo")
         if type.category > INTEGRAL:
             raise TypeError(
-                "torch.iinfo() requires an integer input type. Use torch.finfo to handle 'float16'"
+                "vizgrad.iinfo() requires an integer input type. Use vizgrad.finfo to handle "
+                "'vizgrad.iinfo'"
             )
-        info = np.iinfo(type.numpy) if type is not bool else None
+        info = np.iinfo(type.numpy)
         self.dtype = type.name
-        self.bits = type.itemsize * 8
-        self.max = int(info.max) if info else 1
-        self.min = int(info.min) if info else 0
+        self.bits = int(info.bits)
+        self.max = int(info.max)
+        self.min = int(info.min)
