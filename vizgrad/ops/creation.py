@@ -28,8 +28,7 @@ import numpy as np
 
 from .. import device as _formats
 from ..arg_parser import PythonArgParser
-from ..device import channels_last, contiguous_format, memory_format, preserve_format
-from ..device import check_backend
+from ..device import channels_last, check_backend, contiguous_format, memory_format, preserve_format
 from ..dispatcher import NONDIFFERENTIABLE
 from ..dtypes import (
     ALL_DTYPES,
