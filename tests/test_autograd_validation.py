@@ -190,50 +190,6 @@ def test_an_out_tensor_that_requires_grad_may_be_written_without_grad_mode():
         assert out.tolist() == [2.0, 2.0, 2.0] and out.requires_grad and out.grad_fn is None
 
 
-# --- complex tensors never require grad (vizgrad's formulas are real) --------------------
-
-REFUSED = "vizgrad's autograd supports real floating dtypes only"
-
-
-@pytest.mark.parametrize(
-    "compute",
-    [
-        lambda: vg.tensor([1j], requires_grad=True) * 2,
-        lambda: (vg.tensor(1 + 1j, requires_grad=True) * vg.tensor(1 + 1j)).abs(),
-        lambda: vg.zeros(2, dtype=vg.complex64, requires_grad=True).sum(),
-        lambda: vg.randn(2, dtype=vg.complex128, requires_grad=True).exp(),
-        lambda: vg.ones(2, dtype=vg.complex64, requires_grad=True)[0],
-        lambda: vg.ones(2, requires_grad=True) * (1 + 1j),
-        lambda: vg.ones(2, requires_grad=True).to(vg.complex64),
-        lambda: vg.ones(2, requires_grad=True) + vg.tensor([1j, 2j]),
-        lambda: vg.tensor([1j]).requires_grad_(),
-        lambda: setattr(vg.tensor([1j]), "requires_grad", True),
-    ],
-    ids=[
-        "mul",
-        "abs",
-        "sum",
-        "exp",
-        "select",
-        "real-times-complex",
-        "to",
-        "add",
-        "requires_grad_",
-        "attribute",
-    ],  # fmt: skip
-)
-def test_complex_autograd_is_refused_everywhere(compute):
-    with pytest.raises(RuntimeError, match=REFUSED):
-        compute()
-
-
-def test_complex_results_without_grad_still_compute():
-    w = vg.ones(2, requires_grad=True)
-    with vg.no_grad():
-        assert (w * (1 + 1j)).tolist() == [1 + 1j, 1 + 1j]
-    assert (w.detach() * 1j).tolist() == [1j, 1j]
-
-
 # --- the entry points check their arguments as torch/autograd/__init__.py does ------------
 
 

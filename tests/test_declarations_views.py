@@ -156,10 +156,9 @@ def test_swapping_in_place_is_transpose_in_place(name):
     assert v._version == t._version
 
 
-def test_view_of_a_dtype_is_chosen_but_not_available():
-    # The parser picks ``view.dtype`` as PyTorch's does; a vizgrad storage is typed.
-    with pytest.raises(NotImplementedError, match="view\\(dtype\\)"):
-        vg.zeros(2).view(vg.int32)
+def test_view_of_a_dtype_is_chosen_by_the_parser():
+    # The parser picks ``view.dtype`` as PyTorch's does (tests/test_view_dtype.py tests it).
+    assert vg.zeros(2).view(vg.int32).dtype is vg.int32
 
 
 def test_split_with_a_non_tensor_is_torchs_attribute_error():

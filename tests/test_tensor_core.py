@@ -143,8 +143,6 @@ def test_finfo_and_iinfo_match_torch():
         assert vg.iinfo(getattr(vg, name)).min == torch.iinfo(getattr(torch, name)).min
 
 
-def test_complex_tensors_cannot_require_grad_in_vizgrad():
-    # A documented difference: vizgrad's formulas are real; PyTorch's use conjugates.
-    v = vg.zeros(2, dtype=vg.complex64)
-    with pytest.raises(RuntimeError, match="supports real floating dtypes only"):
-        v.requires_grad_()
+def test_complex_tensors_can_require_grad():
+    v, t = vg.zeros(2, dtype=vg.complex64), torch.zeros(2, dtype=torch.complex64)
+    assert v.requires_grad_().requires_grad == t.requires_grad_().requires_grad

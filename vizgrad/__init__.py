@@ -61,9 +61,11 @@ from .ops.embedding import *  # noqa: F403
 from .ops.factorizations import *  # noqa: F403
 from .ops.fill import *  # noqa: F403
 from .ops.flat_indexing import *  # noqa: F403
+from .ops.float_bits import *  # noqa: F403
 from .ops.histograms import *  # noqa: F403
 from .ops.index_ops import *  # noqa: F403
 from .ops.indexing_common import *  # noqa: F403
+from .ops.integer_math import *  # noqa: F403
 from .ops.joining import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.linear import *  # noqa: F403

@@ -98,16 +98,21 @@ class DifferentiableViewMeta(AutogradMeta):
       When the base (or another view of it) is written in place, the shared counter moves
       on: the view's ``grad_fn`` is stale and is regenerated from the base's new history
       the next time it is asked for (``VariableHooks::grad_fn``), even for a view made
-      while its base required no grad, if the write gave the base a history.
+      while its base required no grad, if the write gave the base a history;
+    * ``view_fn`` — how to make the view again from the base, when its size, strides and
+      offset do not say it all: a view of another dtype (``view_as_real``) or with a math
+      bit (``conj()``) somewhere on the way from the base (``ViewInfo::view_fn_``). None:
+      ``as_strided`` of the base remakes it.
     """
 
-    __slots__ = ("base", "creation_meta", "attr_version")
+    __slots__ = ("base", "creation_meta", "attr_version", "view_fn")
 
-    def __init__(self, base, creation_meta=CreationMeta.DEFAULT, version=None):
+    def __init__(self, base, creation_meta=CreationMeta.DEFAULT, version=None, view_fn=None):
         super().__init__()
         self.base = base
         self.creation_meta = creation_meta
         self.attr_version = version
+        self.view_fn = view_fn
 
     @property
     def requires_grad(self) -> bool:

@@ -17,6 +17,23 @@ Formulas are written with vizgrad operators, so with ``create_graph=True`` they 
 recorded too and can be differentiated again. A formula may return a gradient of the
 broadcast shape: the engine sums it down to the input's shape, as PyTorch's does.
 
+**Complex numbers.** A formula is written for real numbers unless its ``Derivative`` says
+``complex=True``: then it computes PyTorch's gradient for complex inputs and outputs too,
+the *conjugate Wirtinger* derivative ``grad * conj(df/dz)`` (``derivatives.yaml``'s
+formulas, with their ``.conj()`` calls; PyTorch lists these operators in
+``GRADIENT_IMPLEMENTED_FOR_COMPLEX``). Declare it beside the formula::
+
+    Derivative("MulBackward0", save=("self", "other"), complex=True, grads={
+        "self": lambda grad, saved: grad * saved.other.conj(),
+        "other": lambda grad, saved: grad * saved.self.conj(),
+    })
+
+The autograd key refuses to record an operator whose formula is not declared so when a
+complex tensor that requires grad goes in or comes out (PyTorch's
+``throw_error_for_complex_autograd``). A formula's gradient for a *real* input is the
+real part of what it computes (``handle_r_to_c``), taken once for every formula where
+the nodes apply them (``autograd/formula.py``).
+
 This module is data only: operators (``vizgrad.ops``) import it to declare their
 formulas, and ``vizgrad.autograd`` turns a ``Derivative`` into backward nodes. Keeping
 it below both is what lets autograd import the operators without a cycle.
@@ -31,11 +48,14 @@ class Derivative:
     """The backward of one operator overload."""
 
     __slots__ = ("name", "save", "grads", "differentiable_outputs", "multi_output",
-                 "inplace_view", "reads", "save_plan", "_listed_reads")  # fmt: skip
+                 "inplace_view", "reads", "save_plan", "_listed_reads", "complex")  # fmt: skip
 
     def __init__(self, name: str, grads: dict, save=(), *, differentiable_outputs=None,
-                 multi_output: bool = False, inplace_view: bool = False, reads=None):  # fmt: skip
+                 multi_output: bool = False, inplace_view: bool = False, reads=None,
+                 complex: bool = False):  # fmt: skip
         self.name = name
+        # The formulas hold for complex numbers (conjugate Wirtinger calculus): see above.
+        self.complex = complex
         self.grads = grads
         self.save = tuple(save)
         # What each input's formula reads (``{"self": ("other",), "other": ("self",)}`` for

@@ -23,6 +23,8 @@ __all__ = ["dispatch_trace", "DispatchTraceLog"]
 _KEY_ROLE = {
     "AutogradCPU": "autograd: records a grad_fn if an input requires grad",
     "ADInplaceOrView": "view bookkeeping / version bump",
+    "Negative": "resolves inputs with the negative bit (a lazy negation) before the kernel",
+    "Conjugate": "resolves inputs with the conjugate bit (a lazy conj()) before the kernel",
     "CPU": "CPU backend kernel",
 }
 

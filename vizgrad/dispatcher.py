@@ -9,7 +9,13 @@ For a CPU strided tensor an operator call visits, in order:
    version counter, ``_base``); for in-place and ``out=`` ops, bumps the version
    counter of what was written. For functional ops this key is a *fall-through*:
    it is skipped, as PyTorch skips it.
-3. ``CPU`` — the backend kernel. Inside it, a second dispatch picks the dtype loop
+3. ``Negative``, then ``Conjugate`` — only when an argument has that *math bit* set
+   (``conj()``'s lazy conjugate, ``conj().imag``'s lazy negation: see ``vizgrad.tensor``).
+   Their *fallback* (``register_fallback``; ``vizgrad.ops.math_bits`` installs it, as
+   PyTorch's ``ConjugateFallback.cpp``) resolves those arguments into plain tensors so
+   the kernel never sees the bit, except for the operators that handle it themselves
+   (views keep it; ``clone``, ``copy_`` apply it): for them the key is a fall-through.
+4. ``CPU`` — the backend kernel. Inside it, a second dispatch picks the dtype loop
    (``AT_DISPATCH_ALL_TYPES``); see ``vizgrad.ops.iterator``.
 
 Each step emits an ``OpDispatched`` event, which is what ``dispatch_trace`` prints.
@@ -25,7 +31,7 @@ from . import events, module_scope
 from .autograd_meta import CreationMeta, DifferentiableViewMeta
 from .grad_mode import state as grad_state
 from .schema import FunctionSchema
-from .tensor import Tensor
+from .tensor import CONJ_BIT, NEG_BIT, Tensor
 
 __all__ = [
     "COMPOSITE_IMPLICIT",
@@ -43,6 +49,7 @@ __all__ = [
     "current_call",
     "current_op",
     "dispatch",
+    "register_fallback",
     "set_autograd_handler",
 ]
 
@@ -70,6 +77,8 @@ NONDIFFERENTIABLE = "non-differentiable"
 
 AUTOGRAD_KEY = "AutogradCPU"
 INPLACE_OR_VIEW_KEY = "ADInplaceOrView"
+NEGATIVE_KEY = "Negative"
+CONJUGATE_KEY = "Conjugate"
 BACKEND_KEY = "CPU"
 
 
@@ -88,13 +97,14 @@ class Operator:
     __slots__ = ("schema", "function_schema", "name", "overload", "qualname", "variant",
                  "kernel", "derivative", "kind", "params", "params_names", "out_names",
                  "argument_names", "tensor_inputs", "lists_may_hold_tensors",
-                 "below_autograd")  # fmt: skip
+                 "below_autograd", "overload_name")  # fmt: skip
 
     def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=EXPLICIT):
         self.schema = schema
         self.function_schema = parsed = FunctionSchema.parse(schema)
         self.name, self.overload = parsed.name, parsed.overload_name
         self.qualname = f"aten::{parsed.qualified_name}"
+        self.overload_name = parsed.qualified_name  # ``transpose.int``: what fallbacks list
         self.variant = variant
         self.kernel = kernel
         if kind is not EXPLICIT and derivative is not None:
@@ -122,8 +132,9 @@ class Operator:
         self.out_names = tuple(argument.name for argument in parsed.out_arguments)
         self.params_names = frozenset(argument.name for argument in parsed.without_out())
         # The keys under autograd: a functional op has nothing for ADInplaceOrView to do
-        # (no version to bump, no view to track), so it goes straight to the backend.
-        self.below_autograd = _backend if variant is FUNCTIONAL else redispatch_below_autograd
+        # (no version to bump, no view to track), so it goes straight to the math bits'
+        # keys and the backend.
+        self.below_autograd = _math_bit_keys if variant is FUNCTIONAL else redispatch_below_autograd
 
     def __call__(self, *args, **kwargs):
         return dispatch(self, args, kwargs)
@@ -134,11 +145,14 @@ class Operator:
 
 class _DispatchState:
     __slots__ = ("depth", "autograd_handler", "below_autograd", "call", "parent", "call_op",
-                 "next_call", "arguments", "result")  # fmt: skip
+                 "next_call", "arguments", "result", "fallbacks")  # fmt: skip
 
     def __init__(self):
         self.depth = 0  # nesting of calls in progress, for the trace's indentation
         self.autograd_handler = None
+        # The Negative and Conjugate keys' kernels: ``bit -> (key, fallback, fall-through
+        # overload names)``, registered by ``register_fallback``.
+        self.fallbacks = {}
         # > 0 while a backend kernel runs: the ops it calls skip the autograd key, as
         # PyTorch's AutoDispatchBelowADInplaceOrView guard makes them do.
         self.below_autograd = 0
@@ -162,6 +176,17 @@ _state = _DispatchState()
 def set_autograd_handler(handler) -> None:
     """Install the AutogradCPU kernel: ``handler(op, args, kwargs, redispatch)``."""
     _state.autograd_handler = handler
+
+
+def register_fallback(key: str, bit: int, fallback, fallthrough: frozenset) -> None:
+    """Install the kernel of a math bit's key (``TORCH_LIBRARY_IMPL(_, Conjugate, m)``).
+
+    ``fallback(op, args, kwargs, redispatch)`` runs for every call with an argument whose
+    ``bit`` is set, except the overloads named in ``fallthrough`` (``"clone"``,
+    ``"transpose.int"``), whose kernels handle the bit; ``redispatch(op, args, kwargs)``
+    continues at the keys below.
+    """
+    _state.fallbacks[bit] = (key, fallback, fallthrough)
 
 
 def current_call() -> int:
@@ -197,7 +222,7 @@ def dispatch(op: Operator, args: tuple, kwargs: dict):
     # and a Python call more costs it as much as the checks below.
     state = _state
     if state.below_autograd:
-        return _backend(op, args, kwargs, "call")
+        return _math_bit_keys(op, args, kwargs, "call")
     state.depth += 1
     try:
         if op.kind is COMPOSITE_IMPLICIT:
@@ -239,9 +264,10 @@ def _walk_keys(op: Operator, args: tuple, kwargs: dict):
     """Walk the keys from AutogradCPU down (only the backend when called inside a kernel)."""
     if _state.below_autograd:
         # Called from inside a kernel: PyTorch's AutoDispatchBelowADInplaceOrView guard
-        # excludes the autograd and ADInplaceOrView keys, so only the backend runs. The
-        # outer call's own keys record history and bump versions for what it returns.
-        return _backend(op, args, kwargs, "call")
+        # excludes the autograd and ADInplaceOrView keys, so only the math bits' keys and
+        # the backend run. The outer call's own keys record history and bump versions for
+        # what it returns.
+        return _math_bit_keys(op, args, kwargs, "call")
     if events.bus.active and "op_dispatched" in events.bus.wanted:
         _emit_step(op, AUTOGRAD_KEY, "call", args, _autograd_note(op, args, kwargs))
     _state.depth += 1
@@ -260,7 +286,7 @@ def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict, action="r
     """The keys under autograd: ADInplaceOrView (unless it falls through), then CPU."""
     variant = op.variant
     if variant is FUNCTIONAL:
-        return _backend(op, args, kwargs, action)
+        return _math_bit_keys(op, args, kwargs, action)
     if variant is INPLACE:
         target = args[0]
         if target._inference and not grad_state.inference:
@@ -274,11 +300,11 @@ def redispatch_below_autograd(op: Operator, args: tuple, kwargs: dict, action="r
         _emit_step(op, INPLACE_OR_VIEW_KEY, action, args, _INPLACE_OR_VIEW_NOTES[variant])
     _state.depth += 1
     try:
-        result = _backend(op, args, kwargs)
+        result = _math_bit_keys(op, args, kwargs)
     finally:
         _state.depth -= 1
     if variant is VIEW:
-        _make_views(op, args[0], result)
+        _make_views(op, args, kwargs, result)
     elif variant is NON_DIFFERENTIABLE_VIEW:
         result._version_counter = args[0]._version_counter
     elif variant is INPLACE:
@@ -300,6 +326,64 @@ def _outputs(op: Operator, kwargs: dict) -> list:
     """The tensors an out= overload writes, by their schema names (``out``, or
     ``max.dim_max``'s ``max`` and ``max_values``)."""
     return [kwargs[name] for name in op.out_names]
+
+
+def _math_bits_of(op: Operator, args: tuple, kwargs: dict) -> int:
+    """The math bits set on any tensor argument: which of their keys the call visits."""
+    bits = 0
+    for value in args:
+        if isinstance(value, Tensor):
+            bits |= value._math_bits
+        elif isinstance(value, tuple | list) and op.lists_may_hold_tensors:
+            for v in value:
+                if isinstance(v, Tensor):
+                    bits |= v._math_bits
+    for value in kwargs.values():
+        if isinstance(value, Tensor):
+            bits |= value._math_bits
+        elif isinstance(value, tuple | list):  # ``out=(values, indices)``
+            for v in value:
+                if isinstance(v, Tensor):
+                    bits |= v._math_bits
+    return bits
+
+
+# The math bits' keys, from the highest (PyTorch's ``DispatchKey`` order: Negative, then
+# Conjugate).
+_MATH_BIT_KEYS = (NEG_BIT, CONJ_BIT)
+
+
+def _math_bit_keys(op: Operator, args: tuple, kwargs: dict, action="redispatch",
+                   keys=_MATH_BIT_KEYS):  # fmt: skip
+    """The Negative and Conjugate keys from ``keys`` on, then the backend.
+
+    A key is visited when an argument has its bit set and ``op`` does not fall through
+    it; its fallback gets ``below``, the rest of the walk, to redispatch to.
+    """
+    bits = _math_bits_of(op, args, kwargs)
+    if not bits:  # the rule: a single scan of the arguments
+        return _backend(op, args, kwargs, action)
+    for i, bit in enumerate(keys):
+        registered = _state.fallbacks.get(bit)
+        if not bits & bit or registered is None or op.overload_name in registered[2]:
+            continue
+        key, fallback, _ = registered
+        rest = keys[i + 1 :]
+
+        def below(op, args, kwargs, rest=rest):
+            return _math_bit_keys(op, args, kwargs, "redispatch", rest)
+
+        if events.bus.active and "op_dispatched" in events.bus.wanted:
+            _emit_step(op, key, action, args, _MATH_BIT_NOTES[op.variant].format(key.lower()))
+        # Below autograd: what the fallback calls (``clone``, ``copy_``) records nothing.
+        _state.depth += 1
+        _state.below_autograd += 1
+        try:
+            return fallback(op, args, kwargs, below)
+        finally:
+            _state.depth -= 1
+            _state.below_autograd -= 1
+    return _backend(op, args, kwargs, action)
 
 
 def _backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
@@ -330,7 +414,34 @@ def _allocation_failed(error: MemoryError) -> RuntimeError:
     )
 
 
-def _make_views(op: Operator, source, result) -> None:
+# View operators whose results ``as_strided`` of the base cannot make again: they change
+# the dtype or a math bit (PyTorch's ``VIEW_FUNCTIONS_WITH_METADATA_CHANGE``). Autograd
+# remakes them, and every view made from them, by calling them again (``view_fn``).
+VIEWS_WITH_METADATA_CHANGE = frozenset({"view_as_real", "view_as_complex", "_conj", "_neg_view"})
+
+
+def _view_fn(op: Operator, args: tuple, kwargs: dict, source, source_meta, view):
+    """``ViewInfo::chain``: how to make ``view`` from the root base, or None if
+    ``as_strided`` of the root base does (see ``DifferentiableViewMeta.view_fn``)."""
+    parent = source_meta.view_fn if isinstance(source_meta, DifferentiableViewMeta) else None
+    if op.name in VIEWS_WITH_METADATA_CHANGE:
+        rest = args[1:]
+        if parent is None and isinstance(source_meta, DifferentiableViewMeta):
+            geometry = (source._size, source._stride, source._offset)
+
+            def parent(root):
+                return root.as_strided(*geometry)
+
+        if parent is None:  # made from the root base itself
+            return lambda root: op(root, *rest, **kwargs)
+        return lambda root: op(parent(root), *rest, **kwargs)
+    if parent is not None:
+        geometry = (view._size, view._stride, view._offset)
+        return lambda root: parent(root).as_strided(*geometry)
+    return None
+
+
+def _make_views(op: Operator, args: tuple, kwargs: dict, result) -> None:
     """``as_view``: results share the source's storage, base and version counter.
 
     Each view also records how it was made (its ``CreationMeta``), which decides whether
@@ -339,6 +450,7 @@ def _make_views(op: Operator, source, result) -> None:
     under ``no_grad``/``inference_mode``. A view of a view keeps its source's restriction
     (``propagate_creation_meta``).
     """
+    source = args[0]
     source_meta = source._autograd_meta
     if isinstance(source_meta, DifferentiableViewMeta):
         base, previous = source_meta.base, source_meta.creation_meta
@@ -354,7 +466,9 @@ def _make_views(op: Operator, source, result) -> None:
     for view in result if multi_output else (result,):
         if view is source:  # in-place view ops (``t_``) change metadata, not identity
             continue
-        view._autograd_meta = DifferentiableViewMeta(base, how, source._version_counter.value)
+        view_fn = _view_fn(op, args, kwargs, source, source_meta, view)
+        view._autograd_meta = DifferentiableViewMeta(base, how, source._version_counter.value,
+                                                     view_fn)  # fmt: skip
         view._version_counter = source._version_counter
         if events.bus.active and "view_created" in events.bus.wanted:
             made = events.ViewCreated(view._id, base._id, source._id, op.name, view._size,
@@ -392,6 +506,15 @@ _INPLACE_OR_VIEW_NOTES = {
     OUT: "out=: bumps the version counter of out after the kernel writes it",
 }
 _BACKEND_NOTE = "CPU strided kernel; the dtype is dispatched inside it"
+_RESOLVES = "{} bit set on an input: a resolved clone of it goes to the kernel"
+_MATH_BIT_NOTES = {
+    FUNCTIONAL: _RESOLVES,
+    VIEW: "view: the result keeps the {} bit",
+    NON_DIFFERENTIABLE_VIEW: "view: the result keeps the {} bit",
+    INPLACE: _RESOLVES + "; what it writes is copied back through the bit",
+    OUT: _RESOLVES + "; what it writes is copied back through the bit",
+    RESIZE: _RESOLVES,
+}
 
 
 def _input_requires_grad(args, kwargs) -> bool:

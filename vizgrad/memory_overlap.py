@@ -15,7 +15,10 @@ PyTorch refuses such calls with three checks, made by the operators that need th
 
 They are cheap, so they are not exact: two tensors are compared by the byte ranges
 they span, and only when both are non-overlapping and dense; anything else is "too
-hard" and let through, as in PyTorch.
+hard" and let through, as in PyTorch. Bytes, not elements: two tensors over one storage
+may read it as different dtypes (``x.view(torch.int32)``, ``view_as_real(z)``), each
+counting its offset in elements of its own dtype. The same bytes with the same strides
+(in elements) are a ``FULL`` overlap, whatever the dtypes, as PyTorch compares them.
 """
 
 from __future__ import annotations

@@ -253,7 +253,7 @@ def tensor_repr(t) -> str:
             suffixes.append("size=" + str(tuple(t._size)))
         if not _has_default_dtype(t._dtype):
             suffixes.append(f"dtype={t._dtype!r}")
-        tensor_str = _tensor_str(t._array, indent)
+        tensor_str = _tensor_str(t._resolved_array(), indent)  # through the math bits
     grad_fn = t.grad_fn
     if grad_fn is not None:
         # ``_tensor_str`` prints the node's class name: its ``name()`` without the C++

@@ -94,14 +94,13 @@ def _rebuild_tensor(storage, storage_offset, size, stride):
             raise _refuse(f"a tensor's {name} is {value!r}, not a tuple of whole numbers")
     if len(size) != len(stride):
         raise _refuse(f"a tensor has size {tuple(size)} but stride {tuple(stride)}")
-    extent = storage_extent(size, stride, storage_offset)
-    if extent > storage.numel:
-        itemsize = storage.dtype.itemsize
+    itemsize = storage.dtype.itemsize
+    extent = storage_extent(size, stride, storage_offset) * itemsize
+    if extent > storage.nbytes():
         raise RuntimeError(
             f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "
             f"{storage_offset}, and itemsize {itemsize} requiring a storage size of "
-            f"{extent * itemsize} are out of bounds for storage of size "
-            f"{storage.numel * itemsize}"
+            f"{extent} are out of bounds for storage of size {storage.nbytes()}"
         )
     return Tensor(storage, size, stride, storage_offset)
 
@@ -123,16 +122,17 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, bac
 
 
 def _apply_metadata(tensor: Tensor, metadata) -> Tensor:
-    """PyTorch's lazy conjugate and negative bits (``conj()``, ``conj().imag``): vizgrad
-    has neither, so the tensor is read through them into a storage of its own."""
+    """``torch._utils._set_tensor_metadata``: the lazy conjugate and negative bits
+    (``conj()``, ``conj().imag``), which a checkpoint keeps as they are."""
     if type(metadata) is not dict or not set(metadata) <= {"conj", "neg"}:
         raise _refuse(f"a tensor carries metadata {metadata!r}")
-    array = tensor._array
-    if metadata.get("conj"):
-        array = np.conj(array)
-    if metadata.get("neg"):
-        array = np.negative(array)
-    return Tensor._from_array(np.array(array), tensor.dtype)
+    if any(type(bit) is not bool for bit in metadata.values()):
+        raise _refuse(f"a tensor carries metadata {metadata!r}")
+    if metadata.get("conj") and not tensor.is_complex():
+        raise _refuse("a real tensor carries the conjugate bit")
+    tensor._set_conj(metadata.get("conj", False))
+    tensor._set_neg(metadata.get("neg", False))
+    return tensor
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks):
@@ -260,12 +260,14 @@ _KNOWN_TO_TORCH: dict[str, str] = {
 
 
 class _StorageRef:
-    """A storage as the pickle refers to it: by persistent id, never by value."""
+    """A storage as the pickle refers to it: by persistent id, never by value, as the
+    elements of ``dtype`` (``TypedStorage``: the saved tensor's dtype)."""
 
-    __slots__ = ("storage",)
+    __slots__ = ("storage", "dtype")
 
-    def __init__(self, storage: Storage):
+    def __init__(self, storage: Storage, dtype: DType):
         self.storage = storage
+        self.dtype = dtype
 
 
 class _PlainTensor:
@@ -306,6 +308,7 @@ class _CheckpointPickler(pickle._Pickler):
     def __init__(self, file):
         super().__init__(file, protocol=2)
         self.storage_keys: dict[Storage, str] = {}
+        self.storage_dtypes: dict[Storage, DType] = {}  # what each storage is saved as
 
     def save_global(self, obj, name=None):
         torch_name = _TORCH_NAME_OF.get(id(obj))
@@ -322,10 +325,18 @@ class _CheckpointPickler(pickle._Pickler):
     def persistent_id(self, obj):
         if type(obj) is not _StorageRef:
             return None
-        storage = obj.storage
+        storage, dtype = obj.storage, obj.dtype
+        # A storage record has one element type: that of the tensor that saves it (a
+        # ``view(dtype)`` is saved as its own dtype), the same for every tensor over it.
+        if self.storage_dtypes.setdefault(storage, dtype) is not dtype:
+            raise RuntimeError(
+                "Cannot save multiple tensors or storages that view the same data as "
+                "different types"
+            )
         # ``id_map.setdefault``: one key per storage, the same string object each time.
         key = self.storage_keys.setdefault(storage, str(len(self.storage_keys)))
-        return (_STORAGE_TAG, STORAGE_TYPES[storage.dtype], key, _CPU, storage.numel)
+        numel = storage.nbytes() // dtype.itemsize
+        return (_STORAGE_TAG, STORAGE_TYPES[dtype], key, _CPU, numel)
 
     def reducer_override(self, obj):
         kind = type(obj)
@@ -360,12 +371,13 @@ class _CheckpointPickler(pickle._Pickler):
 
 def _reduce_tensor(tensor: Tensor, requires_grad: bool):
     # ``Tensor._reduce_ex_internal``: backward hooks are never saved, an empty OrderedDict
-    # stands in their place.
-    return (
-        _rebuild_tensor_v2,
-        (_StorageRef(tensor._storage), tensor._offset, tuple(tensor._size),
-         tuple(tensor._stride), requires_grad, OrderedDict()),
-    )  # fmt: skip
+    # stands in their place; the lazy conjugate and negative bits follow as ``metadata``
+    # (``torch._utils.get_tensor_metadata``), only when one is set.
+    args = (_StorageRef(tensor._storage, tensor._dtype), tensor._offset, tuple(tensor._size),
+            tuple(tensor._stride), requires_grad, OrderedDict())  # fmt: skip
+    metadata = {name: True for name, bit in (("conj", tensor.is_conj()), ("neg", tensor.is_neg()))
+                if bit}  # fmt: skip
+    return (_rebuild_tensor_v2, (*args, metadata) if metadata else args)
 
 
 # --- save: the zip archive ------------------------------------------------------------
@@ -576,7 +588,7 @@ def save(obj, f) -> None:
     writer.write_record(".storage_alignment", str(_ALIGNMENT).encode())
     writer.write_record("byteorder", b"little")
     for storage, key in pickler.storage_keys.items():
-        writer.write_record(f"data/{key}", _storage_bytes(storage))
+        writer.write_record(f"data/{key}", _storage_bytes(storage, pickler.storage_dtypes[storage]))
     archive = writer.finish()
     if isinstance(f, str | os.PathLike):
         with open(f, "wb") as file:
@@ -585,8 +597,8 @@ def save(obj, f) -> None:
         f.write(archive)
 
 
-def _storage_bytes(storage: Storage) -> bytes:
-    data = storage.data
+def _storage_bytes(storage: Storage, dtype: DType) -> bytes:
+    data = storage.elements(dtype)
     return data.astype(data.dtype.newbyteorder("<"), copy=False).tobytes()
 
 

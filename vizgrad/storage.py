@@ -1,8 +1,16 @@
-"""Storage: the flat buffer tensors read through their metadata (``c10::StorageImpl``).
+"""Storage: the flat bytes tensors read through their metadata (``c10::StorageImpl``).
 
-A storage owns one 1-D NumPy array, its buffer. Many tensors may read the same
-storage, each with its own size, stride and offset: that is what a *view* is. A
-storage knows nothing of shapes.
+A storage owns one flat buffer of *bytes* (a 1-D ``uint8`` NumPy array). Many tensors may
+read the same storage, each with its own size, stride, offset **and dtype**: that is
+what a *view* is. A storage knows nothing of shapes, and, like PyTorch's
+``UntypedStorage``, nothing binds it to one element type: a tensor reads the bytes
+reinterpreted as its own dtype (``bytes.view(np.float32)``, what ``Tensor._array``
+builds with ``np.ndarray(..., buffer=storage.bytes)``), so ``x.view(torch.int32)`` and
+``torch.view_as_real(z)`` are views over the same memory as ``x`` and ``z``.
+
+A storage still remembers the dtype it was allocated for (``dtype``): the element type
+the stride map draws its strip in, ``StorageCreated`` reports, and ``numel``/``data``
+count and read. Tensors never take their dtype from it.
 """
 
 from __future__ import annotations
@@ -23,11 +31,11 @@ CPU = Device("cpu")
 
 
 class Storage:
-    """A flat buffer of ``numel`` elements of one dtype on one device.
+    """A flat buffer of bytes on one device, allocated for elements of ``dtype``.
 
     ``untyped_storage()`` returns this object; as PyTorch's ``UntypedStorage``,
-    ``size()``/``len()``/``nbytes()`` count bytes. ``data`` is the NumPy buffer of
-    elements, and ``numel`` their count.
+    ``size()``/``len()``/``nbytes()`` count bytes. ``bytes`` is the buffer itself;
+    ``data`` reads it as elements of the storage's own ``dtype`` and ``numel`` counts them.
 
     The buffer can be replaced (``resize_`` growing the storage) but only through
     ``set_data``, which counts the replacements in ``generation``: a tensor caches a
@@ -35,12 +43,13 @@ class Storage:
     not the storage's any more.
     """
 
-    __slots__ = ("_data", "generation", "dtype", "device", "_id", "_resizable", "__weakref__")
+    __slots__ = ("_bytes", "generation", "dtype", "device", "_id", "_resizable", "__weakref__")
 
     def __init__(self, data: np.ndarray, dtype: DType | None = None, *, resizable: bool = True):
+        """Own ``data``, a flat contiguous array of elements (its memory, not a copy)."""
         if data.ndim != 1:
             raise ValueError("a storage is a flat (1-D) buffer")
-        self._data = data
+        self._bytes = data.view(np.uint8)
         # Memory the storage does not own (a NumPy array's, for ``from_numpy``) cannot be
         # swapped for a bigger buffer: the array would stop seeing the tensor's writes.
         self._resizable = resizable
@@ -56,20 +65,33 @@ class Storage:
         return cls(np.empty(numel, dtype=dtype.numpy), dtype)
 
     @property
+    def bytes(self) -> np.ndarray:
+        """The buffer: a flat ``uint8`` NumPy array of ``nbytes()`` bytes."""
+        return self._bytes
+
+    @property
     def data(self) -> np.ndarray:
-        """The buffer: a flat NumPy array of ``numel`` elements."""
-        return self._data
+        """The buffer read as elements of the storage's own dtype (a view, not a copy)."""
+        return self.elements(self.dtype)
+
+    def elements(self, dtype: DType) -> np.ndarray:
+        """The buffer read as a flat array of ``dtype`` elements (a tensor of that dtype
+        counts its offset and strides in them); trailing bytes that make no whole
+        element are left out."""
+        whole = self._bytes.shape[0] - self._bytes.shape[0] % dtype.itemsize
+        return self._bytes[:whole].view(dtype.numpy)
 
     def set_data(self, data: np.ndarray) -> None:
-        """Swap in a new buffer (``StorageImpl::set_data_ptr``); every tensor over it follows.
+        """Swap in a new buffer of bytes (``StorageImpl::set_data_ptr``); every tensor over
+        it follows.
 
-        ``data`` must be flat and of this storage's dtype. The tensors are not found and
-        updated here: each one notices the new ``generation`` the next time it reads
-        its array (``Tensor._array``).
+        ``data`` must be a flat ``uint8`` array. The tensors are not found and updated
+        here: each one notices the new ``generation`` the next time it reads its array
+        (``Tensor._array``).
         """
-        if data.ndim != 1 or data.dtype != self._data.dtype:
-            raise ValueError("a storage's new buffer must be flat and of the same dtype")
-        self._data = data
+        if data.ndim != 1 or data.dtype != np.uint8:
+            raise ValueError("a storage's new buffer must be a flat array of bytes (uint8)")
+        self._bytes = data
         self.generation += 1
 
     def resizable(self) -> bool:
@@ -79,29 +101,30 @@ class Storage:
 
     @property
     def numel(self) -> int:
-        return self._data.shape[0]
+        """How many elements of the storage's own dtype its bytes hold."""
+        return self._bytes.shape[0] // self.dtype.itemsize
 
     def nbytes(self) -> int:
-        return self._data.nbytes
+        return self._bytes.shape[0]
 
     def size(self) -> int:
-        return self._data.nbytes
+        return self._bytes.shape[0]
 
     def __len__(self) -> int:
-        return self._data.nbytes
+        return self._bytes.shape[0]
 
     def element_size(self) -> int:
         return self.dtype.itemsize
 
     def data_ptr(self) -> int:
         """The address of the first byte: equal for tensors sharing this storage."""
-        return self._data.__array_interface__["data"][0]
+        return self._bytes.__array_interface__["data"][0]
 
     def tolist(self) -> list:
         """The elements, in storage order (what the stride map draws as a strip)."""
-        return self._data.tolist()
+        return self.data.tolist()
 
     def __repr__(self) -> str:
-        shown = " ".join(str(v) for v in self._data[:16].tolist())
+        shown = " ".join(str(v) for v in self.data[:16].tolist())
         more = " ..." if self.numel > 16 else ""
         return f"Storage #{self._id} [{self.dtype}, {self.numel} elements]: [{shown}{more}]"

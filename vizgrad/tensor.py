@@ -1,9 +1,18 @@
 """The Tensor: a storage plus the metadata that reads it (``c10::TensorImpl``).
 
 A tensor is ``(storage, size, stride, storage_offset, dtype)``. Element
-``[i0, i1, ...]`` lives at storage position ``offset + i0*stride[0] + i1*stride[1] + ...``.
-A *view* is another tensor over the same storage with other metadata; nothing is
-copied. Views and their base share one version counter, bumped by every in-place
+``[i0, i1, ...]`` lives at storage position ``offset + i0*stride[0] + i1*stride[1] + ...``,
+counted in elements of the tensor's dtype: the storage is bytes (``vizgrad.storage``),
+and a tensor may read them as another dtype than they were allocated for
+(``view(dtype)``, ``view_as_real``). A *view* is another tensor over the same storage
+with other metadata; nothing is copied.
+
+Two *math bits* say that the values a tensor stands for are not its bytes as they are
+but their complex conjugate (``conj()``: the conjugate bit, ``is_conj()``) or their
+negation (``conj().imag``: the negative bit, ``is_neg()``). Setting one is a view that
+costs nothing; views keep them; anything that reads the values resolves them first:
+the dispatcher's ``Conjugate`` and ``Negative`` keys for operators, and
+``_resolved_array`` for the Python conversions here. Views and their base share one version counter, bumped by every in-place
 write, which autograd uses to notice that a saved tensor was changed. What autograd
 knows about a tensor (``grad``, ``grad_fn``, a view's base…) is one ``AutogradMeta``
 object (``vizgrad.autograd_meta``), absent until autograd needs it.
@@ -43,20 +52,24 @@ from .storage import Storage
 from .user_warnings import warn_at_user_code
 
 __all__ = ["Tensor", "VersionCounter", "define_method", "python_value_watch",
-           "set_legacy_constructor"]  # fmt: skip
+           "set_legacy_constructor", "CONJ_BIT", "NEG_BIT", "apply_math_bits"]  # fmt: skip
 
 _tensor_ids = itertools.count(1)
 
-# PyTorch differentiates complex functions (Wirtinger calculus, with conjugates in every
-# formula); vizgrad's formulas are written for real numbers, so autograd refuses to
-# record any operation on or to a complex tensor: refusing beats a wrong gradient.
-# (A factory's ``requires_grad=True`` on a complex tensor is accepted, as in PyTorch;
-# the first operation that would differentiate it is refused.)
-COMPLEX_AUTOGRAD_REFUSED = (
-    "vizgrad's autograd supports real floating dtypes only: complex tensors cannot take part "
-    "in differentiation (PyTorch allows it). Split complex numbers into real and imaginary "
-    "parts (real floating tensors) before differentiating."
-)
+# The math bits of ``Tensor._math_bits`` (PyTorch's ``Conjugate`` and ``Negative`` keys).
+CONJ_BIT = 1
+NEG_BIT = 2
+
+
+def apply_math_bits(array: np.ndarray, bits: int) -> np.ndarray:
+    """``array`` conjugated and/or negated as ``bits`` say (a new array): the values a
+    tensor with those bits stands for, or, conjugation and negation being their own
+    inverses, the bytes to store for given values."""
+    if bits & CONJ_BIT:
+        array = np.conjugate(array)
+    if bits & NEG_BIT:
+        array = np.negative(array)
+    return array
 
 
 class _PythonValueWatch:
@@ -87,19 +100,21 @@ class VersionCounter:
         self.value = 0
 
 
-def strided_array(storage: Storage, size, stride, offset: int) -> np.ndarray:
-    """A NumPy view of ``storage`` with the tensor's metadata (in bytes, as NumPy wants).
+def strided_array(storage: Storage, dtype: DType, size, stride, offset: int) -> np.ndarray:
+    """A NumPy view of ``storage``'s bytes read as ``dtype`` with the tensor's metadata.
 
-    This is how kernels read a non-contiguous tensor without copying it.
+    NumPy counts offset and strides in bytes, PyTorch in elements of the tensor's dtype.
+    This is how kernels read a non-contiguous tensor without copying it, and how a
+    tensor reads a storage allocated for another dtype (``view(dtype)``, ``view_as_real``).
     """
-    itemsize = storage.dtype.itemsize
+    itemsize = dtype.itemsize
     try:
         if 0 in size:
-            return np.empty(size, dtype=storage.dtype.numpy)
+            return np.empty(size, dtype=dtype.numpy)
         return np.ndarray(
             size,
-            storage.dtype.numpy,
-            storage._data,
+            dtype.numpy,
+            storage._bytes,
             offset * itemsize,
             tuple([s * itemsize for s in stride]),  # (a list is cheaper to build than a generator)
         )
@@ -110,7 +125,7 @@ def strided_array(storage: Storage, size, stride, offset: int) -> np.ndarray:
         # nothing, as the empty array here.
         check_numel(size)
         if 0 in size:
-            return np.empty(tuple(max(s, 0) for s in size), dtype=storage.dtype.numpy)
+            return np.empty(tuple(max(s, 0) for s in size), dtype=dtype.numpy)
         raise
 
 
@@ -165,6 +180,7 @@ class Tensor(metaclass=_TensorType):
         "_contiguous",  # is_contiguous(), computed once per metadata change
         "_inference",  # made in inference mode: no version counter, no autograd
         "_id",
+        "_math_bits",  # CONJ_BIT | NEG_BIT: the values are the bytes conjugated / negated
         "_version_counter",
         "_autograd_meta",  # AutogradMeta, or None while autograd knows nothing of it
         "__weakref__",
@@ -174,14 +190,15 @@ class Tensor(metaclass=_TensorType):
     __array_priority__ = 1000
 
     def __init__(self, storage: Storage, size, stride, offset: int = 0, array=None,
-                 contiguous: bool | None = None):  # fmt: skip
+                 contiguous: bool | None = None, dtype: DType | None = None):  # fmt: skip
         self._storage = storage
         self._size = size = tuple(size)
         self._stride = stride = tuple(stride)
         self._offset = offset
-        self._dtype = storage.dtype
+        # What the bytes are read as: the storage's own dtype unless told otherwise.
+        self._dtype = dtype = storage.dtype if dtype is None else dtype
         if array is None:
-            array = strided_array(storage, size, stride, offset)
+            array = strided_array(storage, dtype, size, stride, offset)
         self._cached_array = array
         self._array_generation = storage.generation
         self._contiguous = is_contiguous(size, stride) if contiguous is None else contiguous
@@ -189,6 +206,7 @@ class Tensor(metaclass=_TensorType):
         self._id = next(_tensor_ids)
         self._version_counter = VersionCounter()
         self._autograd_meta = None
+        self._math_bits = 0
         if events.bus.active and "tensor_created" in events.bus.wanted:
             events.bus.emit(
                 events.TensorCreated(
@@ -228,10 +246,13 @@ class Tensor(metaclass=_TensorType):
         check_storage_nbytes(size, dtype.itemsize, stride)
         return _construct(cls, Storage.empty(storage_extent(size, stride), dtype), size, stride, 0)
 
-    def _alias(self, size, stride, offset: int) -> Tensor:
-        """A new tensor over this tensor's storage: the body of every view op."""
-        view = _construct(Tensor, self._storage, size, stride, offset)
+    def _alias(self, size, stride, offset: int, dtype: DType | None = None) -> Tensor:
+        """A new tensor over this tensor's storage: the body of every view op. It reads the
+        bytes as this tensor's dtype, or as ``dtype`` (``view(dtype)``, ``view_as_real``)."""
+        dtype = self._dtype if dtype is None else dtype
+        view = _construct(Tensor, self._storage, size, stride, offset, None, None, dtype)
         view._inference = self._inference  # a view is an inference tensor iff its base is
+        view._math_bits = self._math_bits  # and reads the values as its base does
         return view
 
     def _set_metadata(self, size, stride, offset: int) -> None:
@@ -254,7 +275,8 @@ class Tensor(metaclass=_TensorType):
 
     def _rebuild_array(self) -> np.ndarray:
         storage = self._storage
-        self._cached_array = strided_array(storage, self._size, self._stride, self._offset)
+        self._cached_array = strided_array(storage, self._dtype, self._size, self._stride,
+                                           self._offset)  # fmt: skip
         self._array_generation = storage.generation
         return self._cached_array
 
@@ -331,6 +353,31 @@ class Tensor(metaclass=_TensorType):
 
     def is_complex(self) -> bool:
         return self._dtype.is_complex
+
+    # --- the conjugate and negative bits (``TensorImpl::is_conj``, ``is_neg``) -----------
+
+    def is_conj(self) -> bool:
+        """The values are the complex conjugate of the bytes (``conj()``'s lazy view)."""
+        return bool(self._math_bits & CONJ_BIT)
+
+    def is_neg(self) -> bool:
+        """The values are the negation of the bytes (``conj().imag``'s lazy view)."""
+        return bool(self._math_bits & NEG_BIT)
+
+    def _set_conj(self, conj: bool) -> None:
+        """``TensorImpl::_set_conj``: the metadata of a view op (``_conj``), not a write."""
+        self._math_bits = (self._math_bits & ~CONJ_BIT) | (CONJ_BIT if conj else 0)
+
+    def _set_neg(self, neg: bool) -> None:
+        """``TensorImpl::_set_neg``: the metadata of a view op (``_neg_view``), not a write."""
+        self._math_bits = (self._math_bits & ~NEG_BIT) | (NEG_BIT if neg else 0)
+
+    def _resolved_array(self) -> np.ndarray:
+        """The values this tensor stands for: its array through its math bits (a new
+        array when a bit is set, the array itself otherwise). For reading, never writing."""
+        if not self._math_bits:
+            return self._array
+        return apply_math_bits(self._array, self._math_bits)
 
     def is_signed(self) -> bool:
         return self._dtype.is_signed
@@ -427,8 +474,6 @@ class Tensor(metaclass=_TensorType):
             )
         if requires_grad and self._dtype.category < FLOATING:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        if requires_grad and self._dtype.is_complex:
-            raise RuntimeError(COMPLEX_AUTOGRAD_REFUSED)
         if requires_grad and self._inference and not _grad_state.inference:
             raise RuntimeError(
                 "Setting requires_grad=True on inference tensor outside InferenceMode is not "
@@ -521,14 +566,14 @@ class Tensor(metaclass=_TensorType):
             )
         if python_value_watch.observer is not None:
             python_value_watch.observer("number")
-        return self._array.reshape(-1)[0].item()
+        return self._resolved_array().reshape(-1)[0].item()
 
     def _to_python_scalar(self, kind, name: str):
         if self.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         if python_value_watch.observer is not None:
             python_value_watch.observer(name)
-        return kind(self._array.reshape(-1)[0].item())
+        return kind(self._resolved_array().reshape(-1)[0].item())
 
     def __bool__(self) -> bool:
         if self.numel() != 1:
@@ -539,7 +584,7 @@ class Tensor(metaclass=_TensorType):
             )
         if python_value_watch.observer is not None:
             python_value_watch.observer("boolean")
-        return bool(self._array.reshape(-1)[0].item())
+        return bool(self._resolved_array().reshape(-1)[0].item())
 
     def __int__(self) -> int:
         return self._to_python_scalar(int, "integer")
@@ -558,14 +603,30 @@ class Tensor(metaclass=_TensorType):
     def tolist(self):
         if python_value_watch.observer is not None:
             python_value_watch.observer("list")
-        return self._array.tolist()
+        return self._resolved_array().tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        """A NumPy array sharing this tensor's memory, as ``Tensor.numpy()``."""
-        if self.requires_grad and not force:
+        """A NumPy array sharing this tensor's memory, as ``Tensor.numpy()``.
+
+        A math bit would have the array show other values than the tensor's: refused,
+        as in PyTorch, unless ``force=True`` (then the values are copied out resolved).
+        """
+        if force:
+            return self._resolved_array() if self._math_bits else self._array
+        if self.requires_grad:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
+            )
+        if self._math_bits & CONJ_BIT:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that has conjugate bit set. Use "
+                "tensor.resolve_conj().numpy() instead."
+            )
+        if self._math_bits & NEG_BIT:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that has negative bit set. Use "
+                "tensor.resolve_neg().numpy() instead."
             )
         return self._array
 

@@ -97,6 +97,13 @@ def _needed_nodes(root_nodes, targets) -> set:
     return needed
 
 
+_COMPLEX_MISMATCH = (
+    "Expected isFloatingType(grad.scalar_type()) || (input_is_complex == grad_is_complex) to "
+    "be true, but got false.  (Could this error message be improved?  If so, please report an "
+    "enhancement request to PyTorch.)"
+)
+
+
 def validate_outputs(node, grads: tuple) -> tuple:
     """Check the gradients a node computed for its inputs (``validate_outputs``).
 
@@ -131,6 +138,10 @@ def validate_outputs(node, grads: tuple) -> tuple:
                 )
             grad = _sum_to(grad, shape)
         if grad._dtype is not dtype:
+            # A complex gradient for a real input is a formula's mistake (a declared
+            # formula's real part is taken where it ran, ``handle_r_to_c``): PyTorch's check.
+            if not grad._dtype.is_floating_point and dtype.is_complex != grad._dtype.is_complex:
+                raise RuntimeError(_COMPLEX_MISMATCH)
             grad = grad.to(dtype)
         checked[index] = grad
     return tuple(checked)

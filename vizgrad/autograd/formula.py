@@ -8,6 +8,7 @@ after it (``MulBackward0``), whose ``apply`` runs the formulas on what was saved
 from __future__ import annotations
 
 from ..derivatives import Derivative
+from ..ops.complex_views import real
 from ..ops.creation import zeros
 from .graph import Node, SavedTensor
 
@@ -96,7 +97,8 @@ class FormulaNode(Node):
         results = []
         computed: dict = {}
         position_in_list: dict = {}
-        for (next_node, _), name in zip(self._next_edges, self._input_names, strict=True):
+        for (next_node, _), name, meta in zip(self._next_edges, self._input_names,
+                                              self._input_meta, strict=True):  # fmt: skip
             # A list input (``cat``'s tensors) has one formula giving a list of gradients,
             # one per tensor of the list, in order.
             index = position_in_list.get(name, 0)
@@ -107,7 +109,12 @@ class FormulaNode(Node):
             if name not in computed:
                 computed[name] = self._derivative.grads[name](grad, saved)
             value = computed[name]
-            results.append(value[index] if isinstance(value, list | tuple) else value)
+            value = value[index] if isinstance(value, list | tuple) else value
+            if value is not None and value._dtype.is_complex and not meta[1].is_complex:
+                # ``handle_r_to_c``: a real input's gradient is the real part of the
+                # complex one (``mul(real, complex)``: ``grad * other.conj()``).
+                value = real(value)
+            results.append(value)
         return tuple(results)
 
     def _release(self) -> None:

@@ -5,6 +5,16 @@ by ``±eps`` and measures the change of each output element (central differences
 the *analytical* Jacobian asks autograd for one vector-Jacobian product per output
 element. They must agree within ``atol + rtol * |numerical|``. Use float64 inputs:
 with float32, the finite differences themselves are too noisy.
+
+Complex numbers are checked as PyTorch's gradcheck checks them, as pairs of reals: a
+complex input element is perturbed along its real and its imaginary part (two rows of
+the Jacobian), a complex output element is two outputs, its real and imaginary parts.
+Autograd's gradient of a complex input is PyTorch's conjugate Wirtinger derivative
+``dL/dx + i dL/dy`` of the real function ``L = Re(sum(conj(v) * out))``: the product with
+``v = 1`` at one output element gives the row of its real part, ``v = 1j`` that of its
+imaginary part, and the real and imaginary parts of each gradient are the derivatives
+along the input's real and imaginary parts. Both Wirtinger derivatives of a
+non-holomorphic function (``abs``, ``conj``) are checked so.
 """
 
 from __future__ import annotations
@@ -35,27 +45,46 @@ def _differentiable_outputs(outputs):
     return [o for o in outputs if isinstance(o, Tensor) and o.requires_grad]
 
 
+def _as_reals(values: np.ndarray) -> np.ndarray:
+    """An output's values as real numbers: a complex one's real parts, then imaginary parts."""
+    flat = values.reshape(-1)
+    return np.concatenate([flat.real, flat.imag]) if np.iscomplexobj(flat) else flat
+
+
+def _real_size(t: Tensor) -> int:
+    return t.numel() * (2 if t._dtype.is_complex else 1)
+
+
+def _directions(t: Tensor) -> tuple:
+    """The steps an input element is perturbed along: its real part, and its imaginary one."""
+    return (1, 1j) if t._dtype.is_complex else (1,)
+
+
 def _numerical_jacobian(func, inputs, input_index, eps):
-    """d(outputs)/d(inputs[input_index]) by central differences: one column per input element."""
+    """d(outputs)/d(inputs[input_index]) by central differences: one row per input element
+    (per part of a complex one), one column per output element (per part)."""
     target = inputs[input_index]
     flat = target.detach()
-    columns = []
+    rows = {}
     with no_grad():
-        for flat_index in np.ndindex(*target._size):
-            original = flat._array[flat_index].item()
-            flat._array[flat_index] = original + eps
-            plus = [o.detach().clone() for o in _outputs_of(func, inputs)]
-            flat._array[flat_index] = original - eps
-            minus = [o.detach().clone() for o in _outputs_of(func, inputs)]
-            flat._array[flat_index] = original
-            columns.append([(p._array - m._array).reshape(-1) / (2 * eps)
-                            for p, m in zip(plus, minus, strict=True)])  # fmt: skip
+        for direction_index, direction in enumerate(_directions(target)):
+            for element, flat_index in enumerate(np.ndindex(*target._size)):
+                original = flat._array[flat_index].item()
+                flat._array[flat_index] = original + eps * direction
+                # (Clones: an output may be a view of the input, and clone resolves the bits.)
+                plus = [o.detach().clone() for o in _outputs_of(func, inputs)]
+                flat._array[flat_index] = original - eps * direction
+                minus = [o.detach().clone() for o in _outputs_of(func, inputs)]
+                flat._array[flat_index] = original
+                row = direction_index * target.numel() + element
+                rows[row] = [_as_reals(p._array - m._array) / (2 * eps)
+                             for p, m in zip(plus, minus, strict=True)]  # fmt: skip
     outputs = _outputs_of(func, inputs)
     jacobians = []
     for out_index, out in enumerate(outputs):
-        j = np.zeros((target.numel(), out.numel()), dtype=np.float64)
-        for row, column in enumerate(columns):
-            j[row] = column[out_index]
+        j = np.zeros((_real_size(target), _real_size(out)), dtype=np.float64)
+        for row, columns in rows.items():
+            j[row] = columns[out_index]
         jacobians.append(j)
     return jacobians
 
@@ -65,19 +94,21 @@ def _outputs_of(func, inputs):
 
 
 def _analytical_jacobian(outputs, inputs, input_index):
-    """Rows of d(output)/d(input) from one backward per output element."""
+    """Columns of d(output)/d(input) from one backward per output element (per part)."""
     target = inputs[input_index]
     jacobians = []
     for out in outputs:
-        j = np.zeros((target.numel(), out.numel()), dtype=np.float64)
+        j = np.zeros((_real_size(target), _real_size(out)), dtype=np.float64)
         if out.requires_grad:
-            for k in range(out.numel()):
-                grad_output = zeros(out.shape, dtype=out.dtype)
-                grad_output._array.reshape(-1)[k] = 1
-                (grad,) = autograd_grad(out, target, grad_output, retain_graph=True,
-                                           allow_unused=True)  # fmt: skip
-                if grad is not None:
-                    j[:, k] = grad.detach()._array.reshape(-1)
+            for part, direction in enumerate(_directions(out)):
+                for k in range(out.numel()):
+                    grad_output = zeros(out.shape, dtype=out.dtype)
+                    grad_output._array.reshape(-1)[k] = direction
+                    (grad,) = autograd_grad(out, target, grad_output, retain_graph=True,
+                                            allow_unused=True)  # fmt: skip
+                    if grad is not None:
+                        # ``dL/dx + i dL/dy``: the real part, then the imaginary part.
+                        j[:, part * out.numel() + k] = _as_reals(grad.detach()._resolved_array())
         jacobians.append(j)
     return jacobians
 
@@ -108,15 +139,7 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
                 UserWarning,
                 stacklevel=2,
             )
-        if t._dtype.is_complex:
-            raise NotImplementedError(
-                "vizgrad's gradcheck checks real inputs; split a complex input into its real "
-                "and imaginary parts"
-            )
     outputs = _outputs_of(func, inputs)
-    for out in outputs:
-        if out._dtype.is_complex:
-            raise NotImplementedError("vizgrad's gradcheck checks real outputs")
     if not _differentiable_outputs(outputs):
         raise RuntimeError("gradcheck: none of the outputs require grad; there is nothing to check")
 

@@ -20,7 +20,6 @@ import sys
 
 from .. import events, module_scope
 from ..dispatcher import current_call
-from ..tensor import COMPLEX_AUTOGRAD_REFUSED
 from .accumulate import accumulate_into_leaf
 
 __all__ = [
@@ -192,9 +191,6 @@ def gradient_edge(tensor) -> tuple:
 
 def set_grad_fn(tensor, node: Node, output_nr: int = 0):
     """Make ``tensor`` output ``output_nr`` of ``node`` (``set_history``); returns its AutogradMeta."""
-    if tensor._dtype.is_complex:
-        raise RuntimeError(f"{node.name()} would give a complex result a gradient: "
-                           f"{COMPLEX_AUTOGRAD_REFUSED}")  # fmt: skip
     meta = tensor._materialize_autograd_meta()
     meta.grad_fn = node
     meta.output_nr = output_nr

@@ -6,12 +6,24 @@ When grad mode is on and an input requires grad, it:
 2. saves what the derivative formula will need (each saved tensor remembers its
    version, so an in-place change before backward is caught);
 3. redispatches below autograd to compute the result;
-4. records a node (``MulBackward0``…) whose ``next_functions`` are the inputs'
+4. refuses complex numbers where the formula is written for real ones only (see below);
+5. records a node (``MulBackward0``…) whose ``next_functions`` are the inputs'
    gradient edges, and makes it the output's ``grad_fn``.
 
 An in-place op *rebases* history: the written tensor's ``grad_fn`` becomes the new
 node. If that tensor is a view, the base's history is rebased too, through a
 ``CopySlices`` node, because the base's values changed.
+
+Complex numbers: PyTorch differentiates complex functions with the conjugate Wirtinger
+convention, and its code generator lets an operator's outputs be complex and require
+grad only if the operator is on its list ``GRADIENT_IMPLEMENTED_FOR_COMPLEX`` (the
+others raise ``throw_error_for_complex_autograd``'s error). vizgrad's list is the
+``complex=True`` of each ``Derivative`` (``vizgrad.derivatives``), checked here, the one
+place every operator call goes through: a formula not declared so is refused when a
+complex tensor that requires grad goes in or comes out. PyTorch checks only the
+outputs, trusting its real-valued formulas of complex inputs (``abs``, ``norm``…);
+vizgrad checks the inputs too, because its formulas are trusted only where declared:
+a refusal is better than a wrong gradient.
 """
 
 from __future__ import annotations
@@ -26,7 +38,7 @@ from ..dispatcher import (
     set_autograd_handler,
 )
 from ..dtypes import COMPLEX, FLOATING
-from ..tensor import COMPLEX_AUTOGRAD_REFUSED, Tensor
+from ..tensor import Tensor
 from .anomaly import anomaly_state, capture_forward_trace
 from .formula import FormulaNode, NotImplementedNode
 from .grad_mode import state as grad_state
@@ -125,13 +137,12 @@ def autograd_kernel(op, args, kwargs, redispatch):
     bound = bind_arguments(op, args, kwargs)
     names, edges, meta = [], [], []
     needs_grad = set()  # the names of the inputs that need a gradient
+    complex_input = False  # a complex input requires grad
     for name, value in _differentiable_inputs(op, bound):
         if isinstance(value, Tensor):
             requires = _requires_grad(value)
             if requires:
-                if value._dtype.category == COMPLEX:
-                    raise RuntimeError(f"{op.name}() got a complex input that requires grad: "
-                                       f"{COMPLEX_AUTOGRAD_REFUSED}")  # fmt: skip
+                complex_input = complex_input or value._dtype.category == COMPLEX
                 needs_grad.add(name)
             edges.append(gradient_edge(value) if requires else _NO_EDGE)
             meta.append((value._size, value._dtype))
@@ -142,10 +153,12 @@ def autograd_kernel(op, args, kwargs, redispatch):
 
     if derivative is None:
         result = redispatch(op, args, kwargs)
+        _check_complex(op, derivative, result, complex_input)
         node = NotImplementedNode(op.qualname, edges)
     else:
         saved = _save_before(derivative, bound, target, derivative.unneeded_saves(needs_grad))
         result = redispatch(op, args, kwargs)
+        _check_complex(op, derivative, result, complex_input)
         node = FormulaNode.create(derivative, names, edges, meta, saved)
         _save_after(derivative, saved, result, node)
     if anomaly_state.enabled:
@@ -155,6 +168,34 @@ def autograd_kernel(op, args, kwargs, redispatch):
     if outputs is not None and events.bus.active:
         announce_node(node, outputs, [v.tensor for v in _saved_tensors(node)])
     return result
+
+
+def _complex_formula(derivative) -> bool:
+    """The derivative is declared right for complex numbers (``Derivative(complex=True)``)."""
+    return derivative is not None and derivative.complex
+
+
+def complex_autograd_refused(op, where: str) -> str:
+    """PyTorch's ``throw_error_for_complex_autograd`` message, naming the operator as its
+    codegen does (``base_name``: ``sub_`` and ``sub.out`` are ``sub``); ``where`` is
+    "outputs" (PyTorch's words) or "inputs" (vizgrad's own check)."""
+    name = op.name[:-1] if op.name.endswith("_") and not op.name.endswith("__") else op.name
+    return f"{name} does not support automatic differentiation for {where} with complex dtype."
+
+
+def _check_complex(op, derivative, result, complex_input: bool) -> None:
+    """Refuse complex outputs, or complex inputs that require grad, of a formula written
+    for real numbers, before the outputs get a node. Made after the kernel ran, as
+    PyTorch's check is (it reads the outputs' dtypes)."""
+    if _complex_formula(derivative):
+        return
+    chosen = getattr(derivative, "differentiable_outputs", None)
+    for i, out in enumerate(result if isinstance(result, tuple | list) else (result,)):
+        complex_output = isinstance(out, Tensor) and out._dtype.category == COMPLEX
+        if complex_output and (chosen is None or i in chosen):
+            raise RuntimeError(complex_autograd_refused(op, "outputs"))
+    if complex_input:
+        raise RuntimeError(complex_autograd_refused(op, "inputs"))
 
 
 def check_inplace_allowed(target: Tensor) -> None:

@@ -4,7 +4,9 @@ A view shares memory with its base. When an in-place op writes through a view, t
 *base's* values change too, so the base needs new history: PyTorch gives it a
 ``CopySlices`` node, which runs the in-place op's backward on the viewed slice of the
 base's gradient and passes the rest through. The view then reads its history from
-the base again, as an ``AsStridedBackward0`` of it.
+the base again, as an ``AsStridedBackward0`` of it; or, for a view ``as_strided`` cannot
+make (another dtype, a math bit: ``z.imag``, ``z.conj()``), by making it again from the
+base with its ``view_fn`` (``ViewAsRealBackward0`` and the rest, recorded afresh).
 
 Other views of the same base notice the write through the shared version counter:
 the next time their ``grad_fn`` is asked for, their ``DifferentiableViewMeta`` sees
@@ -20,6 +22,7 @@ from ..autograd_meta import CreationMeta, DifferentiableViewMeta
 from ..ops.creation import empty_strided
 from ..ops.shape_views import as_strided_backward
 from .formula import Derivative, FormulaNode
+from .grad_mode import enable_grad
 from .graph import Node, announce_node, gradient_edge, rebase_grad_fn
 
 __all__ = [
@@ -58,6 +61,16 @@ def _as_strided_node(base, view) -> Node:
                        [(base._size, base._dtype)], saved)  # fmt: skip
 
 
+def _view_node(base, view, meta) -> tuple:
+    """The view's history from its base's: ``(node, announced)``. An AsStrided node (not yet
+    announced), or the nodes recorded by making the view again with its ``view_fn``
+    (announced as they were recorded), as ``VariableHooks::grad_fn`` does."""
+    if meta.view_fn is None:
+        return _as_strided_node(base, view), False
+    with enable_grad():  # (the engine may ask with grad mode off)
+        return meta.view_fn(base)._grad_fn, True
+
+
 class CopySlices(Node):
     """The base's new history after an in-place op on one of its views."""
 
@@ -67,6 +80,8 @@ class CopySlices(Node):
         self._base_geometry = _geometry(base)
         self._base_dtype = base._dtype
         self._view_geometry = (view._size, view._stride, view._offset - base._offset)
+        # A view of another dtype or with a math bit is made again, not ``as_strided``.
+        self._view_fn = view._autograd_meta.view_fn
 
     def name(self) -> str:
         return "vizgrad::autograd::CopySlices"
@@ -76,7 +91,10 @@ class CopySlices(Node):
         size, stride, _ = self._base_geometry
         result = empty_strided(size, stride, dtype=grad.dtype)
         result.copy_(grad)
-        grad_slice = result.as_strided(*self._view_geometry)
+        if self._view_fn is not None:
+            grad_slice = self._view_fn(result)
+        else:
+            grad_slice = result.as_strided(*self._view_geometry)
         fn_grads = self.fn.apply((grad_slice.clone(),))
         if fn_grads[0] is None:
             grad_slice.zero_()
@@ -93,10 +111,12 @@ def rebase_view_history(view, node: Node) -> None:
     base = view._base
     copy_slices = CopySlices(base, view, node)
     rebase_grad_fn(base, copy_slices).grad_accumulator = None
-    view_meta = rebase_grad_fn(view, _as_strided_node(base, view))
-    view_meta.attr_version = view._version_counter.value
     announce_node(copy_slices, [base])
-    announce_node(view_meta.grad_fn, [view])
+    view_node, announced = _view_node(base, view, view._autograd_meta)
+    view_meta = rebase_grad_fn(view, view_node)
+    view_meta.attr_version = view._version_counter.value
+    if not announced:
+        announce_node(view_meta.grad_fn, [view])
 
 
 def regenerate_view_grad_fn(view, meta: DifferentiableViewMeta) -> None:
@@ -110,8 +130,10 @@ def regenerate_view_grad_fn(view, meta: DifferentiableViewMeta) -> None:
     meta.attr_version = view._version_counter.value
     if not base._requires_grad:
         return
-    rebase_grad_fn(view, _as_strided_node(base, view))
-    announce_node(meta.grad_fn, [view])
+    view_node, announced = _view_node(base, view, meta)
+    rebase_grad_fn(view, view_node)
+    if not announced:
+        announce_node(meta.grad_fn, [view])
 
 
 def refresh_view_grad_fn(tensor) -> None:

@@ -256,7 +256,7 @@ _index = native_function(
     "index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_index_kernel,
     derivative=Derivative("IndexBackward0", save=("self_sym_sizes", "indices"),
-                          grads={"self": _index_backward}),
+                          grads={"self": _index_backward}, complex=True),
     variants="function",
 )  # fmt: skip
 _INDEX = _index.overloads["index.Tensor"]

@@ -21,13 +21,23 @@ Kernels that PyTorch compiles only for some dtypes are wrapped in
 
 from __future__ import annotations
 
+import cmath
 import math
 
 import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
-from ..dtypes import BOOL, C_TYPE_NAMES, COMPLEX, CPP_TYPE_NAMES, FLOATING, INTEGRAL
+from ..dtypes import (
+    BOOL,
+    C_TYPE_NAMES,
+    COMPLEX,
+    CPP_TYPE_NAMES,
+    FLOATING,
+    INTEGRAL,
+    complex128,
+    float64,
+)
 from ..promotion import result_type
 from ..shape import contiguous_strides
 from ..tensor import Tensor
@@ -49,8 +59,21 @@ __all__ = [
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
     "floor_divide", "remainder", "fmod", "pow", "rsub", "atan2", "arctan2",
     "maximum", "minimum", "fmax", "fmin", "lerp", "addcmul", "addcdiv", "hypot",
-    "xlogy", "xlogy_",
+    "xlogy", "xlogy_", "float_power", "heaviside", "logaddexp", "logaddexp2",
 ]  # fmt: skip
+
+
+def opmath(x: np.ndarray) -> np.ndarray:
+    """The array a kernel computes with: float16 in float32 (PyTorch's ``opmath_type``),
+    other dtypes in their own."""
+    return x.astype(np.float32) if x.dtype == np.float16 else x
+
+
+def composite_outs(*names: str) -> dict:
+    """``kinds=`` for an alias's out= overloads (``subtract.out``): made of the main
+    operator's, whose out= overload then refuses autograd in its own name (``sub():
+    functions with out=... arguments don't support automatic differentiation``)."""
+    return dict.fromkeys(names, COMPOSITE_IMPLICIT)
 
 
 def _is_tensor_of(x, *categories) -> bool:
@@ -138,8 +161,14 @@ def _check_sub(input, other, alpha=1, out=None):
     _check_alpha(input, other, alpha)
 
 
+def _conjugate(value):
+    """``value.conj()`` of a tensor or of a Python number (``Scalar::conj``)."""
+    return value.conj() if isinstance(value, Tensor) else value.conjugate()
+
+
 def _times_alpha(grad, saved):
-    return grad if saved.alpha == 1 else grad * saved.alpha
+    # ``maybe_multiply(grad, alpha.conj())``: a complex alpha is conjugated.
+    return grad if saved.alpha == 1 else grad * saved.alpha.conjugate()
 
 
 def _zeros_like(grad, saved):
@@ -160,6 +189,7 @@ add = native_function(
         "AddBackward0",
         save=("alpha",),
         grads={"self": lambda grad, saved: grad, "other": _times_alpha},
+        complex=True,
     ),
     numbers_as_tensors=True,
     doc="``torch.add``: ``input + alpha * other``, broadcast and promoted.",
@@ -178,6 +208,7 @@ sub = native_function(
             "self": lambda grad, saved: grad,
             "other": lambda grad, saved: -_times_alpha(grad, saved),
         },
+        complex=True,
     ),
     numbers_as_tensors=True,
     doc="``torch.sub``: ``input - alpha * other``, broadcast and promoted.",
@@ -201,6 +232,7 @@ subtract = native_function(
     },
     check=_check_sub,
     kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("subtract.out"),
     numbers_as_tensors=True,
     doc="``torch.subtract``: an alias of ``sub``.",
 )
@@ -210,19 +242,43 @@ mul = native_function(
     "mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
     "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=elementwise(_mul_kernel),
-    # The product rule: each factor's gradient is grad times the other factor.
+    # The product rule: each factor's gradient is grad times the other factor (conjugated:
+    # ``mul_tensor_backward``).
     derivative=Derivative(
         "MulBackward0",
         save=("self", "other"),
         reads={"self": ("other",), "other": ("self",)},
         grads={
-            "self": lambda grad, saved: grad * saved.other,
-            "other": lambda grad, saved: grad * saved.self,
+            "self": lambda grad, saved: grad * _conjugate(saved.other),
+            "other": lambda grad, saved: grad * _conjugate(saved.self),
         },
+        complex=True,
     ),
     numbers_as_tensors=True,
     doc="``torch.mul``: elementwise product, broadcast and promoted.",
 )
+
+# ``tensor * 0.5`` and ``1 + tensor`` written in ATen's C++ (``special_ndtr``) call the
+# Scalar overloads, which record nodes of their own (MulBackward1, AddBackward1). Python
+# never reaches them: its ``x * 0.5`` wraps the number into a tensor and calls mul.Tensor.
+# So they are declared without Python bindings, for the C++ composites' vizgrad twins.
+mul_scalar = native_function(
+    "mul.Scalar(Tensor self, Scalar other) -> Tensor",
+    kernel=elementwise(_mul_kernel),
+    derivative=Derivative(
+        "MulBackward1",
+        save=("other",),
+        complex=True,
+        grads={"self": lambda grad, saved: grad * saved.other.conjugate()},
+    ),
+    python_bindings=False,
+).overloads["mul.Scalar"]
+add_scalar = native_function(
+    "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
+    kernel=elementwise(_add_kernel),
+    derivative=Derivative("AddBackward1", grads={"self": lambda grad, saved: grad}, complex=True),
+    python_bindings=False,
+).overloads["add.Scalar"]
 multiply = native_function(
     "multiply.Tensor(Tensor self, Tensor other) -> Tensor",
     "multiply_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
@@ -237,6 +293,7 @@ multiply = native_function(
         "multiply_.Scalar": mul.overloads["mul_.Tensor"],
     },
     kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("multiply.out"),
     numbers_as_tensors=True,
     doc="``torch.multiply``: an alias of ``mul``.",
 )
@@ -259,8 +316,11 @@ rsub = native_function(
             "RsubBackward0",
             save=("alpha",),
             grads={**_RSUB_SELF_GRAD, "other": lambda grad, saved: grad},
+            complex=True,
         ),
-        "rsub.Scalar": Derivative("RsubBackward1", save=("alpha",), grads=_RSUB_SELF_GRAD),
+        "rsub.Scalar": Derivative(
+            "RsubBackward1", save=("alpha",), grads=_RSUB_SELF_GRAD, complex=True
+        ),
     },
     variants="function",
     doc="``torch.rsub``: ``other - alpha * input`` (subtraction with the operands reversed).",
@@ -319,10 +379,11 @@ def _div_mode_kernel(out, a, b, rounding_mode=None):
     kernel(out, a, b)
 
 
-# d(a/b)/da = 1/b; d(a/b)/db = -a/b**2.
+# d(a/b)/da = 1/b; d(a/b)/db = -a/b**2, conjugated (``div_tensor_self_backward``,
+# ``div_tensor_other_backward``).
 _TRUE_DIVISION_GRADS = {
-    "self": lambda grad, saved: grad / saved.other,
-    "other": lambda grad, saved: -grad * saved.self / (saved.other * saved.other),
+    "self": lambda grad, saved: grad / _conjugate(saved.other),
+    "other": lambda grad, saved: -grad * ((saved.self / saved.other) / saved.other).conj(),
 }
 
 
@@ -365,6 +426,7 @@ div = native_function(
             save=("self", "other"),
             grads=_TRUE_DIVISION_GRADS,
             reads={"self": ("other",), "other": ("self", "other")},
+            complex=True,
         ),
         "div.Tensor_mode": Derivative(
             "DivBackward2",
@@ -373,11 +435,13 @@ div = native_function(
                 "self": _rounded_division_grad("self"),
                 "other": _rounded_division_grad("other"),
             },
+            complex=True,
         ),  # fmt: skip
         "div.Scalar_mode": Derivative(
             "DivBackward3",
             save=("other", "rounding_mode"),
             grads={"self": _rounded_division_grad("self")},
+            complex=True,
         ),
     },
     numbers_as_tensors=True,
@@ -415,6 +479,7 @@ divide = native_function(
         "divide_.Scalar_mode": div.overloads["div_.Scalar_mode"],
     },
     kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("divide.out", "divide.out_mode"),
     numbers_as_tensors=True,
     doc="``torch.divide``: an alias of ``div``.",
 )
@@ -433,6 +498,7 @@ true_divide = native_function(
         "true_divide_.Scalar": _div_,
     },
     kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("true_divide.out"),
     numbers_as_tensors=True,
     doc="``torch.true_divide``: ``div`` without a rounding mode.",
 )
@@ -600,33 +666,46 @@ def _pow_scalar_base(operands, out, inplace):
 # d(x ** p)/dx = p * x ** (p - 1);  d(b ** y)/dy = b ** y * log(b).
 
 
+# The slopes are conjugated for complex numbers (conjugate Wirtinger calculus).
+
+
 def _pow_scalar_exponent_grad(grad, saved):
     exponent = saved.exponent
     if exponent == 0:  # x ** 0 is the constant 1, whatever x (even 0 ** 0)
         return zeros_like(saved.self)
     exponent = complex(exponent) if isinstance(exponent, complex) else float(exponent)
-    return grad * (exponent * saved.self.pow(exponent - 1))
+    return grad * (exponent * saved.self.pow(exponent - 1)).conj()
 
 
 def _pow_tensor_self_grad(grad, saved):
     exponent = saved.exponent
     # Where the exponent is 0 the result is constantly 1: no gradient, even at x = 0
     # (where exponent * x ** -1 would be 0 * inf = nan).
-    return where(exponent == 0, 0.0, grad * (exponent * saved.self.pow(exponent - 1)))
+    return where(exponent == 0, 0.0, grad * (exponent * saved.self.pow(exponent - 1)).conj())
+
+
+def _flat_at_zero_base(exponent):
+    """Where ``0 ** exponent`` is flat: a real exponent >= 0 (0 for y > 0, 1 at y = 0), a
+    complex one only when it is real, as PyTorch calls the slope 0 there rather than
+    ``0 * log(0) = nan``."""
+    if isinstance(exponent, Tensor) and exponent.is_complex():
+        return (exponent.imag == 0).logical_and(exponent.real >= 0)
+    return exponent >= 0
 
 
 def _pow_tensor_exponent_grad(grad, saved):
     base, result = saved.self, saved.result
     if base._dtype is not result._dtype:  # an integer base: take its log in the result's dtype
         base = base.to(result._dtype)
-    # 0 ** y is 0 for every y > 0 (and 1 at y = 0): PyTorch calls the slope 0 there
-    # rather than 0 * log(0) = nan.
-    at_zero = (base == 0).logical_and(saved.exponent >= 0)
-    return grad * where(at_zero, 0.0, result * base.log())
+    at_zero = (base == 0).logical_and(_flat_at_zero_base(saved.exponent))
+    return grad * where(at_zero, 0.0, (result * base.log()).conj())
 
 
-def _log_of_number(value) -> float:
-    """``Scalar.log()``: log(0) is -inf and the log of a negative number is nan."""
+def _log_of_number(value) -> float | complex:
+    """``Scalar.log()``: log(0) is -inf and the log of a negative real number is nan;
+    a complex number has its complex logarithm."""
+    if isinstance(value, complex):
+        return cmath.log(value) if value != 0 else -math.inf
     if value > 0:
         return math.log(value)
     return -math.inf if value == 0 else math.nan
@@ -634,9 +713,11 @@ def _log_of_number(value) -> float:
 
 def _pow_scalar_base_grad(grad, saved):
     base, exponent, result = saved.self, saved.exponent, saved.result
-    slope = result * _log_of_number(base)
+    if exponent.is_complex() and not isinstance(base, complex):
+        base = complex(base)  # a complex exponent takes the complex log of a real base
+    slope = (result * _log_of_number(base)).conj()
     if base == 0:  # 0 ** y: flat for y >= 0, as for a tensor base
-        slope = where(exponent >= 0, 0.0, slope)
+        slope = where(_flat_at_zero_base(exponent), 0.0, slope)
     return grad * slope
 
 
@@ -659,17 +740,95 @@ pow = native_function(  # noqa: A001 - PyTorch's name
             "PowBackward1",
             save=("self", "exponent", "result"),
             grads={"self": _pow_tensor_self_grad, "exponent": _pow_tensor_exponent_grad},
+            complex=True,
         ),
         "pow.Scalar": Derivative(
             "PowBackward2",
             save=("self", "exponent", "result"),
             grads={"exponent": _pow_scalar_base_grad},
+            complex=True,
         ),
         "pow.Tensor_Scalar": Derivative(
-            "PowBackward0", save=("self", "exponent"), grads={"self": _pow_scalar_exponent_grad}
+            "PowBackward0",
+            save=("self", "exponent"),
+            grads={"self": _pow_scalar_exponent_grad},
+            complex=True,
         ),
     },
     doc="``torch.pow``: tensor ** tensor, tensor ** number, or number ** tensor.",
+)
+
+
+# --- float_power: pow in double precision --------------------------------------------
+# CompositeImplicitAutograd: both operands converted to float64 (complex128 if either is
+# complex), then ``pow`` (whose node, PowBackward0/1/2, is what autograd records).
+
+
+def _double_dtype(*operands):
+    """complex128 if an operand is complex (a tensor or a Python number), else float64."""
+    for x in operands:
+        if (isinstance(x, Tensor) and x._dtype.category == COMPLEX) or isinstance(x, complex):
+            return complex128
+    return float64
+
+
+def _in_double(x, dtype):
+    """A tensor converted to ``dtype``; a number to a Python float or complex
+    (``Scalar::toDouble``, ``toComplexDouble``)."""
+    if isinstance(x, Tensor):
+        return x.to(dtype)
+    return complex(x) if dtype is complex128 else float(x)
+
+
+def _check_double(written: str, tensor, dtype) -> None:
+    """The tensor written (``out=``, or ``self`` in place) must already be of ``dtype``."""
+    if tensor._dtype is not dtype:
+        raise RuntimeError(
+            f"{written} has dtype {tensor._dtype.scalar_name} but the operation's result "
+            f"requires dtype {dtype.scalar_name}"
+        )
+
+
+def _float_power(self, exponent):
+    dtype = _double_dtype(self, exponent)
+    return pow(_in_double(self, dtype), _in_double(exponent, dtype))
+
+
+def _float_power_out(self, exponent, *, out):
+    dtype = _double_dtype(self, exponent)
+    _check_double("the output given to float_power", out, dtype)
+    return pow(_in_double(self, dtype), _in_double(exponent, dtype), out=out)
+
+
+def _float_power_inplace(self, exponent):
+    dtype = _double_dtype(self, exponent)
+    _check_double("the base given to float_power_", self, dtype)
+    return self.pow_(_in_double(exponent, dtype))
+
+
+_FLOAT_POWER_OUTS = ("float_power.Tensor_Tensor_out", "float_power.Scalar_out",
+                     "float_power.Tensor_Scalar_out")  # fmt: skip
+float_power = native_function(
+    "float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
+    "float_power.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)",
+    "float_power.Scalar(Scalar self, Tensor exponent) -> Tensor",
+    "float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)",
+    "float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor",
+    "float_power.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)",
+    "float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)",
+    "float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)",
+    kernels={
+        "float_power.Tensor_Tensor": _float_power,
+        "float_power.Scalar": _float_power,
+        "float_power.Tensor_Scalar": _float_power,
+        **dict.fromkeys(_FLOAT_POWER_OUTS, _float_power_out),
+        "float_power_.Scalar": _float_power_inplace,
+        "float_power_.Tensor": _float_power_inplace,
+    },
+    kind=COMPOSITE_IMPLICIT,
+    kinds=dict.fromkeys(_FLOAT_POWER_OUTS, COMPOSITE_IMPLICIT),
+    doc="``torch.float_power``: ``pow`` computed in double precision: the result is float64 "
+    "(complex128 if an operand is complex), whatever the inputs' dtypes.",
 )
 
 
@@ -713,6 +872,7 @@ arctan2 = native_function(
         "arctan2.out": atan2.overloads["atan2.out"],
     },
     kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("arctan2.out"),
     doc="``torch.arctan2``: NumPy's name for ``atan2``.",
 )
 
@@ -796,6 +956,36 @@ fmin = native_function(
                           grads=_nan_avoiding_grads(lambda a, b: a <= b)),
     doc="``torch.fmin``: the smaller element; NaN loses to a number.",
 )  # fmt: skip
+
+
+# --- heaviside: the unit step ----------------------------------------------------------
+
+
+def _check_heaviside(input, values, out=None):
+    """heaviside's meta function: no complex tensor, and one dtype for all (``out=`` too)."""
+    tensors = (input, values) if out is None else (input, values, out)
+    if any(t._dtype.category == COMPLEX for t in tensors):
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+    if any(t._dtype is not input._dtype for t in tensors):
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
+
+
+@dispatch_dtypes("heaviside_cpu", ALL_TYPES | {"bool"})
+def _heaviside_loop(out, x, values):
+    # ``x == 0 ? values : x > 0``: NaN is not above 0, so its step is 0 (NumPy's is NaN).
+    np.copyto(out, np.where(x == 0, values, x > 0), casting="unsafe")
+
+
+# derivatives.yaml has no formula: the node PyTorch records (NotImplemented) refuses.
+heaviside = native_function(
+    "heaviside(Tensor self, Tensor values) -> Tensor",
+    "heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)",
+    "heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_heaviside_loop),
+    check=_check_heaviside,
+    doc="``torch.heaviside``: 0 where ``input < 0``, 1 where ``input > 0``, and ``values`` "
+    "where ``input == 0``.",
+)
 
 
 # --- hypot: the worked example of docs/adding-an-operator.md ----------------------------
@@ -886,6 +1076,79 @@ xlogy = native_function(
     "``other`` is nan).",
 )
 xlogy_ = xlogy.inplace
+
+
+# --- logaddexp, logaddexp2: log(e^a + e^b) without overflow -----------------------------
+
+
+def _logaddexp_real(a, b, exp, log_scale=1.0):
+    """``max(a, b) + log1p(exp(-|a - b|)) * log_scale``; equal infinities are their own
+    answer (inf - inf would be NaN)."""
+    larger = np.maximum(a, b)
+    value = larger + np.log1p(exp(-np.abs(a - b))) * log_scale
+    return np.where(np.isinf(a) & (a == b), a, value)
+
+
+def _logaddexp_complex(a, b):
+    """ATen's ``_log_add_exp_helper``: taken from the operand of larger real part, NaN if
+    either is NaN, and infinite real parts of one sign handled apart."""
+    a_first = a.real < b.real
+    low, high = np.where(a_first, a, b), np.where(a_first, b, a)
+    value = np.log1p(np.exp(low - high)) + high
+    both_infinite = ~np.isfinite(low.real) & (low.real == high.real)
+    value = np.where(both_infinite & (low.real < 0), low, value)
+    value = np.where(both_infinite & (low.real > 0), np.log(np.exp(low) + np.exp(high)), value)
+    either_nan = np.isnan(a) | np.isnan(b)
+    return np.where(either_nan, complex(math.nan, math.nan), value)
+
+
+@dispatch_dtypes("logaddexp_cpu", FLOATING_TYPES | COMPLEX_TYPES)
+@np.errstate(all="ignore")
+def _logaddexp_loop(out, a, b):
+    if out.dtype.kind == "c":
+        np.copyto(out, _logaddexp_complex(a, b))
+    else:
+        np.copyto(out, _logaddexp_real(opmath(a), opmath(b), np.exp), casting="unsafe")
+
+
+@dispatch_dtypes("logaddexp2_cpu", FLOATING_TYPES)
+@np.errstate(all="ignore")
+def _logaddexp2_loop(out, a, b):
+    a, b = opmath(a), opmath(b)
+    inverse_ln2 = a.dtype.type(1 / math.log(2.0))
+    np.copyto(out, _logaddexp_real(a, b, np.exp2, inverse_ln2), casting="unsafe")
+
+
+# d log(e^a + e^b) / da = e^a / (e^a + e^b) = 1 / (1 + e^(b - a)); likewise in base 2.
+logaddexp = native_function(
+    "logaddexp(Tensor self, Tensor other) -> Tensor",
+    "logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_logaddexp_loop),
+    derivative=Derivative(
+        "LogaddexpBackward0",
+        save=("self", "other"),
+        grads={
+            "self": lambda grad, saved: grad / (1 + (saved.other - saved.self).exp()).conj(),
+            "other": lambda grad, saved: grad / (1 + (saved.self - saved.other).exp()).conj(),
+        },
+        complex=True,
+    ),
+    doc="``torch.logaddexp``: ``log(exp(input) + exp(other))``, computed without overflow.",
+)
+logaddexp2 = native_function(
+    "logaddexp2(Tensor self, Tensor other) -> Tensor",
+    "logaddexp2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=elementwise(_logaddexp2_loop),
+    derivative=Derivative(
+        "Logaddexp2Backward0",
+        save=("self", "other"),
+        grads={
+            "self": lambda grad, saved: grad / (1 + pow(2, saved.other - saved.self)),
+            "other": lambda grad, saved: grad / (1 + pow(2, saved.self - saved.other)),
+        },
+    ),
+    doc="``torch.logaddexp2``: ``log2(2**input + 2**other)``, computed without overflow.",
+)
 
 
 # --- lerp, addcmul, addcdiv ----------------------------------------------------------

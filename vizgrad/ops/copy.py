@@ -38,7 +38,7 @@ from ..shape import (
     broadcast_shapes,
     is_channels_last_contiguous,
 )
-from ..tensor import Tensor, define_method
+from ..tensor import Tensor, apply_math_bits, define_method
 from ..user_warnings import warn_at_user_code
 from .creation import check_device, strides_like, suggested_format
 from .declaration import native_function
@@ -92,7 +92,13 @@ def _copy_kernel(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tenso
     # The written tensor must have the broadcast shape, must not repeat an element
     # (an expanded self), and must not partly overlap the source.
     check_inplace_target("copy_", self, shape, [src])
-    source = src._array if src._size == self._size else np.broadcast_to(src._array, self._size)
+    # ``copy_`` handles the math bits itself (the Conjugate and Negative keys fall through
+    # to it): the bytes written are ``src``'s values read through ``self``'s bits.
+    source = src._array
+    if src._math_bits != self._math_bits:
+        source = apply_math_bits(source, src._math_bits ^ self._math_bits)
+    if src._size != self._size:
+        source = np.broadcast_to(source, self._size)
     cast_into(self._array, source, src._dtype, self._dtype)
     return self
 
@@ -108,6 +114,7 @@ _copy_ = native_function(
     derivative=Derivative(
         "vizgrad::autograd::CopyBackwards",
         grads={"self": lambda grad, saved: grad.new_zeros(grad._size), "src": _pass_through},
+        complex=True,
     ),
     python_bindings=False,
 ).overloads["copy_"]
@@ -140,8 +147,9 @@ define_method("copy_", _copy_method)
 
 
 def _copy_to_new(self: Tensor, dtype: DType, fmt) -> Tensor:
+    # ``clone`` resolves the math bits (the Conjugate and Negative keys fall through to it).
     result = Tensor._empty_strided(self._size, strides_like(self, fmt), dtype)
-    cast_into(result._array, self._array, self._dtype, dtype)
+    cast_into(result._array, self._resolved_array(), self._dtype, dtype)
     return result
 
 
@@ -152,7 +160,7 @@ def _clone_kernel(self: Tensor, *, memory_format=None) -> Tensor:
 clone = native_function(
     "clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
     kernel=_clone_kernel,
-    derivative=Derivative("CloneBackward0", grads={"self": _pass_through}),
+    derivative=Derivative("CloneBackward0", grads={"self": _pass_through}, complex=True),
     doc="``torch.clone``: the same values in new memory; the result is never a view.",
 )
 
@@ -214,7 +222,7 @@ _to_copy = native_function(
     "bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor",
     kernel=_to_copy_kernel,
     # The engine casts the gradient back to the input's dtype (``_to_copy_backward``).
-    derivative=Derivative("ToCopyBackward0", grads={"self": _pass_through}),
+    derivative=Derivative("ToCopyBackward0", grads={"self": _pass_through}, complex=True),
     python_bindings=False,
 ).overloads["_to_copy"]
 

@@ -1,8 +1,9 @@
-"""``index_select``, ``index_add``, ``index_copy``, ``index_fill`` (``TensorAdvancedIndexing.cpp``).
+"""``index_select``, ``index_add``, ``index_copy``, ``index_fill``, ``index_reduce`` (``TensorAdvancedIndexing.cpp``).
 
 Whole slices picked by an index along one dim: ``index`` is a 1-D tensor of positions
 along ``dim``; each position names a whole slice of ``self`` (all the other dims),
-which is read (``index_select``), added to, copied into or filled.
+which is read (``index_select``), added to, copied into, filled, or reduced into
+(a product, mean, maximum or minimum of the slices sent there).
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..derivatives import Derivative
-from ..dtypes import int32, int64
+from ..dtypes import BOOL, COMPLEX, int32, int64
 from ..shape import wrap_dim
 from ..tensor import Tensor
+from ..user_warnings import warn_at_user_code
+from .creation import checked_scalar
 from .declaration import native_function
 from .indexing_common import (
     _check_index_in_range,
@@ -25,6 +28,16 @@ from .indexing_common import (
     from_inplace,
 )
 from .overload_kernels import Overlap, out_wrapper
+from .parts import _select_geometry
+from .scatter_gather import (
+    REDUCTIONS,
+    Scattering,
+    divide_by_counts,
+    not_implemented_for,
+    reduction_identity,
+    reduction_self_grad,
+    reduction_src_grad,
+)
 from .sorting import unique
 
 __all__ = [
@@ -32,6 +45,7 @@ __all__ = [
     "index_add",
     "index_copy",
     "index_fill",
+    "index_reduce",
 ]
 
 
@@ -87,7 +101,7 @@ index_select = native_function(
         _index_select_kernel, check_cast=False,
         checks=(_check_index_select_out, Overlap(internal=True, full=("self", "index"))),
     )},
-    derivative=Derivative("IndexSelectBackward0", save=("self_sym_sizes", "dim", "index"),
+    derivative=Derivative("IndexSelectBackward0", complex=True, save=("self_sym_sizes", "dim", "index"),
                           grads={"self": _index_select_backward}),
     doc="``torch.index_select``: the slices ``index`` names along ``dim``, in that order.",
 )  # fmt: skip
@@ -103,38 +117,68 @@ def _slices_along(t: Tensor, dim: int) -> np.ndarray:
     return np.moveaxis(t._array, dim, 0)
 
 
-def _check_index_add(self, dim, index, source, *, alpha=1, out=None) -> int:
-    """``index_add``'s meta function's argument checks; returns the wrapped dim."""
-    dim = wrap_dim(dim, len(self._size))
+def _check_index_func(func: str, self: Tensor, dim: int, index: Tensor, source: Tensor) -> None:
+    """``index_func_meta_impl``: the argument checks ``index_add`` and ``index_reduce``
+    share, in its order (``dim`` already wrapped)."""
     if len(index._size) > 1:
         raise IndexError(
-            f"index_add_(): Index is supposed to be a vector, but got dim: {len(index._size)} "
+            f"{func}_(): Index is supposed to be a vector, but got dim: {len(index._size)} "
             f"with type: {index._dtype.scalar_name} and size: {list(index._size)}"
         )
     if index._dtype not in (int32, int64):
         raise RuntimeError(
-            "index_add_(): Expected dtype int32/int64 for index but got: "
-            f"{index._dtype.scalar_name}"
+            f"{func}_(): Expected dtype int32/int64 for index but got: {index._dtype.scalar_name}"
         )
     if self._dtype is not source._dtype:
         raise RuntimeError(
-            f"index_add_(): self ({self._dtype.scalar_name}) and source "
+            f"{func}_(): self ({self._dtype.scalar_name}) and source "
             f"({source._dtype.scalar_name}) must have the same scalar type"
         )
-    count = index.numel()
-    if count != _nonempty_size(source, dim):
+    if dim != 0 and dim >= len(source._size):
         raise RuntimeError(
-            f"index_add_(): Number of indices ({count}) should be equal to source.size(dim): "
-            f"({_nonempty_size(source, dim)}), for dim: {dim}"
+            f"{func}_(): Indexing dim {dim} is out of bounds of the source tensor with dim "
+            f"{len(source._size)}"
         )
-    same_rest = max(len(source._size), 1) == max(len(self._size), 1) and all(
-        d == dim or source._size[d] == self._size[d] for d in range(len(self._size))
-    )
-    if not same_rest:
+    count = index.numel()
+    if count != (source._size[dim] if source._size else 1):
+        # (PyTorch's message reads ``source.size(dim)``: an error of its own for a 0-dim source.)
+        raise RuntimeError(
+            f"{func}_(): Number of indices ({count}) should be equal to source.size(dim): "
+            f"({source.size(dim)}), for dim: {dim}"
+        )
+    self_rest, source_rest = list(self._size), list(source._size)
+    if self_rest and source_rest:
+        del self_rest[dim], source_rest[dim]
+    if self_rest != source_rest:
         raise RuntimeError(
             f"source tensor shape must match self tensor shape, excluding the specified "
             f"dimension. Got self.shape = {list(self._size)} source.shape = {list(source._size)}"
         )
+
+
+def _index_func_kernels(write, check) -> from_inplace:
+    """The kernels of a structured ``index_*`` operator (``index_add``, ``index_reduce``).
+
+    ``index_func_meta_impl``: the argument checks (``check``), ``set_output``, then ``out``
+    may share no memory with ``index`` or ``source``; the kernel starts with
+    ``out.copy_(self)``, a row-major copy. In place, the same meta function checks
+    ``self``, its output.
+    """
+    return from_inplace(
+        write,
+        start=_clone_row_major,
+        checks=check,
+        exact_dtype=True,
+        meta=_like_self,
+        resized_checks=Overlap(internal=True, full=("index", "source"), partial=("self",)),
+        inplace_checks=(check, Overlap(internal=True, full=("index", "source"))),
+    )
+
+
+def _check_index_add(self, dim, index, source, *, alpha=1, out=None) -> int:
+    """``index_add``'s meta function's argument checks; returns the wrapped dim."""
+    dim = wrap_dim(dim, len(self._size))
+    _check_index_func("index_add", self, dim, index, source)
     return dim
 
 
@@ -204,8 +248,15 @@ def _check_index_copy(self, dim, index, source, *, out=None) -> int:
     return dim
 
 
+def _slices_are_empty(t: Tensor, dim: int) -> bool:
+    """Another dim has size 0: the kernel iterates over no element, so it checks no index."""
+    return any(size == 0 for d, size in enumerate(t._size) if d != dim)
+
+
 def _write_index_copy(self, dim, index, source):
     dim = _check_index_copy(self, dim, index, source)
+    if _slices_are_empty(self, dim):
+        return
     positions = index._array.reshape(-1)
     size = _nonempty_size(self, dim)
     bad = (positions < 0) | (positions >= size)
@@ -218,25 +269,31 @@ def _write_index_copy(self, dim, index, source):
 
 
 def _check_index_fill_index(self, dim, index, value) -> None:
-    if index._dtype is not int64:
-        raise IndexError("index_fill_(): Expected dtype int64 for index.")
-
-
-def _write_index_fill(self, dim, index, value):
-    # ``index_fill_``'s checks in its order: the index's dtype, a 0-dim value, a complex
-    # value for a real tensor, and only then the dim.
-    _check_index_fill_index(self, dim, index, value)
+    """``index_fill_``'s first checks: a Tensor ``value`` must be 0-dim (checked before it
+    is read as a number), then the index must be int64."""
     if isinstance(value, Tensor) and value._size:
         raise RuntimeError(
             f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
             f"{len(value._size)} dimension(s)."
         )
+    if index._dtype is not int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+
+
+def _write_index_fill(self, dim, index, value):
+    # ``index_fill_``'s checks in its order: the value's dims and the index's dtype, a
+    # complex value for a real tensor, the dim, and then the index's dims.
+    _check_index_fill_index(self, dim, index, value)
     scalar = value.item() if isinstance(value, Tensor) else value
     if isinstance(scalar, complex) and not self._dtype.is_complex:
         raise RuntimeError(
             "index_fill_(): Converting complex Scalar to non-complex type is not supported"
         )
     dim = wrap_dim(dim, len(self._size))
+    if len(index._size) > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    if _slices_are_empty(self, dim):
+        return
     positions = index._array.reshape(-1)
     size = _nonempty_size(self, dim)
     bad = (positions < -size) | (positions >= size)
@@ -245,14 +302,19 @@ def _write_index_fill(self, dim, index, value):
             f"index {int(positions[np.argmax(bad)])} is out of bounds for dimension {dim} "
             f"with size {size}"
         )
-    _slices_along(self, dim)[positions] = fill_value(value, self._dtype)
+    _slices_along(self, dim)[positions] = checked_scalar(scalar, self._dtype)
 
 
 def _source_slices_grad(grad: Tensor, saved) -> Tensor:
-    """The gradient of ``source`` in ``index_add``/``index_copy``: the slices it went to."""
-    if not saved.source_sym_sizes:  # a 0-dim source went to one position
-        return grad.index_select(saved.dim, saved.index.reshape(-1)).reshape(())
-    return grad.index_select(saved.dim, saved.index.reshape(-1)).expand(saved.source_sym_sizes)
+    """The gradient of ``source`` in ``index_add``/``index_copy``: the slices it went to.
+
+    PyTorch saves ``source`` itself for this (``expand_as(source)``), so changing it in
+    place before the backward is an error, as there.
+    """
+    picked = grad.index_select(saved.dim, saved.index.reshape(-1))
+    if not saved.source._size:  # a 0-dim source went to one position
+        return picked.reshape(())
+    return picked.expand_as(saved.source)
 
 
 def _index_add_source_grad(grad: Tensor, saved) -> Tensor:
@@ -283,22 +345,13 @@ index_add = native_function(
     "-> Tensor(a!)",
     "index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, "
     "Tensor(a!) out) -> Tensor(a!)",
-    # ``index_func_meta_impl``: the argument checks, ``set_output``, then ``out`` may share
-    # no memory with ``index`` or ``source``; the kernel starts with ``out.copy_(self)``.
-    kernel=from_inplace(
-        _write_index_add,
-        start=_clone_row_major,
-        checks=_check_index_add,
-        exact_dtype=True,
-        meta=_like_self,
-        resized_checks=Overlap(internal=True, full=("index", "source"), partial=("self",)),
-        # index_add_: the same meta function, its output being ``self``.
-        inplace_checks=(_check_index_add, Overlap(internal=True, full=("index", "source"))),
-    ),
+    kernel=_index_func_kernels(_write_index_add, _check_index_add),
     derivative=Derivative(
         "IndexAddBackward0",
-        save=("dim", "index", "source_sym_sizes", "alpha"),
+        complex=True,
+        save=("dim", "index", "source", "alpha"),
         grads={"self": lambda grad, saved: grad, "source": _index_add_source_grad},
+        reads={"source": ("source",)},
     ),
     doc="``torch.index_add``: ``out[index[k]] += alpha * source[k]`` along ``dim``; repeats "
     "add up.",
@@ -324,8 +377,10 @@ index_copy = native_function(
     ),
     derivative=Derivative(
         "IndexCopyBackward0",
-        save=("dim", "index", "source_sym_sizes"),
+        complex=True,
+        save=("dim", "index", "source"),
         grads={"self": _zero_filled_slices, "source": _source_slices_grad},
+        reads={"source": ("source",)},
     ),
     doc="``torch.index_copy``: ``out[index[k]] = source[k]`` along ``dim``.",
 )
@@ -346,11 +401,101 @@ index_fill = native_function(
         ),
     ),
     derivatives={
-        "index_fill.int_Scalar": Derivative("IndexFillBackward0", save=("dim", "index"),
+        "index_fill.int_Scalar": Derivative("IndexFillBackward0", complex=True, save=("dim", "index"),
                                             grads={"self": _zero_filled_slices}),
-        "index_fill.int_Tensor": Derivative("IndexFillBackward1", save=("dim", "index"),
+        "index_fill.int_Tensor": Derivative("IndexFillBackward1", complex=True, save=("dim", "index"),
                                             grads={"self": _zero_filled_slices,
                                                    "value": _index_fill_value_grad}),
     },
     doc="``torch.index_fill``: a copy of ``input``, the slices ``index`` names set to ``value``.",
 )  # fmt: skip
+
+
+# --- index_reduce ----------------------------------------------------------------------
+
+
+def _check_index_reduce(self, dim, index, source, reduce, *, include_self=True, out=None) -> int:
+    """``index_reduce``'s meta function: the reduction's name, then ``index_add``'s checks;
+    returns the wrapped dim."""
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(
+            f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
+            f"{reduce}."
+        )
+    dim = wrap_dim(dim, len(self._size))
+    _check_index_func("index_reduce", self, dim, index, source)
+    return dim
+
+
+def _write_index_reduce(self, dim, index, source, reduce, *, include_self=True):
+    """``index_reduce_func_impl``: each slice of ``source`` reduced into the slice of
+    ``self`` its index names (with ``include_self=False``, those slices start from the
+    reduction's identity instead of ``self``'s values)."""
+    dim = _check_index_reduce(self, dim, index, source, reduce)
+    warn_at_user_code("index_reduce() is in beta and the API may change at any time.")
+    dtype = self._dtype
+    if not include_self:  # compiled for real numbers only
+        if dtype.category in (BOOL, COMPLEX):
+            raise not_implemented_for("index_reduce_func_exclude_input_init", dtype)
+        _write_index_fill(self, dim, index.to(int64), reduction_identity(reduce, dtype))
+    positions = index._array.reshape(-1)
+    if len(self._size) > 1:
+        # Slice by slice, through the binary ops' kernels (``mul``, ``maximum``…).
+        if not positions.size:
+            return
+        _select_geometry(self, dim, 0)  # the slices are walked from the first one
+        bad = (positions < 0) | (positions >= self._size[dim])
+        # The first slice's index is checked, then its kernel runs.
+        if reduce in ("amax", "amin") and dtype.category == COMPLEX and not bad[0]:
+            raise not_implemented_for("maximum_cpu" if reduce == "amax" else "minimum_cpu", dtype)
+    else:
+        # Element by element, in a loop compiled for real numbers only.
+        if dtype.category in (BOOL, COMPLEX):
+            raise not_implemented_for("index_func_", dtype)
+        bad = (positions < 0) | (positions >= self.numel())
+    if bad.any():
+        raise IndexError("index out of range in self")
+    slices = _slices_along(self, dim)
+    with np.errstate(all="ignore"):  # overflow to inf, inf * 0: as C++ computes them
+        REDUCTIONS[reduce].at(slices, positions, _slices_along(source, dim))
+    if reduce == "mean":  # the sums, divided by how many slices each got
+        if dtype.category == BOOL:
+            raise not_implemented_for("div_floor_cpu", dtype)
+        counts = np.full(len(slices), int(include_self), dtype.numpy)
+        np.add.at(counts, positions, 1)
+        divide_by_counts(slices, counts.reshape(-1, *(1,) * (slices.ndim - 1)), dtype)
+
+
+def _indexed(s) -> Scattering:
+    return Scattering(
+        lambda base, values: base.index_reduce(s.dim, s.index, values, "prod",
+                                               include_self=s.include_self),
+        lambda base, values: base.index_add(s.dim, s.index, values),
+        lambda t: t.index_select(s.dim, s.index),
+        lambda t: t.index_fill(s.dim, s.index, 0),
+    )  # fmt: skip
+
+
+index_reduce = native_function(
+    "index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
+    "bool include_self=True) -> Tensor",
+    "index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, "
+    "bool include_self=True) -> Tensor(a!)",
+    "index_reduce.out(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
+    "bool include_self=True, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_index_func_kernels(_write_index_reduce, _check_index_reduce),
+    derivative=Derivative(
+        "IndexReduceBackward0",
+        save=("self", "dim", "index", "source", "reduce", "include_self", "result"),
+        grads={
+            "self": lambda grad, s: reduction_self_grad(grad, s, s.source, _indexed(s)),
+            "source": lambda grad, s: reduction_src_grad(grad, s, s.source, _indexed(s)),
+        },
+    ),
+    doc="""``torch.index_reduce``: each slice of ``source`` reduced into the slice of
+    ``input`` that ``index`` names along ``dim``.
+
+    ``reduce`` is ``"prod"``, ``"mean"``, ``"amax"`` or ``"amin"``; with
+    ``include_self=False`` the slices written start from the values sent there only.
+    """,
+)

@@ -45,12 +45,16 @@ __all__ = [
     "row_stack",
     "dstack",
     "column_stack",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
     "tile",
     "repeat_interleave",
     "flip",
     "fliplr",
     "flipud",
     "roll",
+    "rot90",
 ]
 
 
@@ -167,7 +171,10 @@ cat = native_function(
         ),
     },
     derivative=Derivative(
-        "CatBackward0", save=("dim", "tensors_args_sizes"), grads={"tensors": _cat_backward}
+        "CatBackward0",
+        save=("dim", "tensors_args_sizes"),
+        grads={"tensors": _cat_backward},
+        complex=True,
     ),
     variants="function",
     doc="""``torch.cat``: join tensors along an existing dim; dtypes promote together.
@@ -256,44 +263,83 @@ stack = native_function(
                                  resized_checks=_CAT_OVERLAP),
     },
     derivative=Derivative("StackBackward0", save=("dim",),
-                          grads={"tensors": lambda grad, saved: list(grad.unbind(saved.dim))}),
+                          grads={"tensors": lambda grad, saved: list(grad.unbind(saved.dim))},
+                          complex=True),
     variants="function",
     doc="``torch.stack``: join equal-shaped tensors along a *new* dim ``dim``.",
 )  # fmt: skip
 
 
-# The ``atleast_*d`` helpers use the ops PyTorch's do (``reshape`` for 0-d tensors,
-# ``unsqueeze`` otherwise), so the recorded nodes are the same (UnsqueezeBackward0…).
+# --- atleast_1d, atleast_2d, atleast_3d: at least so many dims ----------------------------
+# Views that PyTorch makes with ``reshape`` for a 0-d tensor and ``unsqueeze`` otherwise,
+# so the recorded nodes are theirs (``ViewBackward0``, ``UnsqueezeBackward0``…). A tensor
+# that has the dims already is returned as it is.
 
 
-def _atleast_1d(t: Tensor) -> Tensor:
-    """``atleast_1d``: a 0-d tensor becomes ``(1,)``."""
-    return _reshape_op(t, (1,)) if not t._size else t
+def _atleast_1d_kernel(self: Tensor) -> Tensor:
+    """A 0-d tensor becomes ``(1,)``."""
+    return _reshape_op(self, (1,)) if not self._size else self
 
 
-def _atleast_2d(t: Tensor) -> Tensor:
-    """``atleast_2d``: 0-d becomes ``(1, 1)``, 1-D ``(n,)`` becomes ``(1, n)``."""
-    if not t._size:
-        return _reshape_op(t, (1, 1))
-    return _unsqueeze_op(t, 0) if len(t._size) == 1 else t
+def _atleast_2d_kernel(self: Tensor) -> Tensor:
+    """0-d becomes ``(1, 1)``, 1-D ``(n,)`` becomes ``(1, n)``."""
+    if not self._size:
+        return _reshape_op(self, (1, 1))
+    return _unsqueeze_op(self, 0) if len(self._size) == 1 else self
 
 
-def _atleast_3d(t: Tensor) -> Tensor:
-    """``atleast_3d``: a 1-D ``(n,)`` becomes ``(1, n, 1)``, a 2-D one gains a last dim."""
-    if not t._size:
-        return _reshape_op(t, (1, 1, 1))
-    if len(t._size) == 1:
-        return _unsqueeze_op(_unsqueeze_op(t, 0), -1)
-    return _unsqueeze_op(t, -1) if len(t._size) == 2 else t
+def _atleast_3d_kernel(self: Tensor) -> Tensor:
+    """0-d becomes ``(1, 1, 1)``, 1-D ``(n,)`` becomes ``(1, n, 1)``, 2-D gains a last dim."""
+    if not self._size:
+        return _reshape_op(self, (1, 1, 1))
+    if len(self._size) == 1:
+        return _unsqueeze_op(_unsqueeze_op(self, 0), -1)
+    return _unsqueeze_op(self, -1) if len(self._size) == 2 else self
 
 
-def _as_column(t: Tensor) -> Tensor:
-    """``column_stack``'s reshaping: 0-d and 1-D tensors become one column."""
-    return _reshape_op(t, (t.numel(), 1)) if len(t._size) <= 1 else t
+def _atleast(ndim: int, kernel, doc: str):
+    """``atleast_<ndim>d``: the operator (one tensor, or a list of them, each made at
+    least ``ndim``-dimensional by the one-tensor overload) and PyTorch's Python function
+    around it (``torch/functional.py``), which takes the tensors one by one."""
+    name = f"atleast_{ndim}d"
+    operator = native_function(
+        f"{name}(Tensor self) -> Tensor",
+        f"{name}.Sequence(Tensor[] tensors) -> Tensor[]",
+        kernels={name: kernel,
+                 f"{name}.Sequence": lambda tensors: tuple(map(one_tensor, tensors))},
+        kind=COMPOSITE_IMPLICIT,
+        variants="function",
+    )  # fmt: skip
+    one_tensor = operator.overloads[name]
+
+    def function(*tensors):
+        # One argument is passed as it is: a tensor, or a list or tuple of tensors.
+        return operator(tensors[0] if len(tensors) == 1 else tensors)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    return function, operator.overloads[f"{name}.Sequence"]
 
 
-def _cat_after(name: str, prepare, dim_for) -> dict:
-    """The kernels of a ``*stack`` composite and its out= overload: reshape, then ``cat``.
+_ONE_OR_MORE = "One tensor gives a tensor; several, or one sequence of them, a tuple."
+_ATLEAST_1D_DOC = f"""``torch.atleast_1d``: a 0-d tensor as a ``(1,)`` view; other tensors as
+    they are. {_ONE_OR_MORE}"""
+_ATLEAST_2D_DOC = f"""``torch.atleast_2d``: 0-d and 1-D tensors as views with 2 dims (a vector
+    becomes one row). {_ONE_OR_MORE}"""
+_ATLEAST_3D_DOC = f"""``torch.atleast_3d``: tensors with fewer than 3 dims as 3-D views (a
+    vector ``(n,)`` becomes ``(1, n, 1)``, a matrix ``(m, n)`` becomes ``(m, n, 1)``).
+    {_ONE_OR_MORE}"""
+atleast_1d, _atleast_1d_each = _atleast(1, _atleast_1d_kernel, _ATLEAST_1D_DOC)
+atleast_2d, _atleast_2d_each = _atleast(2, _atleast_2d_kernel, _ATLEAST_2D_DOC)
+atleast_3d, _atleast_3d_each = _atleast(3, _atleast_3d_kernel, _ATLEAST_3D_DOC)
+
+
+# --- hstack, vstack, dstack, column_stack: cat after reshaping -------------------------------
+
+
+def _after_check(name: str, prepare, join) -> dict:
+    """The kernels of a ``*stack`` composite and its out= overload: refuse an empty list,
+    ``prepare`` the tensors, ``join`` them (its out= overload given ``out=``).
 
     They are CompositeImplicitAutograd in PyTorch: no kernel of their own, just other
     operators (views, then ``cat``), each dispatched and differentiated itself.
@@ -302,33 +348,41 @@ def _cat_after(name: str, prepare, dim_for) -> dict:
     def prepared(tensors):
         if not tensors:
             raise RuntimeError(f"{name} expects a non-empty TensorList")
-        return [prepare(t) for t in tensors]
+        return prepare(tensors)
 
     def kernel(tensors):
-        tensors = prepared(tensors)
-        return _cat_op(tensors, dim_for(tensors))
+        return join(prepared(tensors))
 
     def out_kernel(tensors, *, out):
-        tensors = prepared(tensors)
-        return _cat_out_op(tensors, dim_for(tensors), out=out)
+        return join(prepared(tensors), out=out)
 
     return {name: kernel, f"{name}.out": out_kernel}
+
+
+def _cat_along(dim_for):
+    """``cat`` (or ``cat.out``) along the dim ``dim_for`` picks for the tensors."""
+
+    def join(tensors, out=None):
+        if out is None:
+            return _cat_op(tensors, dim_for(tensors))
+        return _cat_out_op(tensors, dim_for(tensors), out=out)
+
+    return join
 
 
 hstack = native_function(
     "hstack(Tensor[] tensors) -> Tensor",
     "hstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
-    kernels=_cat_after(
-        "hstack", _atleast_1d, lambda prepared: 0 if len(prepared[0]._size) == 1 else 1
-    ),
+    kernels=_after_check("hstack", _atleast_1d_each,
+                         _cat_along(lambda tensors: 0 if len(tensors[0]._size) == 1 else 1)),
     kinds={"hstack": COMPOSITE_IMPLICIT, "hstack.out": COMPOSITE_IMPLICIT},
     variants="function",
     doc="``torch.hstack``: join along dim 1 (dim 0 for 1-D tensors); 0-d tensors become 1-D.",
-)
+)  # fmt: skip
 vstack = native_function(
     "vstack(Tensor[] tensors) -> Tensor",
     "vstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
-    kernels=_cat_after("vstack", _atleast_2d, lambda prepared: 0),
+    kernels=_after_check("vstack", _atleast_2d_each, _cat_along(lambda tensors: 0)),
     kinds={"vstack": COMPOSITE_IMPLICIT, "vstack.out": COMPOSITE_IMPLICIT},
     variants="function",
     doc="``torch.vstack``: join along dim 0 after making every tensor at least 2-D.",
@@ -345,18 +399,31 @@ row_stack = native_function(
 dstack = native_function(
     "dstack(Tensor[] tensors) -> Tensor",
     "dstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
-    kernels=_cat_after("dstack", _atleast_3d, lambda prepared: 2),
+    kernels=_after_check("dstack", _atleast_3d_each, _cat_along(lambda tensors: 2)),
     kinds={"dstack": COMPOSITE_IMPLICIT, "dstack.out": COMPOSITE_IMPLICIT},
     variants="function",
     doc="``torch.dstack``: join along dim 2 after making every tensor at least 3-D.",
 )
+
+
+def _as_columns(tensors) -> list[Tensor]:
+    """``column_stack``'s reshaping: 0-d and 1-D tensors become one column each."""
+    return [_reshape_op(t, (t.numel(), 1)) if len(t._size) <= 1 else t for t in tensors]
+
+
+def _hstack(tensors, out=None) -> Tensor:
+    if out is None:
+        return hstack.overloads["hstack"](tensors)
+    return hstack.overloads["hstack.out"](tensors, out=out)
+
+
 column_stack = native_function(
     "column_stack(Tensor[] tensors) -> Tensor",
     "column_stack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
-    kernels=_cat_after("column_stack", _as_column, lambda prepared: 1),
+    kernels=_after_check("column_stack", _as_columns, _hstack),
     kinds={"column_stack": COMPOSITE_IMPLICIT, "column_stack.out": COMPOSITE_IMPLICIT},
     variants="function",
-    doc="``torch.column_stack``: 0-d and 1-D tensors become columns, then join along dim 1.",
+    doc="``torch.column_stack``: 0-d and 1-D tensors become columns, then ``hstack``.",
 )
 
 
@@ -632,3 +699,44 @@ roll = native_function(
     doc="``torch.roll``: shift elements along ``dims``; what falls off one end comes back in.",
 )  # fmt: skip
 _roll_op = roll.overloads["roll"]
+
+
+def _rot90_kernel(self: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
+    """Turn the plane of ``dims`` by ``k`` quarter turns, from ``dims[0]`` towards
+    ``dims[1]``: a ``flip`` of one of the dims, then a transpose of the two (for a half
+    turn a ``flip`` of both, for none a contiguous copy)."""
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    ndim = len(self._size)
+    if ndim < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {ndim}")
+    first, second = wrap_dim(dims[0], ndim), wrap_dim(dims[1], ndim)
+    if first == second:
+        raise RuntimeError(
+            f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}"
+        )
+    k %= 4
+    if k == 0:
+        return clone(self, memory_format=contiguous_format)
+    if k == 2:
+        return _flip_kernel(self, (first, second))
+    result = _flip_kernel(self, (second if k == 1 else first,))
+    # ``transpose_`` of the fresh result, below autograd: its version stays 0.
+    size, stride = list(result._size), list(result._stride)
+    size[first], size[second] = size[second], size[first]
+    stride[first], stride[second] = stride[second], stride[first]
+    result._set_metadata(size, stride, result._offset)
+    return result
+
+
+# Turning back by as many quarter turns undoes the rotation.
+rot90 = native_function(
+    "rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor",
+    kernel=_rot90_kernel,
+    derivative=Derivative("Rot90Backward0", save=("k", "dims"), complex=True,
+                          grads={"self": lambda grad, saved: grad.rot90(-saved.k, saved.dims)}),
+    doc="""``torch.rot90``: rotate by 90 degrees ``k`` times in the plane of ``dims``.
+
+    A copy (``flip`` and a transpose): the result's strides are the flip's, transposed.
+    """,
+)  # fmt: skip

@@ -114,13 +114,14 @@ dot = native_function(
         save=("self", "tensor"),
         reads={"self": ("tensor",), "tensor": ("self",)},
         grads={
-            "self": lambda grad, saved: grad * saved.tensor,
-            "tensor": lambda grad, saved: grad * saved.self,
+            "self": lambda grad, saved: grad * saved.tensor.conj(),
+            "tensor": lambda grad, saved: grad * saved.self.conj(),
         },
+        complex=True,
     ),
     doc="``torch.dot``: the inner product of two 1-D tensors of the same dtype (no promotion).",
 )
-# Real tensors only (complex autograd is out of scope), where vdot is dot.
+# vdot(a, b) = sum(conj(a) * b): d/da (conjugate Wirtinger) is conj(grad) * b.
 vdot = native_function(
     "vdot(Tensor self, Tensor other) -> Tensor",
     "vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
@@ -131,9 +132,10 @@ vdot = native_function(
         save=("self", "other"),
         reads={"self": ("other",), "other": ("self",)},
         grads={
-            "self": lambda grad, saved: grad * saved.other,
+            "self": lambda grad, saved: grad.conj() * saved.other,
             "other": lambda grad, saved: grad * saved.self,
         },
+        complex=True,
     ),
     doc="``torch.vdot``: like ``dot``, conjugating the first vector.",
 )
@@ -187,7 +189,9 @@ def _mm_kernel(self, mat2):
     return _product(np.matmul, self._array, mat2._array, dtype=self._dtype)
 
 
-def _check_bmm(batch1: Tensor, batch2: Tensor) -> None:
+def check_bmm_shapes(batch1: Tensor, batch2: Tensor) -> None:
+    """``common_checks_baddbmm_bmm``: two batches of matrices that can be multiplied
+    (shared by ``bmm`` and ``baddbmm``)."""
     if batch1.dim() != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if batch2.dim() != 3:
@@ -198,6 +202,10 @@ def _check_bmm(batch1: Tensor, batch2: Tensor) -> None:
             f"Expected size for first two dimensions of batch2 tensor to be: {expected} but "
             f"got: {list(batch2._size[:2])}."
         )
+
+
+def _check_bmm(batch1: Tensor, batch2: Tensor) -> None:
+    check_bmm_shapes(batch1, batch2)
     if batch1._dtype is not batch2._dtype:
         raise RuntimeError(
             f"expected scalar type {batch1._dtype.scalar_name} but found "
@@ -223,9 +231,10 @@ mv = native_function(
         save=("self", "vec"),
         reads={"self": ("vec",), "vec": ("self",)},
         grads={
-            "self": lambda grad, saved: outer(grad, saved.vec),
-            "vec": lambda grad, saved: saved.self.t().mv(grad),
+            "self": lambda grad, saved: outer(grad, saved.vec.conj()),
+            "vec": lambda grad, saved: saved.self.conj().t().mv(grad),
         },
+        complex=True,
     ),
     doc="``torch.mv``: matrix (n×m) times vector (m) gives a vector (n).",
 )
@@ -242,14 +251,16 @@ def mm_mat1_backward(grad: Tensor, mat2: Tensor, mat1: Tensor, alpha=1) -> Tenso
     When ``mat1`` was column-major (a transposed matrix), PyTorch computes the same
     product as ``(mat2 @ gradᵀ)ᵀ`` so the gradient comes out column-major as well.
     """
-    result = mat2.mm(grad.t()).t() if _is_column_major(mat1) else grad.mm(mat2.t())
-    return result if alpha == 1 else result * alpha
+    column_major = _is_column_major(mat1)
+    result = mat2.conj().mm(grad.t()).t() if column_major else grad.mm(mat2.t().conj())
+    return result if alpha == 1 else result * alpha.conjugate()
 
 
 def mm_mat2_backward(grad: Tensor, mat1: Tensor, mat2: Tensor, alpha=1) -> Tensor:
     """``mm_mat2_backward``: ``mat1ᵀ @ grad`` (or ``(gradᵀ @ mat1)ᵀ`` for column-major)."""
-    result = grad.t().mm(mat1).t() if _is_column_major(mat2) else mat1.t().mm(grad)
-    return result if alpha == 1 else result * alpha
+    column_major = _is_column_major(mat2)
+    result = grad.t().mm(mat1.conj()).t() if column_major else mat1.t().conj().mm(grad)
+    return result if alpha == 1 else result * alpha.conjugate()
 
 
 mm = native_function(
@@ -273,6 +284,7 @@ mm = native_function(
             "self": lambda grad, saved: mm_mat1_backward(grad, saved.mat2, saved.layout("self")),
             "mat2": lambda grad, saved: mm_mat2_backward(grad, saved.self, saved.layout("mat2")),
         },
+        complex=True,
     ),
     doc="``torch.mm``: (n×m) @ (m×p) = (n×p), no broadcasting, same dtypes only.",
 )
@@ -288,9 +300,10 @@ bmm = native_function(
         save=("self", "mat2"),
         reads={"self": ("mat2",), "mat2": ("self",)},
         grads={
-            "self": lambda grad, saved: grad.bmm(saved.mat2.transpose(1, 2)),
-            "mat2": lambda grad, saved: saved.self.transpose(1, 2).bmm(grad),
+            "self": lambda grad, saved: grad.bmm(saved.mat2.transpose(1, 2).conj()),
+            "mat2": lambda grad, saved: saved.self.transpose(1, 2).conj().bmm(grad),
         },
+        complex=True,
     ),
     doc="``torch.bmm``: a batch of matrix products, (b×n×m) @ (b×m×p) = (b×n×p).",
 )
@@ -413,10 +426,15 @@ matmul = native_function(
 # --- outer and addmm ---------------------------------------------------------------------
 
 
+def check_1d(t: Tensor, arg: str, fn: str) -> None:
+    """``check_1d``: argument ``arg`` of ``fn`` must be a vector (``outer``, ``addr``)."""
+    if t.dim() != 1:
+        raise RuntimeError(f"{fn}: Expected 1-D argument {arg}, but got {t.dim()}-D")
+
+
 def _check_outer(self, vec2) -> None:
-    for t, name in ((self, "self"), (vec2, "vec2")):
-        if t.dim() != 1:
-            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
+    check_1d(self, "self", "outer")
+    check_1d(vec2, "vec2", "outer")
 
 
 def _outer_composite(self, vec2):

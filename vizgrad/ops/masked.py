@@ -9,13 +9,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..derivatives import Derivative
-from ..dtypes import BOOL, TYPEMETA_NAMES
+from ..dtypes import BOOL, TYPEMETA_NAMES, uint8
 from ..shape import broadcast_shapes, numel_of
 from ..tensor import Tensor
+from ..user_warnings import warn_at_user_code
+from .creation import checked_scalar
 from .declaration import native_function
-from .indexing_common import _fresh, fill_value, from_inplace
+from .indexing_common import _fresh, from_inplace
 from .joining import cat
 from .overload_kernels import Overlap, out_wrapper
+from .shape_views import _expand_op
 
 __all__ = [
     "masked_fill",
@@ -51,7 +54,7 @@ def _write_masked_fill(self, mask, value):
             f"output with shape {list(self._size)} doesn't match the broadcast shape {list(shape)}"
         )
     where = np.broadcast_to(mask._array, self._size)
-    np.copyto(self._array, fill_value(value, self._dtype), where=where)
+    np.copyto(self._array, checked_scalar(value, self._dtype), where=where)
 
 
 def _broadcast_with_mask(self: Tensor, mask: Tensor, *_value) -> Tensor:
@@ -88,9 +91,9 @@ masked_fill = native_function(
         ),
     ),
     derivatives={
-        "masked_fill.Scalar": Derivative("MaskedFillBackward0", save=("mask",),
+        "masked_fill.Scalar": Derivative("MaskedFillBackward0", complex=True, save=("mask",),
                                          grads={"self": _zero_where_masked}),
-        "masked_fill.Tensor": Derivative("MaskedFillBackward1", save=("mask",),
+        "masked_fill.Tensor": Derivative("MaskedFillBackward1", complex=True, save=("mask",),
                                          grads={"self": _zero_where_masked,
                                                 "value": _masked_fill_value_grad}),
     },
@@ -132,29 +135,33 @@ masked_select = native_function(
         _masked_select_kernel, check_cast=False,
         checks=(_check_masked_select, Overlap(internal=True, full=("self", "mask"))),
     )},
-    derivative=Derivative("MaskedSelectBackward0", save=("self", "mask"),
+    derivative=Derivative("MaskedSelectBackward0", complex=True, save=("self", "mask"),
                           grads={"self": _masked_select_backward}),
     doc="``torch.masked_select``: the elements where ``mask`` is True, as a 1-D tensor.",
 )  # fmt: skip
 
 
 def _write_masked_scatter(self, mask, source):
-    if mask._dtype.category != BOOL:
-        raise RuntimeError(
-            f"masked_scatter_ only supports boolean masks, but got mask with dtype "
-            f"{mask._dtype.scalar_name}"
-        )
+    # ``masked_scatter__cpu``'s checks in its order: the dtypes, the mask broadcast to
+    # ``self`` (``expand_inplace``: ``expand``'s errors), then the mask's dtype, which
+    # its kernel checks (after warning that a uint8 mask is deprecated).
     if self._dtype is not source._dtype:
         raise RuntimeError(
             f"masked_scatter: expected self and source to have same dtypes but got"
             f"{self._dtype.scalar_name} and {source._dtype.scalar_name}"
         )
-    shape = broadcast_shapes(self._size, mask._size)
-    if shape != self._size:
-        raise RuntimeError(
-            f"output with shape {list(self._size)} doesn't match the broadcast shape {list(shape)}"
+    mask = _expand_op(mask, self._size)
+    if mask._dtype is uint8:
+        warn_at_user_code(
+            "masked_scatter_ received a mask with dtype torch.uint8, this behavior is now "
+            "deprecated,please use a mask with dtype torch.bool instead."
         )
-    where = np.broadcast_to(mask._array, self._size)
+    if mask._dtype.category != BOOL:
+        raise RuntimeError(
+            f"masked_scatter_ only supports boolean masks, but got mask with dtype "
+            f"{mask._dtype.scalar_name}"
+        )
+    where = mask._array
     count = int(np.count_nonzero(where))
     if count > source.numel():
         raise RuntimeError("Number of elements of source < number of ones in mask")
@@ -182,6 +189,7 @@ masked_scatter = native_function(
     ),
     derivative=Derivative(
         "MaskedScatterBackward0",
+        complex=True,
         save=("mask", "source_sym_sizes"),
         grads={"self": _zero_where_masked, "source": _masked_scatter_source_grad},
     ),

@@ -422,7 +422,7 @@ def _row_starts(self: Tensor, dim: int, keepdim: bool) -> np.ndarray:
     where PyTorch would read whatever memory follows)."""
     shape = _reduced_shape(self, dim, keepdim)
     strides = [st for d, st in enumerate(self._stride) if keepdim or d != dim]
-    flat = self._storage.data
+    flat = self._storage.elements(self._dtype)
     positions = np.full(shape, self._offset, dtype=np.int64)
     for d, (n, st) in enumerate(zip(shape, strides, strict=True)):
         along = [1] * len(shape)

@@ -85,6 +85,7 @@ _slice_op = native_function(
                 grad, s.self_sym_sizes, lambda t: _slice_op(t, s.dim, s.start, s.end, s.step)
             )
         },
+        complex=True,
     ),
     variants="function",
 ).overloads["slice.Tensor"]
@@ -120,6 +121,7 @@ select = native_function(
                 grad, s.self_sym_sizes, lambda t: _select_op(t, s.dim, s.index)
             )
         },
+        complex=True,
     ),
     doc="``torch.select``: one index along ``dim``; the result has one dim fewer.",
 )
@@ -196,6 +198,7 @@ diagonal = native_function(
                 grad, s.self_sym_sizes, lambda t: _diagonal_op(t, s.offset, s.dim1, s.dim2)
             )
         },
+        complex=True,
     ),
     doc="""``torch.diagonal``: the elements ``[i, i + offset]`` of two dims, as one new last dim.
 

@@ -94,7 +94,8 @@ def _t_inplace_kernel(self: Tensor) -> Tensor:
     return self
 
 
-_T_BACKWARD = Derivative("TBackward0", grads={"self": lambda grad, saved: grad.t()})
+_T_BACKWARD = Derivative("TBackward0", grads={"self": lambda grad, saved: grad.t()},
+                         complex=True)  # fmt: skip
 t = native_function(
     "t(Tensor(a) self) -> Tensor(a)",
     "t_(Tensor(a!) self) -> Tensor(a!)",
@@ -108,6 +109,7 @@ _TRANSPOSE_BACKWARD = Derivative(
     "TransposeBackward0",
     save=("dim0", "dim1"),
     grads={"self": lambda grad, saved: grad.transpose(saved.dim0, saved.dim1)},
+    complex=True,
 )
 transpose = native_function(
     "transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
@@ -129,6 +131,7 @@ permute = native_function(
         "PermuteBackward0",
         save=("dims",),
         grads={"self": lambda grad, saved: grad.permute(_inverse_permutation(saved.dims))},
+        complex=True,
     ),
     doc="``torch.permute``: reorder all dims; result dim ``i`` is input dim ``dims[i]``.",
 )
@@ -177,12 +180,9 @@ def _matrix_transpose_kernel(self: Tensor, attribute: str) -> Tensor:
             f"tensor.{attribute} is only supported on matrices or batches of matrices. "
             f"Got {len(self._size)}-D tensor."
         )
-    if attribute != "mT" and self._dtype.is_complex:
-        raise NotImplementedError(
-            "vizgrad has no conjugate bit yet, so mH/H of a complex tensor (a transposed "
-            "*conjugated* view in PyTorch) is not available"
-        )
-    return _transpose_op(self, -2, -1)
+    transposed = _transpose_op(self, -2, -1)
+    # mH, H, adjoint: the conjugate transpose, a lazy conjugate view (``conj()``).
+    return transposed if attribute == "mT" else transposed.conj()
 
 
 def _check_H(self: Tensor) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numbers
 
-from ..dtypes import BOOL, INTEGRAL
+from ..dtypes import INTEGRAL
 from ..tensor import Tensor, define_method
 from . import arithmetic, comparison, logical, unary
 from .linalg import matmul
@@ -49,13 +49,6 @@ def _matmul(a, b):
 def _rtruediv(self, other):
     # PyTorch's own definition: the reciprocal first, so ``2 / int_tensor`` is float.
     return self.reciprocal() * other
-
-
-def _positive(self):
-    """``+t``: the tensor itself (``torch.positive``); a bool tensor is refused."""
-    if self._dtype.category == BOOL:
-        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
-    return self
 
 
 def _invert(self):
@@ -134,6 +127,6 @@ def _abs(self):
 
 
 for _name, _method in {"__matmul__": _matmul_method, "__rmatmul__": _rmatmul_method,
-                       "__neg__": _neg, "__pos__": _positive, "__abs__": _abs,
+                       "__neg__": _neg, "__pos__": unary.positive, "__abs__": _abs,
                        "__invert__": _invert}.items():  # fmt: skip
     define_method(_name, _method)

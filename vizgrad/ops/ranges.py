@@ -1,4 +1,4 @@
-"""Ranges and matrices: ``arange``, ``linspace``, ``logspace``, ``eye``, ``tril``/``triu``, ``diag``.
+"""Ranges and matrices: ``arange``, ``linspace``, ``eye``, ``tril``/``triu``, ``diag``…
 
 PyTorch's ``RangeFactories.cpp`` and ``TriangularOps.cpp``.
 
@@ -17,7 +17,15 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
-from ..dtypes import BOOL, COMPLEX, INTEGRAL, default_complex_dtype, float64, get_default_dtype
+from ..dtypes import (
+    BOOL,
+    COMPLEX,
+    INTEGRAL,
+    default_complex_dtype,
+    float64,
+    get_default_dtype,
+    int32,
+)
 from ..dtypes import int64 as INT64
 from ..shape import check_numel, check_storage_nbytes, wrap_dim
 from ..tensor import Tensor
@@ -27,9 +35,10 @@ from .declaration import native_function
 from .iterator import resize_output
 from .overload_kernels import out_wrapper
 from .registry import check_out_dtype, write_to_out
+from .shape_views import _view_op
 
-__all__ = ["arange", "linspace", "logspace", "eye", "tril", "triu", "diag", "diag_embed",
-           "diagonal_copy"]  # fmt: skip
+__all__ = ["arange", "linspace", "logspace", "eye", "tril", "triu", "tril_indices",
+           "triu_indices", "diag", "diag_embed", "diagflat", "diagonal_copy"]  # fmt: skip
 
 
 def _not_implemented(kernel_name: str, dtype) -> NotImplementedError:
@@ -421,14 +430,55 @@ triu = native_function(
 )  # fmt: skip
 
 
+# --- tril_indices / triu_indices -----------------------------------------------------
+
+
+def _triangle_indices_kernel(fn_name: str, lower: bool):
+    """The kernel of ``tril_indices``/``triu_indices``: the row and column indices of the
+    kept triangle of a ``row × col`` matrix, row by row (an integer factory)."""
+
+    def kernel(row, col, offset=0, *, dtype=None, layout=None, device=None, pin_memory=None):
+        check_device(device)
+        if row < 0:
+            raise RuntimeError(f"row must be non-negative, got{row}")  # (sic: no space)
+        if col < 0:
+            raise RuntimeError(f"col must be non-negative, got{col}")
+        dtype = INT64 if dtype is None else dtype
+        if dtype not in (int32, INT64):  # ``AT_DISPATCH_INDEX_TYPES``
+            raise _not_implemented(fn_name, dtype)
+        rows, cols = np.nonzero(_triangle_mask((row, col), offset, lower))
+        return Tensor._from_array(np.stack((rows, cols)).astype(dtype.numpy), dtype)
+
+    return kernel
+
+
+tril_indices = native_function(
+    "tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    kernel=_triangle_indices_kernel("tril_indices", lower=True),
+    variants="function",
+    doc="``torch.tril_indices``: the indices of ``tril``'s triangle of a ``row × col`` matrix, "
+    "as a ``(2, N)`` tensor of rows then columns (``offset`` shifts the diagonal).",
+)
+triu_indices = native_function(
+    "triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    kernel=_triangle_indices_kernel("triu_indices", lower=False),
+    variants="function",
+    doc="``torch.triu_indices``: the indices of ``triu``'s triangle of a ``row × col`` matrix, "
+    "as a ``(2, N)`` tensor of rows then columns (``offset`` shifts the diagonal).",
+)
+
+
 # --- diag, diag_embed and diagonal_copy ----------------------------------------------
 
 
 def _diag_embed_kernel(self, offset=0, dim1=-2, dim2=-1):
     ndim = self.dim() + 1
+    given = dim1, dim2
     dim1, dim2 = wrap_dim(dim1, ndim), wrap_dim(dim2, ndim)
-    if dim1 == dim2:
-        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    if dim1 == dim2:  # (named as the caller gave them)
+        raise RuntimeError(f"diagonal dimensions cannot be identical {given[0]}, {given[1]}")
     n = self._size[-1] + abs(offset)
     batch = self._size[:-1]
     # Build with the two new dims last, then move them where they were asked for.
@@ -452,6 +502,7 @@ diag_embed = native_function(
         "DiagEmbedBackward0",
         save=("offset", "dim1", "dim2"),
         grads={"self": lambda grad, s: grad.diagonal(s.offset, s.dim1, s.dim2)},
+        complex=True,
     ),
     doc="``torch.diag_embed``: each last-dim vector becomes a diagonal of a new matrix "
     "spanning ``dim1`` and ``dim2``.",
@@ -515,4 +566,16 @@ diag = native_function(
     check=_check_diag_input,
     doc="``torch.diag``: a vector becomes a square matrix with it on a diagonal; a matrix "
     "gives a copy of its ``diagonal``-th diagonal.",
+)
+
+
+diagflat = native_function(
+    "diagflat(Tensor self, int offset=0) -> Tensor",
+    # ``input.contiguous().view(-1).diag(offset)``: the nodes are ``diag``'s.
+    kernel=lambda self, offset=0: diag.overloads["diag"](
+        _view_op(self.contiguous(), (-1,)), offset
+    ),
+    kind=COMPOSITE_IMPLICIT,
+    doc="``torch.diagflat``: the elements of ``input``, flattened, on the ``offset``-th "
+    "diagonal of a square matrix of zeros.",
 )

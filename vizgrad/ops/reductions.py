@@ -70,6 +70,7 @@ sum = native_function(  # noqa: A001 - PyTorch's name
             "SumBackward0",
             save=("self_sym_sizes",),
             grads={"self": lambda grad, saved: grad.expand(saved.self_sym_sizes)},
+            complex=True,
         ),
         "sum.dim_IntList": Derivative(
             "SumBackward1",
@@ -79,6 +80,7 @@ sum = native_function(  # noqa: A001 - PyTorch's name
                     grad, saved.self_sym_sizes, saved.dim, saved.keepdim
                 )
             },
+            complex=True,
         ),
     },
     doc="""``torch.sum``: add up the elements over ``dim`` (all of them by default).
@@ -156,6 +158,7 @@ mean = native_function(
             grads={
                 "self": lambda grad, saved: grad.expand(saved.self_sym_sizes) / saved.self_sym_numel
             },
+            complex=True,
         ),
         "mean.dim": Derivative(
             "MeanBackward1",
@@ -165,6 +168,7 @@ mean = native_function(
                     grad, saved.self_sym_sizes, saved.dim, saved.keepdim
                 )
             },
+            complex=True,
         ),
     },
     doc="``torch.mean``: the average over ``dim``; only floating and complex inputs (or an "

@@ -22,11 +22,11 @@ from .declaration import native_function
 __all__: list[str] = []
 
 
-def _grow_storage(storage: Storage, numel: int) -> None:
+def _grow_storage(storage: Storage, nbytes: int) -> None:
     if not storage.resizable():  # PyTorch's ``resize_bytes_cpu`` check
         raise RuntimeError("Trying to resize storage that is not resizable")
-    bigger = np.empty(numel, dtype=storage.data.dtype)
-    bigger[: storage.numel] = storage.data
+    bigger = np.empty(nbytes, dtype=np.uint8)
+    bigger[: storage.nbytes()] = storage.bytes
     storage.set_data(bigger)
 
 
@@ -37,8 +37,9 @@ def _resize_kernel(self: Tensor, size, *, memory_format=None) -> Tensor:
     check_storage_nbytes(size, self._dtype.itemsize)
     if tuple(size) == self._size:
         return self  # PyTorch leaves the strides alone
-    needed = self._offset + numel_of(size)
-    if needed > self._storage.numel:
+    # A storage is bytes, and grows to exactly the bytes needed (``resize_bytes_cpu``).
+    needed = (self._offset + numel_of(size)) * self._dtype.itemsize
+    if needed > self._storage.nbytes():
         _grow_storage(self._storage, needed)
     self._set_metadata(size, contiguous_strides(size), self._offset)
     return self

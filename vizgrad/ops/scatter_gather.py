@@ -1,19 +1,26 @@
-"""``gather``, ``scatter``, ``scatter_add``: one index per element (``ScatterGatherKernel.cpp``).
+"""``gather``, ``scatter``, ``scatter_add``, ``scatter_reduce``, ``take_along_dim``: one
+index per element (``ScatterGatherKernel.cpp``).
 
 ``index`` has as many dims as ``self``; each of its elements names the position along
 ``dim`` to read from (``gather``) or write to (``scatter``), while its own position
-gives the other coordinates.
+gives the other coordinates. ``scatter_add`` and ``scatter_reduce`` combine the values
+sent to one position (a sum, product, mean, maximum or minimum); ``take_along_dim`` is
+``gather`` after broadcasting ``index`` against ``self`` (NumPy's ``take_along_axis``).
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..derivatives import Derivative
-from ..dtypes import int32, int64
-from ..shape import contiguous_strides, wrap_dim
+from ..dispatcher import COMPOSITE_IMPLICIT
+from ..dtypes import BOOL, COMPLEX, FLOATING, int32, int64
+from ..shape import broadcast_shapes, contiguous_strides, wrap_dim
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
+from .creation import checked_scalar
 from .declaration import native_function
 from .indexing_common import (
     _check_index_in_range,
@@ -21,30 +28,38 @@ from .indexing_common import (
     _fresh,
     _like_self,
     _nonempty_size,
-    fill_value,
     from_inplace,
 )
 from .overload_kernels import Overlap, out_wrapper
+from .shape_views import _expand_op, _view_op
 
 __all__ = [
     "gather",
     "scatter",
     "scatter_add",
+    "scatter_reduce",
+    "take_along_dim",
 ]
 
 
 # --- gather and scatter ------------------------------------------------------------------
 
 
-def _along_dim(t: Tensor, dim: int, index: Tensor) -> tuple:
+def _at_least_1d(array: np.ndarray) -> np.ndarray:
+    """A 0-dim array as one element: scatter and gather treat a 0-dim tensor as 1-D."""
+    return array.reshape(1) if array.ndim == 0 else array
+
+
+def _along_dim(dim: int, index: np.ndarray) -> tuple:
     """NumPy coordinates reaching, for each element of ``index``, ``t[..., index, ...]``.
 
     Every dim but ``dim`` is walked with the index's own coordinates (an open grid);
     along ``dim`` the coordinate is the index value. This is what gather reads and
     scatter writes.
     """
-    grid = list(np.ogrid[tuple(slice(0, s) for s in index._size)])
-    grid[dim] = index._array
+    index = _at_least_1d(index)
+    grid = list(np.ogrid[tuple(slice(0, s) for s in index.shape)])
+    grid[dim] = index
     return tuple(grid)
 
 
@@ -70,10 +85,9 @@ def _gather_kernel(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = Fa
                 f"no larger than self {list(self._size)} apart from dimension {dim}"
             )
     _check_index_in_range(index, _nonempty_size(self, dim), dim)
-    if not self._size:
-        return _fresh(np.broadcast_to(self._array, index._size), self._dtype)
     # Fancy indexing makes a new row-major array of the index's shape: the result.
-    return _fresh(self._array[_along_dim(self, dim, index)], self._dtype)
+    values = _at_least_1d(self._array)[_along_dim(dim, index._array)]
+    return _fresh(values.reshape(index._size), self._dtype)
 
 
 def _gather_backward(grad: Tensor, saved) -> Tensor:
@@ -93,13 +107,60 @@ gather = native_function(
         _gather_kernel, exact_dtype=True, meta=_gather_meta,
         resized_checks=Overlap(internal=True, full=("self",), partial=("index",)),
     )},
-    derivative=Derivative("GatherBackward0", save=("self", "dim", "index", "sparse_grad"),
+    derivative=Derivative("GatherBackward0", complex=True, save=("self", "dim", "index", "sparse_grad"),
                           grads={"self": _gather_backward}),
     doc="``torch.gather``: ``out[i][j] = input[index[i][j]][j]`` for ``dim=0`` (and so on).",
 )  # fmt: skip
 
 
-_SCATTER_REDUCTIONS = {None: None, "add": np.add, "multiply": np.multiply}
+def _take_along_dim_inputs(self: Tensor, indices: Tensor, dim: int) -> tuple:
+    """``_take_along_dim_helper``: ``self`` and ``indices`` broadcast against each other
+    in every dim but ``dim`` (``broadcast_to``, an ``expand``), and ``dim`` wrapped."""
+    if len(self._size) != len(indices._size):
+        raise RuntimeError(
+            f"vizgrad.take_along_dim(): input and indices should have the same number of "
+            f"dimensions, but got {len(self._size)} dimensions for input, and "
+            f"{len(indices._size)} dimensions for indices"
+        )
+    if indices._dtype is not int64:
+        raise RuntimeError(
+            f"vizgrad.take_along_dim(): dtype of indices should be Long but got "
+            f"{indices._dtype.scalar_name}"
+        )
+    dim = wrap_dim(dim, len(self._size))
+    self_sizes, indices_sizes = list(self._size), list(indices._size)
+    self_sizes[dim] = indices.size(dim)
+    indices_sizes[dim] = self._size[dim]
+    indices_broadcast = _expand_op(indices, broadcast_shapes(self_sizes, indices._size))
+    return _expand_op(self, broadcast_shapes(indices_sizes, self._size)), indices_broadcast, dim
+
+
+def _take_along_dim_kernel(self: Tensor, indices: Tensor, dim=None, *, out=None) -> Tensor:
+    """``gather`` after broadcasting; without ``dim``, of the flattened ``self`` (a
+    ``view``, so a non-contiguous ``self`` cannot be flattened: PyTorch's error)."""
+    if dim is None:
+        self, indices, dim = _view_op(self, (-1,)), _view_op(indices, (-1,)), 0
+    else:
+        self, indices, dim = _take_along_dim_inputs(self, indices, dim)
+    return gather(self, dim, indices, out=out)
+
+
+take_along_dim = native_function(
+    "take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor",
+    "take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    # Both are made of ``gather`` (the out= one of ``gather.out``).
+    kernels={
+        "take_along_dim": _take_along_dim_kernel,
+        "take_along_dim.out": _take_along_dim_kernel,
+    },
+    kinds={"take_along_dim": COMPOSITE_IMPLICIT, "take_along_dim.out": COMPOSITE_IMPLICIT},
+    doc="""``torch.take_along_dim``: the values of ``input`` at ``indices`` along ``dim``.
+
+    NumPy's ``take_along_axis``: ``indices`` broadcasts against ``input`` in the other
+    dims, then ``gather``; without ``dim``, both are flattened first.
+    """,
+)
 
 
 def _scatter_checks(fn_name: str, self: Tensor, dim: int, index: Tensor, src) -> int:
@@ -141,61 +202,61 @@ def _scatter_checks(fn_name: str, self: Tensor, dim: int, index: Tensor, src) ->
     return dim
 
 
-def _scatter_into(self: Tensor, dim: int, index: Tensor, src, reduce=None) -> None:
+def _scatter_into(self: Tensor, dim: int, index: Tensor, src, ufunc=None) -> None:
     """Write ``src`` (a tensor, or one value) into ``self`` at ``_along_dim`` positions.
 
-    Without ``reduce`` a position written twice keeps one of the values (PyTorch
-    leaves which one unspecified); ``add``/``multiply`` combine all of them.
+    Without ``ufunc`` a position written twice keeps one of the values (PyTorch
+    leaves which one unspecified); with one (``np.add``, ``np.maximum``…) every value
+    sent to a position is combined into it, in place.
     """
     if index.numel() == 0:
         return
-    if not self._size:  # a 0-dim tensor: its only element
-        target, where = self._array.reshape(1), (np.zeros(1, np.intp),)
-        values = src._array.reshape(1) if isinstance(src, Tensor) else src
-    else:
-        target, where = self._array, _along_dim(self, dim, index)
-        if isinstance(src, Tensor):
-            values = src._array[tuple(slice(0, s) for s in index._size)]
-        else:
-            values = src
-    ufunc = _SCATTER_REDUCTIONS[reduce]
+    where = _along_dim(dim, index._array)
+    values = src
+    if isinstance(src, Tensor):  # src may be bigger than index: its corner is read
+        values = _at_least_1d(src._array)[tuple(slice(0, s) for s in where[dim].shape)]
+    target = _at_least_1d(self._array)
     if ufunc is None:
         target[where] = values
-    else:
-        ufunc.at(target, where, np.broadcast_to(values, index._size or (1,)))
-
-
-def _check_reduce(self, dim, index, source, *, reduce=None, out=None) -> None:
-    """The deprecated ``reduce=`` of ``scatter``: only ``add`` and ``multiply`` (checked
-    before any work, as in ``scatter_meta_impl``); with a Tensor ``src`` it warns."""
-    if reduce is None:
         return
-    if isinstance(source, Tensor):
+    with np.errstate(all="ignore"):  # overflow to inf, inf * 0: as C++ computes them
+        ufunc.at(target, where, np.broadcast_to(values, where[dim].shape))
+
+
+# The deprecated ``reduce=`` of ``scatter`` (``scatter_reduce`` has more, named otherwise).
+_SCATTER_REDUCTIONS = {"add": np.add, "multiply": np.multiply}
+
+
+def _warn_scatter_reduce_deprecated(self, dim, index, source, *, reduce=None, out=None) -> None:
+    """``scatter.reduce``'s meta function starts by warning that ``reduce=`` with a
+    Tensor ``src`` is deprecated (``scatter_reduce`` replaces it)."""
+    if reduce is not None and isinstance(source, Tensor):
         warn_at_user_code(
             "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
             "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
             "reduction options.",
             UserWarning,
         )
-    if reduce not in ("add", "multiply"):
-        raise RuntimeError("reduce argument must be either add or multiply.")
 
 
 def _write_scatter(self, dim, index, src, reduce=None):
     dim = _scatter_checks("scatter", self, dim, index, src)
+    # ``check_reduce_op``: only after the arguments were checked.
+    if reduce is not None and reduce not in _SCATTER_REDUCTIONS:
+        raise RuntimeError("reduce argument must be either add or multiply.")
     _check_index_in_range(index, _nonempty_size(self, dim), dim)
     if not isinstance(src, Tensor):
-        src = fill_value(src, self._dtype)
-    _scatter_into(self, dim, index, src, reduce)
+        src = checked_scalar(src, self._dtype)
+    _scatter_into(self, dim, index, src, _SCATTER_REDUCTIONS.get(reduce))
 
 
 def _write_scatter_add(self, dim, index, src):
     dim = _scatter_checks("scatter", self, dim, index, src)
     _check_index_in_range(index, _nonempty_size(self, dim), dim)
-    _scatter_into(self, dim, index, src, "add")
+    _scatter_into(self, dim, index, src, np.add)
 
 
-def _scatter_out_checks(self, dim, index, src, **_options) -> None:
+def _scatter_out_checks(self, dim, index, src, *_reduce, **_options) -> None:
     _scatter_checks("scatter", self, dim, index, src)
 
 
@@ -257,16 +318,16 @@ scatter = native_function(
     "str reduce, Tensor(a!) out) -> Tensor(a!)",
     kernel=from_inplace(_write_scatter, start=_clone_row_major, **_SCATTER_OUT),
     derivatives={
-        "scatter.src": Derivative("ScatterBackward0", save=("dim", "index"),
+        "scatter.src": Derivative("ScatterBackward0", complex=True, save=("dim", "index"),
                                   grads={"self": _zero_where_written,
                                          "src": _gather_where_written}),
-        "scatter.value": Derivative("ScatterBackward1", save=("dim", "index"),
+        "scatter.value": Derivative("ScatterBackward1", complex=True, save=("dim", "index"),
                                     grads={"self": _zero_where_written}),
         # PyTorch has no formula for the deprecated ``reduce=`` forms (use scatter_reduce).
         "scatter.reduce": _not_implemented("aten::scatter"),
         "scatter.value_reduce": _not_implemented("aten::scatter"),
     },
-    check=_check_reduce,
+    check=_warn_scatter_reduce_deprecated,
     doc="""``torch.scatter``: a copy of ``input`` with ``src`` written where ``index`` says.
 
     ``out[index[i][j]][j] = src[i][j]`` for ``dim=0``; ``value`` writes one number.
@@ -282,8 +343,213 @@ scatter_add = native_function(
     # Adding does not overwrite: ``self`` passes its gradient through untouched.
     derivative=Derivative(
         "ScatterAddBackward0",
+        complex=True,
         save=("dim", "index"),
         grads={"self": lambda grad, saved: grad, "src": _gather_where_written},
     ),
     doc="``torch.scatter_add``: like ``scatter``, but values sent to one place add up.",
+)
+
+
+# --- scatter_reduce -----------------------------------------------------------------------
+
+# ``get_reduction_enum``: each reduction's NumPy ufunc (``mean`` adds, then divides);
+# ``max`` and ``min`` are accepted for ``amax`` and ``amin``.
+REDUCTIONS = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.maximum,
+               "amin": np.minimum}  # fmt: skip
+_REDUCTION_ALIASES = {"max": "amax", "min": "amin"}
+
+
+def _reduction_name(reduce: str) -> str:
+    """``scatter_reduce``'s ``reduce`` as one of ``REDUCTIONS`` (``check_reduce_op``)."""
+    name = _REDUCTION_ALIASES.get(reduce, reduce)
+    if name not in REDUCTIONS:
+        raise RuntimeError(
+            f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
+        )
+    return name
+
+
+def reduction_identity(name: str, dtype):
+    """What a position starts from when ``include_self=False``: the reduction's identity
+    (0 to add, 1 to multiply, the lowest value for a maximum, the highest for a minimum)."""
+    if name == "prod":
+        return 1
+    if name not in ("amax", "amin") or dtype.category == COMPLEX:
+        return 0  # (complex numbers have no order: a maximum of them fails afterwards)
+    if dtype.category == FLOATING:
+        return -math.inf if name == "amax" else math.inf
+    if dtype.category == BOOL:
+        return name == "amin"
+    info = np.iinfo(dtype.numpy)
+    return int(info.min) if name == "amax" else int(info.max)
+
+
+def not_implemented_for(kernel: str, dtype) -> NotImplementedError:
+    """What a C++ kernel's dtype dispatch raises for a dtype it was not compiled for."""
+    return NotImplementedError(f"\"{kernel}\" not implemented for '{dtype.scalar_name}'")
+
+
+def _check_reduction_dtype(name: str, dtype) -> None:
+    """The scatter kernel's dtype dispatch: a mean cannot divide booleans, and complex
+    numbers have no order for a maximum or a minimum."""
+    if (name == "mean" and dtype.category == BOOL) or (
+        name in ("amax", "amin") and dtype.category == COMPLEX
+    ):
+        raise not_implemented_for(f"scatter_gather_tensor_cpu_reduce_{name}", dtype)
+
+
+def divide_by_counts(target: np.ndarray, counts: np.ndarray, dtype) -> None:
+    """A mean's last step: each position's sum divided by how many values it got (at
+    least 1), floored for integers (``div_(count, "floor")``)."""
+    counts[counts == 0] = 1
+    if dtype.category in (FLOATING, COMPLEX):
+        np.true_divide(target, counts, out=target)
+    else:
+        np.floor_divide(target, counts, out=target)
+
+
+def _write_scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
+    dim = _scatter_checks("scatter", self, dim, index, src)
+    name = _reduction_name(reduce)
+    if index.numel() == 0:
+        return
+    if not include_self:  # the positions written start from the identity instead
+        _write_scatter(self, dim, index, reduction_identity(name, self._dtype))
+    _check_reduction_dtype(name, self._dtype)
+    _check_index_in_range(index, _nonempty_size(self, dim), dim)
+    _scatter_into(self, dim, index, src, REDUCTIONS[name])
+    if name == "mean":
+        counts = np.full(_at_least_1d(self._array).shape, int(include_self), self._dtype.numpy)
+        np.add.at(counts, _along_dim(dim, index._array), 1)
+        divide_by_counts(_at_least_1d(self._array), counts, self._dtype)
+
+
+def _check_scatter_reduce_op(self, dim, index, src, reduce, **_options) -> None:
+    _reduction_name(reduce)
+
+
+class Scattering:
+    """How a reduction sent ``src``'s values to positions of ``self``, for its backward.
+
+    ``scatter_reduce`` sends each element to a position (``gather`` reads them back),
+    ``index_reduce`` each slice to a slice (``index_select``): PyTorch's
+    ``scatter_reduce_backward`` and ``index_reduce_backward`` are one formula written
+    with either set of operators, so here it is written once with these four.
+    """
+
+    def __init__(self, reduce_into, add_into, pick, clear):
+        self.reduce_into = reduce_into  # (base, values) -> base.<op>_reduce(values, "prod")
+        self.add_into = add_into  # (base, values) -> base.<op>_add(values)
+        self.pick = pick  # t -> t at the position each value went to
+        self.clear = clear  # t -> t with those positions set to 0
+
+
+def reduction_self_grad(grad: Tensor, s, src: Tensor, how: Scattering) -> Tensor:
+    """The gradient of ``self`` in a scatter-style reduction; the positions written get
+    none when ``include_self=False`` (their value was not read)."""
+    if s.reduce == "sum":
+        grad_self = grad
+    elif s.reduce == "prod":
+        # ``result / self`` is the product of the others, but not where ``self`` is 0:
+        # the product without ``self`` is recomputed with its zeros made ones.
+        masked_self = s.self.masked_fill(s.self == 0, 1)
+        grad_self = grad * how.reduce_into(masked_self, src) / masked_self
+    elif s.reduce == "mean":
+        grad_self = grad / _mean_counts(grad, s, src, how)
+    elif s.reduce in ("amax", "amin"):
+        # The gradient is shared evenly among the values equal to the result.
+        grad_self = (s.self == s.result) * (grad / _extremum_counts(s, src, how))
+    else:
+        _unknown_reduction(s.reduce)
+    return grad_self if s.include_self else how.clear(grad_self)
+
+
+def reduction_src_grad(grad: Tensor, s, src: Tensor, how: Scattering) -> Tensor:
+    """The gradient of ``src`` in a scatter-style reduction: each value's share of the
+    gradient of the position it went to."""
+    if s.reduce == "sum":
+        return how.pick(grad)
+    if s.reduce == "prod":
+        # ``result / src`` is the product of the others, unless ``src`` is 0: a lone zero
+        # at its position gets the product of the others, recomputed with it made 1 (two
+        # zeros there: the others' product is 0 anyway).
+        src_zero = src == 0
+        zeros_there = how.pick(how.add_into(s.self.new_zeros(s.self._size),
+                                            src_zero.to(s.self.dtype)))  # fmt: skip
+        lone_zero = src_zero & (zeros_there == 1)
+        others = how.reduce_into(s.self, src.masked_fill(lone_zero, 1))
+        divided = how.pick(grad * s.result) / src.masked_fill(src_zero, 1)
+        return how.pick(grad * others).where(lone_zero, divided)
+    if s.reduce == "mean":
+        return how.pick(grad) / how.pick(_mean_counts(grad, s, src, how))
+    if s.reduce in ("amax", "amin"):
+        src_is_result = src == how.pick(s.result)
+        return src_is_result * how.pick(grad / _extremum_counts(s, src, how))
+    _unknown_reduction(s.reduce)
+
+
+def _mean_counts(grad: Tensor, s, src: Tensor, how: Scattering) -> Tensor:
+    """How many values each position's mean averaged (at least 1)."""
+    start = grad.new_ones(grad._size) if s.include_self else grad.new_zeros(grad._size)
+    counts = how.add_into(start, src.new_ones(src._size))
+    return counts.masked_fill(counts == 0, 1)
+
+
+def _extremum_counts(s, src: Tensor, how: Scattering) -> Tensor:
+    """How many values (of ``self`` and ``src``) equal each position's maximum or minimum."""
+    dtype = s.self.dtype
+    self_is_result = (s.self == s.result).to(dtype)
+    return how.add_into(self_is_result, (src == how.pick(s.result)).to(dtype))
+
+
+def _unknown_reduction(reduce: str):
+    # The forward accepts ``max`` and ``min``; PyTorch's backward does not.
+    raise RuntimeError(
+        f"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got {reduce}."
+    )
+
+
+def _scattered(s) -> Scattering:
+    return Scattering(
+        lambda base, values: base.scatter_reduce(s.dim, s.index, values, "prod",
+                                                 include_self=s.include_self),
+        lambda base, values: base.scatter_add(s.dim, s.index, values),
+        lambda t: t.gather(s.dim, s.index),
+        lambda t: t.scatter(s.dim, s.index, 0),
+    )  # fmt: skip
+
+
+# ``scatter_meta_impl`` with the new reductions: the argument checks, ``out``'s overlap,
+# ``set_output``, then the reduction's name; the kernel then starts with ``out.copy_(self)``.
+scatter_reduce = native_function(
+    "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
+    "bool include_self=True) -> Tensor",
+    "scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, "
+    "bool include_self=True) -> Tensor(a!)",
+    "scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
+    "bool include_self=True, Tensor(a!) out) -> Tensor(a!)",
+    kernel=from_inplace(
+        _write_scatter_reduce,
+        start=_clone_row_major,
+        checks=_SCATTER_CHECKS,
+        inplace_checks=(*_SCATTER_CHECKS, _check_scatter_reduce_op),
+        exact_dtype=True,
+        meta=_like_self,
+        resized_checks=(_check_scatter_reduce_op, Overlap(partial=("self",))),
+    ),
+    derivative=Derivative(
+        "ScatterReduceBackward0",
+        save=("self", "dim", "index", "src", "reduce", "include_self", "result"),
+        grads={
+            "self": lambda grad, s: reduction_self_grad(grad, s, s.src, _scattered(s)),
+            "src": lambda grad, s: reduction_src_grad(grad, s, s.src, _scattered(s)),
+        },
+    ),
+    doc="""``torch.scatter_reduce``: ``src`` reduced into a copy of ``input`` where ``index`` says.
+
+    ``reduce`` is ``"sum"``, ``"prod"``, ``"mean"``, ``"amax"`` or ``"amin"``: every value
+    sent to a position is combined with it (``include_self=True``) or only with each
+    other (``include_self=False``: positions nothing is sent to keep their value).
+    """,
 )

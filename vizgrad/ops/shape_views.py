@@ -77,14 +77,15 @@ def _as_strided_geometry(self: Tensor, size, stride, storage_offset=None):
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
-    needed = storage_extent(size, stride, offset)
-    available = self._storage.numel
+    # The storage is bytes: the view must fit in them, counted in this tensor's dtype.
+    itemsize = self._dtype.itemsize
+    needed = storage_extent(size, stride, offset) * itemsize
+    available = self._storage.nbytes()
     if needed > available:
-        itemsize = self._dtype.itemsize
         raise RuntimeError(
             f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, "
-            f"and itemsize {itemsize} requiring a storage size of {needed * itemsize} are out of "
-            f"bounds for storage of size {available * itemsize}"
+            f"and itemsize {itemsize} requiring a storage size of {needed} are out of "
+            f"bounds for storage of size {available}"
         )
     return size, stride, offset
 
@@ -102,6 +103,7 @@ _AS_STRIDED_BACKWARD = Derivative(
     "AsStridedBackward0",
     save=("self_geometry", "size", "stride", "storage_offset"),
     grads={"self": _as_strided_grad},
+    complex=True,
 )
 
 as_strided = native_function(
@@ -140,20 +142,63 @@ def _view_kernel(self: Tensor, size) -> Tensor:
 
 
 def _view_dtype_kernel(self: Tensor, dtype) -> Tensor:
-    if dtype is self._dtype:  # the same bytes as they are: an alias, outside autograd
-        return self._alias(self._size, self._stride, self._offset)
-    # A vizgrad storage is typed (one NumPy buffer of one dtype), so its bytes cannot
-    # be read as another dtype, as PyTorch's untyped storages can.
-    raise NotImplementedError(
-        "vizgrad's storages are typed, so view(dtype) (reading the same bytes as another "
-        "dtype) is not available; use .to(dtype) for a converted copy"
-    )
+    """``view_dtype`` (``TensorConversions.cpp``): the same bytes read as ``dtype``.
+
+    The storage is bytes, so only the metadata changes. Elements of another size change
+    the last dim: ``n`` float32 read as int8 are ``4 * n`` elements (the other strides and
+    the offset scale alike); read as float64, ``n / 2``, which must be whole for the last
+    dim's size, the offset and every other stride. Either way the last dim must be dense
+    (stride 1), and a 0-dim tensor has no last dim to change.
+    """
+    if self.is_conj():
+        raise RuntimeError(
+            "vizgrad.Tensor.view is not supported for conjugate view tensors when converting "
+            "to a different dtype."
+        )
+    if self.is_neg():
+        raise RuntimeError(
+            "vizgrad.Tensor.view is not supported for tensors with negative bit set when "
+            "converting to a different dtype."
+        )
+    old_size, new_size = self._dtype.itemsize, dtype.itemsize
+    if old_size == new_size:
+        return self._alias(self._size, self._stride, self._offset, dtype)
+    what = f"to view {self._dtype.scalar_name} as {dtype.scalar_name} (different element sizes)"
+    if not self._size:
+        raise RuntimeError(f"self.dim() cannot be 0 {what}")
+    size, stride = list(self._size), list(self._stride)
+    if old_size > new_size:  # each element becomes ``ratio`` smaller ones
+        ratio = old_size // new_size
+        if stride[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {stride[-1]}")
+        stride = [s * ratio for s in stride[:-1]] + [1]
+        size[-1] *= ratio
+        return self._alias(tuple(size), tuple(stride), self._offset * ratio, dtype)
+    ratio = new_size // old_size  # every ``ratio`` elements become one
+    if size[-1] % ratio:
+        raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got {size[-1]}")
+    if self._offset % ratio:
+        raise RuntimeError(
+            f"self.storage_offset() must be divisible by {ratio} {what}, but got {self._offset}"
+        )
+    if stride[-1] != 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {stride[-1]}")
+    for d, s in enumerate(stride[:-1]):
+        if s % ratio:
+            raise RuntimeError(f"self.stride({d}) must be divisible by {ratio} {what}, but got {s}")
+    stride = [s // ratio for s in stride[:-1]] + [1]
+    size[-1] //= ratio
+    return self._alias(tuple(size), tuple(stride), self._offset // ratio, dtype)
 
 
 def _unsafe_view_kernel(self: Tensor, size) -> Tensor:
-    # Only ever called on a fresh contiguous copy, so the contiguous strides are right.
+    # ``view``'s geometry and error (``kron`` merges dims of a product that may not allow
+    # it); only autograd's view tracking is left out.
     size = infer_size(size, self.numel())
-    return self._alias(size, view_copy_free_stride(self._size, self._stride, size), self._offset)
+    stride = view_copy_free_stride(self._size, self._stride, size)
+    if stride is None:
+        raise RuntimeError(VIEW_INCOMPATIBLE)
+    return self._alias(size, stride, self._offset)
 
 
 def _reshape_back(name: str) -> Derivative:
@@ -162,6 +207,7 @@ def _reshape_back(name: str) -> Derivative:
         name,
         save=("self_sym_sizes",),
         grads={"self": lambda grad, saved: grad.reshape(saved.self_sym_sizes)},
+        complex=True,
     )
 
 
@@ -178,7 +224,8 @@ _view = native_function(
     doc="""``Tensor.view``: the same elements read with a new shape; never copies.
 
     One size may be ``-1`` (inferred). Fails when the strides cannot express the new
-    shape (see ``view_copy_free_stride``).
+    shape (see ``view_copy_free_stride``). ``view(dtype)`` reads the same bytes as
+    another dtype (``view_dtype``).
     """,
 )
 _view_op = _view.overloads["view"]
@@ -302,7 +349,9 @@ unflatten = native_function(
 _alias_op = native_function(
     "alias(Tensor(a) self) -> Tensor(a)",
     kernel=lambda self: self._alias(self._size, self._stride, self._offset),
-    derivative=Derivative("AliasBackward0", grads={"self": lambda grad, saved: grad}),
+    derivative=Derivative(
+        "AliasBackward0", grads={"self": lambda grad, saved: grad}, complex=True
+    ),  # fmt: skip
     variants="function",
 ).overloads["alias"]
 
@@ -378,6 +427,7 @@ _expand = native_function(
         "ExpandBackward0",
         save=("self_sym_sizes",),
         grads={"self": lambda grad, saved: sum_to(grad, saved.self_sym_sizes)},
+        complex=True,
     ),
     variants="method",
     doc="""``Tensor.expand``: broadcast to ``sizes`` without copying (``-1`` keeps a size).

@@ -61,16 +61,19 @@ _SQUEEZE_BACKWARD = Derivative(
     "SqueezeBackward0",
     save=("self_sym_sizes",),
     grads={"self": lambda grad, saved: unsqueeze_to(grad, saved.self_sym_sizes)},
+    complex=True,
 )
 _SQUEEZE_DIM_BACKWARD = Derivative(
     "SqueezeBackward1",
     save=("self_sym_sizes", "dim"),
     grads={"self": lambda grad, saved: unsqueeze_to(grad, saved.self_sym_sizes, (saved.dim,))},
+    complex=True,
 )
 _SQUEEZE_DIMS_BACKWARD = Derivative(
     "SqueezeBackward2",
     save=("self_sym_sizes", "dim"),
     grads={"self": lambda grad, saved: unsqueeze_to(grad, saved.self_sym_sizes, saved.dim)},
+    complex=True,
 )
 squeeze = native_function(
     "squeeze(Tensor(a) self) -> Tensor(a)",
@@ -99,6 +102,7 @@ _UNSQUEEZE_BACKWARD = Derivative(
     "UnsqueezeBackward0",
     save=("dim",),
     grads={"self": lambda grad, saved: grad.squeeze(saved.dim)},
+    complex=True,
 )
 unsqueeze = native_function(
     "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)",

@@ -1,7 +1,8 @@
-"""Several views at once: ``unbind``, ``split``, ``chunk``, ``tensor_split`` (``TensorShape.cpp``).
+"""Several views at once: ``unbind``, ``split``, ``chunk``, ``tensor_split``… (``TensorShape.cpp``).
 
 Each returns a tuple of views of its input, cut along one dimension: ``unbind``
-``select``s every index, the ``split`` family and ``chunk`` ``narrow`` into pieces.
+``select``s every index, the ``split`` family and ``chunk`` ``narrow`` into pieces,
+``tensor_split`` (and NumPy's ``hsplit``, ``vsplit``, ``dsplit``, made of it) ``slice``s.
 The pieces share their input's storage, so the gradient of each piece flows back into
 its part of the input.
 
@@ -31,6 +32,9 @@ __all__ = [
     "split_with_sizes",
     "chunk",
     "tensor_split",
+    "hsplit",
+    "vsplit",
+    "dsplit",
     "unsafe_split",
     "unsafe_split_with_sizes",
     "unsafe_chunk",
@@ -106,7 +110,11 @@ unbind = native_function(
     "unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]",
     kernel=_unbind_kernel,
     derivative=Derivative(
-        "UnbindBackward0", save=("dim",), grads={"self": _join_grads(stack)}, multi_output=True
+        "UnbindBackward0",
+        save=("dim",),
+        grads={"self": _join_grads(stack)},
+        multi_output=True,
+        complex=True,
     ),
     doc="``torch.unbind``: every index along ``dim``, as a tuple of ``select`` views.",
 )
@@ -119,6 +127,7 @@ split_with_sizes = native_function(
         save=("self_sym_sizes", "split_sizes", "dim"),
         grads={"self": _join_grads(cat)},
         multi_output=True,
+        complex=True,
     ),
     doc="``torch.split_with_sizes``: pieces of the listed sizes along ``dim``.",
 )
@@ -136,6 +145,7 @@ _split = native_function(
             save=("self_sym_sizes", "split_size", "dim"),
             grads={"self": _join_grads(cat)},
             multi_output=True,
+            complex=True,
         )
     },
     kinds={"split.sizes": COMPOSITE_IMPLICIT},
@@ -193,16 +203,16 @@ chunk = native_function(
 )
 
 
-def _check_tensor_split(input: Tensor, dim: int) -> int:
+def _check_tensor_split(input: Tensor) -> None:
     if len(input._size) == 0:
         raise RuntimeError(
             "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
         )
-    return wrap_dim(dim, len(input._size))
 
 
 def _tensor_split_sections_kernel(input: Tensor, sections: int, dim: int = 0):
-    dim = _check_tensor_split(input, dim)
+    _check_tensor_split(input)
+    dim = wrap_dim(dim, len(input._size))
     if sections <= 0:
         raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
     # The first ``size % sections`` pieces get one element more.
@@ -216,14 +226,16 @@ def _tensor_split_sections_kernel(input: Tensor, sections: int, dim: int = 0):
 
 
 def _tensor_split_indices_kernel(input: Tensor, indices, dim: int = 0):
-    dim = _check_tensor_split(input, dim)
+    _check_tensor_split(input)
+    dim = wrap_dim(dim, len(input._size))
     bounds = zip((0, *indices), (*indices, input._size[dim]), strict=True)
     return tuple(_slice_op(input, dim, start, end, 1) for start, end in bounds)
 
 
 def _tensor_split_tensor_kernel(input: Tensor, tensor_indices_or_sections: Tensor, dim: int = 0):
-    """A 0-dim long tensor is a number of sections, a 1-D one the indices to cut before."""
-    _check_tensor_split(input, dim)
+    """A 0-dim long tensor is a number of sections, a 1-D one the indices to cut before
+    (``dim`` is checked by the overload that gets them)."""
+    _check_tensor_split(input)
     given = tensor_indices_or_sections
     if given._dtype is not int64:
         raise RuntimeError(
@@ -236,8 +248,8 @@ def _tensor_split_tensor_kernel(input: Tensor, tensor_indices_or_sections: Tenso
             f"one-dimensional tensor, but got a tensor with {given.dim()} dims"
         )
     if given.dim() == 0:
-        return tensor_split.overloads["tensor_split.sections"](input, int(given.item()), dim)
-    return tensor_split.overloads["tensor_split.indices"](input, tuple(given.tolist()), dim)
+        return _tensor_split_sections_op(input, int(given.item()), dim)
+    return _tensor_split_indices_op(input, tuple(given.tolist()), dim)
 
 
 tensor_split = native_function(
@@ -252,6 +264,61 @@ tensor_split = native_function(
     },
     kind=COMPOSITE_IMPLICIT,
     doc="``torch.tensor_split``: ``n`` nearly equal sections, or cuts before the given indices.",
+)
+_tensor_split_sections_op = tensor_split.overloads["tensor_split.sections"]
+_tensor_split_indices_op = tensor_split.overloads["tensor_split.indices"]
+
+
+def _split_along(name: str, min_dims: int, dim_of) -> dict:
+    """The kernels of ``hsplit``/``vsplit``/``dsplit``: ``tensor_split`` along the dim
+    ``dim_of`` names, into ``sections`` equal pieces (which must divide it exactly) or
+    cut before ``indices``."""
+
+    def checked_dim(self: Tensor) -> int:
+        if self.dim() < min_dims:
+            raise RuntimeError(
+                f"vizgrad.{name} requires a tensor with at least {min_dims} dimension, but got "
+                f"a tensor with {self.dim()} dimensions!"
+            )
+        return dim_of(self)
+
+    def into_sections(self: Tensor, sections: int):
+        dim = checked_dim(self)
+        size = self._size[dim]
+        if sections == 0 or size % sections:
+            raise RuntimeError(
+                f"vizgrad.{name} attempted to split along dimension {dim}, but the size of the "
+                f"dimension {size} is not divisible by the split_size {sections}!"
+            )
+        return _tensor_split_sections_op(self, sections, dim)
+
+    def before_indices(self: Tensor, indices):
+        return _tensor_split_indices_op(self, indices, checked_dim(self))
+
+    return {f"{name}.int": into_sections, f"{name}.array": before_indices}
+
+
+hsplit = native_function(
+    "hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]",
+    "hsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]",
+    kernels=_split_along("hsplit", 1, lambda self: 0 if self.dim() == 1 else 1),
+    kind=COMPOSITE_IMPLICIT,
+    doc="""``torch.hsplit``: ``tensor_split`` along dim 1 (dim 0 of a 1-D tensor), NumPy's
+    ``hsplit``: equal sections, or cuts before the given indices.""",
+)
+vsplit = native_function(
+    "vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]",
+    "vsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]",
+    kernels=_split_along("vsplit", 2, lambda self: 0),
+    kind=COMPOSITE_IMPLICIT,
+    doc="``torch.vsplit``: ``tensor_split`` along dim 0 of a tensor of 2 or more dims.",
+)
+dsplit = native_function(
+    "dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]",
+    "dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]",
+    kernels=_split_along("dsplit", 3, lambda self: 2),
+    kind=COMPOSITE_IMPLICIT,
+    doc="``torch.dsplit``: ``tensor_split`` along dim 2 of a tensor of 3 or more dims.",
 )
 
 

@@ -23,11 +23,11 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
-from ..dtypes import BOOL, COMPLEX, CPP_TYPE_NAMES
+from ..dtypes import BOOL, COMPLEX, CPP_TYPE_NAMES, INTEGRAL, get_default_dtype
 from ..dtypes import bool as bool_dtype
 from ..promotion import can_cast, result_type
-from .arithmetic import check_scalar_fits, pow
-from .creation import zeros_like
+from .arithmetic import check_scalar_fits, composite_outs, opmath, pow
+from .creation import empty_like, zeros_like
 from .declaration import alias_kernels, native_function
 from .elementwise import check_same_dtype, elementwise, structured
 from .iterator import (
@@ -37,6 +37,7 @@ from .iterator import (
     FLOATING_TYPES,
     TensorIterator,
     dispatch_dtypes,
+    resize_output,
 )
 from .logical import where
 
@@ -44,19 +45,21 @@ __all__ = [
     # floating functions
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal",
     "sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan",
-    "sinh", "cosh", "tanh", "sigmoid", "erf",
+    "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh",
+    "sigmoid", "erf", "deg2rad", "rad2deg",
     # dtype-keeping functions
-    "abs", "absolute", "neg", "negative", "sign", "sgn", "square", "relu",
+    "abs", "absolute", "neg", "negative", "positive", "sign", "sgn", "square", "relu",
     "floor", "ceil", "trunc", "fix", "round", "frac",
-    "clamp", "clip", "clamp_min", "clamp_max",
+    "clamp", "clip", "clamp_min", "clamp_max", "nan_to_num",
     # tests of values
     "isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit",
     # the in-place functions (``torch.exp_``)
     "exp_", "exp2_", "expm1_", "log_", "log2_", "log10_", "log1p_", "sqrt_", "rsqrt_",
     "reciprocal_", "sin_", "cos_", "tan_", "asin_", "acos_", "atan_", "arcsin_", "arccos_",
-    "arctan_", "sinh_", "cosh_", "tanh_", "sigmoid_", "erf_", "abs_", "neg_", "negative_",
-    "square_", "relu_", "floor_", "ceil_", "trunc_", "fix_", "round_", "frac_",
-    "clamp_", "clip_", "clamp_min_", "clamp_max_",
+    "arctan_", "sinh_", "cosh_", "tanh_", "asinh_", "acosh_", "atanh_", "arcsinh_",
+    "arccosh_", "arctanh_", "sigmoid_", "erf_", "deg2rad_", "rad2deg_", "abs_", "neg_",
+    "negative_", "square_", "relu_", "floor_", "ceil_", "trunc_", "fix_", "round_", "frac_",
+    "clamp_", "clip_", "clamp_min_", "clamp_max_", "nan_to_num_",
 ]  # fmt: skip
 
 _FLOATING_AND_COMPLEX = FLOATING_TYPES | COMPLEX_TYPES
@@ -67,15 +70,16 @@ _FLOATING_AND_COMPLEX = FLOATING_TYPES | COMPLEX_TYPES
 # PyTorch saves when the derivative is cheaper in terms of it: d exp(x) = exp(x).
 
 
-def _from_self(node_name: str, slope):
-    """``grad`` times a slope computed from the input: ``slope(grad, self)``."""
-    return Derivative(node_name, save=("self",),
+def _from_self(node_name: str, slope, complex: bool = False):
+    """``grad`` times a slope computed from the input: ``slope(grad, self)``. ``complex``:
+    the formula holds for complex numbers too (its slope conjugated, as PyTorch's)."""
+    return Derivative(node_name, save=("self",), complex=complex,
                       grads={"self": lambda grad, saved: slope(grad, saved.self)})  # fmt: skip
 
 
-def _from_result(node_name: str, slope):
+def _from_result(node_name: str, slope, complex: bool = False):
     """``grad`` times a slope computed from the output: ``slope(grad, result)``."""
-    return Derivative(node_name, save=("result",),
+    return Derivative(node_name, save=("result",), complex=complex,
                       grads={"self": lambda grad, saved: slope(grad, saved.result)})  # fmt: skip
 
 
@@ -133,7 +137,7 @@ def _rsqrt(x):
     return np.reciprocal(np.sqrt(x))
 
 
-def _floating(kernel_name: str, numpy_function, supported=_FLOATING_AND_COMPLEX) -> elementwise:
+def floating_loop(kernel_name: str, numpy_function, supported=_FLOATING_AND_COMPLEX) -> elementwise:
     """A floating function's loop: integer inputs compute in the default float dtype."""
 
     if isinstance(numpy_function, np.ufunc):
@@ -157,8 +161,8 @@ exp = native_function(
     "exp(Tensor self) -> Tensor",
     "exp_(Tensor(a!) self) -> Tensor(a!)",
     "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("exp_vml_cpu", np.exp),
-    derivative=_from_result("ExpBackward0", lambda grad, y: grad * y),
+    kernel=floating_loop("exp_vml_cpu", np.exp),
+    derivative=_from_result("ExpBackward0", lambda grad, y: grad * y.conj(), complex=True),
     inplace_variants="function, method",
     doc="``torch.exp``: ``e ** x``; integer inputs compute in the default float dtype.",
 )
@@ -167,7 +171,7 @@ exp2 = native_function(
     "exp2(Tensor self) -> Tensor",
     "exp2_(Tensor(a!) self) -> Tensor(a!)",
     "exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("exp2_vml_cpu", np.exp2),
+    kernel=floating_loop("exp2_vml_cpu", np.exp2),
     derivative=_from_result("Exp2Backward0", lambda grad, y: grad * y * _LN2),
     inplace_variants="function, method",
     doc="``torch.exp2``: ``2 ** x``; integer inputs compute in the default float dtype.",
@@ -177,7 +181,7 @@ expm1 = native_function(
     "expm1(Tensor self) -> Tensor",
     "expm1_(Tensor(a!) self) -> Tensor(a!)",
     "expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("expm1_vml_cpu", np.expm1),
+    kernel=floating_loop("expm1_vml_cpu", np.expm1),
     derivative=_from_result("Expm1Backward0", lambda grad, y: grad * (y + 1)),
     inplace_variants="function, method",
     doc="``torch.expm1``: ``e ** x - 1``, exact near 0; integer inputs compute in the default float dtype.",
@@ -187,8 +191,8 @@ log = native_function(
     "log(Tensor self) -> Tensor",
     "log_(Tensor(a!) self) -> Tensor(a!)",
     "log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("log_vml_cpu", np.log),
-    derivative=_from_self("LogBackward0", lambda grad, x: grad / x),
+    kernel=floating_loop("log_vml_cpu", np.log),
+    derivative=_from_self("LogBackward0", lambda grad, x: grad / x.conj(), complex=True),
     inplace_variants="function, method",
     doc="``torch.log``: the natural logarithm; integer inputs compute in the default float dtype.",
 )
@@ -197,7 +201,7 @@ log2 = native_function(
     "log2(Tensor self) -> Tensor",
     "log2_(Tensor(a!) self) -> Tensor(a!)",
     "log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("log2_vml_cpu", np.log2),
+    kernel=floating_loop("log2_vml_cpu", np.log2),
     derivative=_from_self("Log2Backward0", lambda grad, x: grad / (x * _LN2)),
     inplace_variants="function, method",
     doc="``torch.log2``: the base-2 logarithm; integer inputs compute in the default float dtype.",
@@ -207,7 +211,7 @@ log10 = native_function(
     "log10(Tensor self) -> Tensor",
     "log10_(Tensor(a!) self) -> Tensor(a!)",
     "log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("log10_vml_cpu", np.log10),
+    kernel=floating_loop("log10_vml_cpu", np.log10),
     derivative=_from_self("Log10Backward0", lambda grad, x: grad / (x * _LN10)),
     inplace_variants="function, method",
     doc="``torch.log10``: the base-10 logarithm; integer inputs compute in the default float dtype.",
@@ -217,7 +221,7 @@ log1p = native_function(
     "log1p(Tensor self) -> Tensor",
     "log1p_(Tensor(a!) self) -> Tensor(a!)",
     "log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("log1p_vml_cpu", np.log1p),
+    kernel=floating_loop("log1p_vml_cpu", np.log1p),
     derivative=_from_self("Log1PBackward0", lambda grad, x: grad / (x + 1)),
     inplace_variants="function, method",
     doc="``torch.log1p``: ``log(1 + x)``, exact near 0; integer inputs compute in the default float dtype.",
@@ -227,8 +231,8 @@ sqrt = native_function(
     "sqrt(Tensor self) -> Tensor",
     "sqrt_(Tensor(a!) self) -> Tensor(a!)",
     "sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("sqrt_vml_cpu", np.sqrt),
-    derivative=_from_result("SqrtBackward0", lambda grad, y: grad / (2 * y)),
+    kernel=floating_loop("sqrt_vml_cpu", np.sqrt),
+    derivative=_from_result("SqrtBackward0", lambda grad, y: grad / (2 * y.conj()), complex=True),
     inplace_variants="function, method",
     doc="``torch.sqrt``: the square root; integer inputs compute in the default float dtype.",
 )
@@ -238,7 +242,7 @@ rsqrt = native_function(
     "rsqrt(Tensor self) -> Tensor",
     "rsqrt_(Tensor(a!) self) -> Tensor(a!)",
     "rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("rsqrt_vml_cpu", _rsqrt),
+    kernel=floating_loop("rsqrt_vml_cpu", _rsqrt),
     derivative=_from_result("RsqrtBackward0", lambda grad, y: -0.5 * grad * y.pow(3)),
     inplace_variants="function, method",
     doc="``torch.rsqrt``: ``1 / sqrt(x)``; integer inputs compute in the default float dtype.",
@@ -248,8 +252,10 @@ reciprocal = native_function(
     "reciprocal(Tensor self) -> Tensor",
     "reciprocal_(Tensor(a!) self) -> Tensor(a!)",
     "reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("reciprocal_vml_cpu", np.reciprocal),
-    derivative=_from_result("ReciprocalBackward0", lambda grad, y: -grad * (y * y)),
+    kernel=floating_loop("reciprocal_vml_cpu", np.reciprocal),
+    derivative=_from_result(
+        "ReciprocalBackward0", lambda grad, y: -grad * (y * y).conj(), complex=True
+    ),
     inplace_variants="function, method",
     doc="``torch.reciprocal``: ``1 / x``; integer inputs compute in the default float dtype.",
 )
@@ -258,8 +264,8 @@ sin = native_function(
     "sin(Tensor self) -> Tensor",
     "sin_(Tensor(a!) self) -> Tensor(a!)",
     "sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("sin_vml_cpu", np.sin),
-    derivative=_from_self("SinBackward0", lambda grad, x: grad * x.cos()),
+    kernel=floating_loop("sin_vml_cpu", np.sin),
+    derivative=_from_self("SinBackward0", lambda grad, x: grad * x.cos().conj(), complex=True),
     inplace_variants="function, method",
     doc="``torch.sin``: the sine; integer inputs compute in the default float dtype.",
 )
@@ -268,8 +274,8 @@ cos = native_function(
     "cos(Tensor self) -> Tensor",
     "cos_(Tensor(a!) self) -> Tensor(a!)",
     "cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("cos_vml_cpu", np.cos),
-    derivative=_from_self("CosBackward0", lambda grad, x: grad * -x.sin()),
+    kernel=floating_loop("cos_vml_cpu", np.cos),
+    derivative=_from_self("CosBackward0", lambda grad, x: grad * -x.sin().conj(), complex=True),
     inplace_variants="function, method",
     doc="``torch.cos``: the cosine; integer inputs compute in the default float dtype.",
 )
@@ -279,7 +285,7 @@ tan = native_function(
     "tan(Tensor self) -> Tensor",
     "tan_(Tensor(a!) self) -> Tensor(a!)",
     "tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("tan_vml_cpu", np.tan),
+    kernel=floating_loop("tan_vml_cpu", np.tan),
     derivative=_from_result("TanBackward0", lambda grad, y: grad * (1 + y.pow(2))),
     inplace_variants="function, method",
     doc="``torch.tan``: the tangent; integer inputs compute in the default float dtype.",
@@ -290,7 +296,7 @@ asin = native_function(
     "asin(Tensor self) -> Tensor",
     "asin_(Tensor(a!) self) -> Tensor(a!)",
     "asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("asin_vml_cpu", np.arcsin),
+    kernel=floating_loop("asin_vml_cpu", np.arcsin),
     derivative=_from_self("AsinBackward0", lambda grad, x: grad * (-x * x + 1).rsqrt()),
     inplace_variants="function, method",
     doc="``torch.asin``: the inverse sine; integer inputs compute in the default float dtype.",
@@ -300,7 +306,7 @@ acos = native_function(
     "acos(Tensor self) -> Tensor",
     "acos_(Tensor(a!) self) -> Tensor(a!)",
     "acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("acos_vml_cpu", np.arccos),
+    kernel=floating_loop("acos_vml_cpu", np.arccos),
     derivative=_from_self("AcosBackward0", lambda grad, x: grad * -((-x * x + 1).rsqrt())),
     inplace_variants="function, method",
     doc="``torch.acos``: the inverse cosine; integer inputs compute in the default float dtype.",
@@ -310,7 +316,7 @@ atan = native_function(
     "atan(Tensor self) -> Tensor",
     "atan_(Tensor(a!) self) -> Tensor(a!)",
     "atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("atan_vml_cpu", np.arctan),
+    kernel=floating_loop("atan_vml_cpu", np.arctan),
     derivative=_from_self("AtanBackward0", lambda grad, x: grad / (x * x + 1)),
     inplace_variants="function, method",
     doc="``torch.atan``: the inverse tangent; integer inputs compute in the default float dtype.",
@@ -320,7 +326,7 @@ sinh = native_function(
     "sinh(Tensor self) -> Tensor",
     "sinh_(Tensor(a!) self) -> Tensor(a!)",
     "sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("sinh_vml_cpu", np.sinh),
+    kernel=floating_loop("sinh_vml_cpu", np.sinh),
     derivative=_from_self("SinhBackward0", lambda grad, x: grad * x.cosh()),
     inplace_variants="function, method",
     doc="``torch.sinh``: the hyperbolic sine; integer inputs compute in the default float dtype.",
@@ -330,7 +336,7 @@ cosh = native_function(
     "cosh(Tensor self) -> Tensor",
     "cosh_(Tensor(a!) self) -> Tensor(a!)",
     "cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("cosh_vml_cpu", np.cosh),
+    kernel=floating_loop("cosh_vml_cpu", np.cosh),
     derivative=_from_self("CoshBackward0", lambda grad, x: grad * x.sinh()),
     inplace_variants="function, method",
     doc="``torch.cosh``: the hyperbolic cosine; integer inputs compute in the default float dtype.",
@@ -341,8 +347,10 @@ tanh = native_function(
     "tanh(Tensor self) -> Tensor",
     "tanh_(Tensor(a!) self) -> Tensor(a!)",
     "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("tanh_vml_cpu", np.tanh),
-    derivative=_from_result("TanhBackward0", lambda grad, y: grad * (1 - y * y)),
+    kernel=floating_loop("tanh_vml_cpu", np.tanh),
+    derivative=_from_result(
+        "TanhBackward0", lambda grad, y: grad * (1 - y * y).conj(), complex=True
+    ),
     inplace_variants="function, method",
     doc="``torch.tanh``: the hyperbolic tangent; integer inputs compute in the default float dtype.",
 )
@@ -352,8 +360,10 @@ sigmoid = native_function(
     "sigmoid(Tensor self) -> Tensor",
     "sigmoid_(Tensor(a!) self) -> Tensor(a!)",
     "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("sigmoid_vml_cpu", _sigmoid),
-    derivative=_from_result("SigmoidBackward0", lambda grad, y: grad * (1 - y) * y),
+    kernel=floating_loop("sigmoid_vml_cpu", _sigmoid),
+    derivative=_from_result(
+        "SigmoidBackward0", lambda grad, y: grad * (1 - y).conj() * y.conj(), complex=True
+    ),
     inplace_variants="function, method",
     doc="``torch.sigmoid``: the logistic function ``1 / (1 + e ** -x)``; integer inputs compute in the default float dtype.",
 )
@@ -363,7 +373,7 @@ erf = native_function(
     "erf(Tensor self) -> Tensor",
     "erf_(Tensor(a!) self) -> Tensor(a!)",
     "erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_floating("erf_vml_cpu", _erf, supported=FLOATING_TYPES),
+    kernel=floating_loop("erf_vml_cpu", _erf, supported=FLOATING_TYPES),
     derivative=_from_self(
         "ErfBackward0", lambda grad, x: _TWO_OVER_SQRT_PI * (-(x.pow(2))).exp() * grad
     ),
@@ -371,12 +381,90 @@ erf = native_function(
     doc="``torch.erf``: the Gauss error function; integer inputs compute in the default float dtype.",
 )
 erf_ = erf.inplace
+
+
+# --- inverse hyperbolic functions ---------------------------------------------------
+
+
+def _inplace_not_implemented(node_name: str, function_name: str) -> Derivative:
+    """``derivatives.yaml``'s ``not_implemented("inplace version of acosh")``: PyTorch
+    records a node for ``x.acosh_()``, and it is its backward that refuses."""
+
+    def refuse(grad, saved):
+        raise NotImplementedError(
+            f"the derivative for 'inplace version of {function_name}' is not implemented."
+        )
+
+    return Derivative(node_name, grads={"self": refuse}, complex=True)
+
+
+def _acosh_slope(grad, x):
+    # d acosh(x) = 1 / sqrt(x**2 - 1). For real x PyTorch saves an rsqrt: sqrt(x*x - 1)
+    # is sqrt(x + 1) * sqrt(x - 1) there, but not across a complex branch cut.
+    if x.is_complex():
+        return grad * ((x + 1).rsqrt() * (x - 1).rsqrt()).conj()
+    return grad * (x * x - 1).rsqrt()
+
+
+acosh = native_function(
+    "acosh(Tensor self) -> Tensor",
+    "acosh_(Tensor(a!) self) -> Tensor(a!)",
+    "acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=floating_loop("acosh_cpu", np.arccosh),
+    derivatives={
+        "acosh": _from_self("AcoshBackward0", _acosh_slope, complex=True),
+        "acosh_": _inplace_not_implemented("AcoshBackward1", "acosh"),
+    },
+    inplace_variants="function, method",
+    doc="``torch.acosh``: the inverse hyperbolic cosine (NaN below 1); integer inputs "
+    "compute in the default float dtype.",
+)
+acosh_ = acosh.inplace
+# d asinh(x) = 1 / sqrt(x**2 + 1)
+asinh = native_function(
+    "asinh(Tensor self) -> Tensor",
+    "asinh_(Tensor(a!) self) -> Tensor(a!)",
+    "asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=floating_loop("asinh_cpu", np.arcsinh),
+    derivatives={
+        "asinh": _from_self(
+            "AsinhBackward0", lambda grad, x: grad * (x.pow(2) + 1).rsqrt().conj(), complex=True
+        ),
+        "asinh_": _inplace_not_implemented("AsinhBackward1", "asinh"),
+    },
+    inplace_variants="function, method",
+    doc="``torch.asinh``: the inverse hyperbolic sine; integer inputs compute in the default "
+    "float dtype.",
+)
+asinh_ = asinh.inplace
+# d atanh(x) = 1 / (1 - x**2)
+atanh = native_function(
+    "atanh(Tensor self) -> Tensor",
+    "atanh_(Tensor(a!) self) -> Tensor(a!)",
+    "atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=floating_loop("atanh_cpu", np.arctanh),
+    derivatives={
+        "atanh": _from_self(
+            "AtanhBackward0", lambda grad, x: grad / (1 - x.pow(2)).conj(), complex=True
+        ),
+        "atanh_": _inplace_not_implemented("AtanhBackward1", "atanh"),
+    },
+    inplace_variants="function, method",
+    doc="``torch.atanh``: the inverse hyperbolic tangent (±inf at ±1, NaN beyond); integer "
+    "inputs compute in the default float dtype.",
+)
+atanh_ = atanh.inplace
+
+
+# --- NumPy's names, operators of their own (CompositeImplicitAutograd) ------------------
+
 arcsin = native_function(
     "arcsin(Tensor self) -> Tensor",
     "arcsin_(Tensor(a!) self) -> Tensor(a!)",
     "arcsin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(asin, "arcsin"),
     kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("arcsin.out"),
     inplace_variants="function, method",
     doc="``torch.arcsin``: NumPy's name for ``asin``.",
 )
@@ -387,6 +475,7 @@ arccos = native_function(
     "arccos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(acos, "arccos"),
     kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("arccos.out"),
     inplace_variants="function, method",
     doc="``torch.arccos``: NumPy's name for ``acos``.",
 )
@@ -397,10 +486,93 @@ arctan = native_function(
     "arctan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(atan, "arctan"),
     kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("arctan.out"),
     inplace_variants="function, method",
     doc="``torch.arctan``: NumPy's name for ``atan``.",
 )
 arctan_ = arctan.inplace
+arccosh = native_function(
+    "arccosh(Tensor self) -> Tensor",
+    "arccosh_(Tensor(a!) self) -> Tensor(a!)",
+    "arccosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=alias_kernels(acosh, "arccosh"),
+    kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("arccosh.out"),
+    inplace_variants="function, method",
+    doc="``torch.arccosh``: NumPy's name for ``acosh``.",
+)
+arccosh_ = arccosh.inplace
+arcsinh = native_function(
+    "arcsinh(Tensor self) -> Tensor",
+    "arcsinh_(Tensor(a!) self) -> Tensor(a!)",
+    "arcsinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=alias_kernels(asinh, "arcsinh"),
+    kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("arcsinh.out"),
+    inplace_variants="function, method",
+    doc="``torch.arcsinh``: NumPy's name for ``asinh``.",
+)
+arcsinh_ = arcsinh.inplace
+arctanh = native_function(
+    "arctanh(Tensor self) -> Tensor",
+    "arctanh_(Tensor(a!) self) -> Tensor(a!)",
+    "arctanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernels=alias_kernels(atanh, "arctanh"),
+    kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("arctanh.out"),
+    inplace_variants="function, method",
+    doc="``torch.arctanh``: NumPy's name for ``atanh``.",
+)
+arctanh_ = arctanh.inplace
+
+
+# --- angles: deg2rad, rad2deg -----------------------------------------------------------
+
+
+def _angle_conversion(fn_name: str, factor: float, node_name: str):
+    """``deg2rad``/``rad2deg``, CompositeExplicitAutograd in ATen: ``mul_out(result, self,
+    factor)`` (a product with a wrapped number, which keeps float precision for float16)
+    into ``result = empty_like(self)`` of the default float dtype for an integer (or bool)
+    input. ``empty_like`` keeps the input's strides whenever they are dense (an empty
+    stepped tensor's too), where TensorIterator would lay out its own output."""
+
+    def refuse_complex(input, out=None):
+        if input._dtype.category == COMPLEX:
+            raise RuntimeError(f"{fn_name} is not supported for complex tensors.")
+
+    @np.errstate(over="ignore")
+    def compute(out, x):
+        x = opmath(x)
+        np.multiply(x, x.dtype.type(factor), out=out, casting="unsafe")
+
+    def impl(operands, out, inplace):
+        (self,) = operands
+        if out is None and not inplace:
+            dtype = get_default_dtype() if self._dtype.category <= INTEGRAL else self._dtype
+            out = empty_like(self, dtype=dtype)
+        # In place, an integer tensor fails the cast check, as the product would.
+        iterator = TensorIterator(fn_name, operands, out=out, inplace=inplace,
+                                  promote_integer_inputs_to_float=True)  # fmt: skip
+        return iterator.run(compute)
+
+    return native_function(
+        f"{fn_name}(Tensor self) -> Tensor",
+        f"{fn_name}_(Tensor(a!) self) -> Tensor(a!)",
+        f"{fn_name}.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+        kernel=structured(impl),
+        check=refuse_complex,
+        derivative=Derivative(node_name, grads={"self": lambda grad, saved: grad * factor}),
+        inplace_variants="function, method",
+        doc=f"``torch.{fn_name}``: ``input * {factor!r}``; integer inputs convert to the "
+        "default float dtype.",
+    )
+
+
+# The constants of ATen's UnaryOps.cpp (M_PI_180 and M_180_PI), to double precision.
+deg2rad = _angle_conversion("deg2rad", math.pi / 180, "Deg2RadBackward0")
+deg2rad_ = deg2rad.inplace
+rad2deg = _angle_conversion("rad2deg", 180 / math.pi, "Rad2DegBackward0")
+rad2deg_ = rad2deg.inplace
 
 
 # --- dtype-keeping functions ---------------------------------------------------------
@@ -451,7 +623,7 @@ abs = native_function(
     "abs_(Tensor(a!) self) -> Tensor(a!)",
     "abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=structured(_abs),
-    derivative=_from_self("AbsBackward0", lambda grad, x: grad * x.sgn()),
+    derivative=_from_self("AbsBackward0", lambda grad, x: grad * x.sgn(), complex=True),
     inplace_variants="function, method",
     doc="``torch.abs``: the magnitude; a complex tensor's is real (complex64 -> float32).",
 )
@@ -462,6 +634,7 @@ absolute = native_function(
     "absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernels=alias_kernels(abs, "absolute"),
     kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("absolute.out"),
     doc="``torch.absolute``: an alias of ``abs``.",
 )
 
@@ -475,7 +648,7 @@ neg = native_function(
     "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_keeping("neg_cpu", lambda out, x: np.negative(x, out=out)),
     check=_reject_bool(_NEGATING_BOOLS),
-    derivative=Derivative("NegBackward0", grads={"self": lambda grad, saved: -grad}),
+    derivative=Derivative("NegBackward0", grads={"self": lambda grad, saved: -grad}, complex=True),
     inplace_variants="function, method",
     doc="``torch.neg``: ``-x`` (unsigned integers wrap around); the result keeps the input's dtype.",
 )
@@ -487,10 +660,26 @@ negative = native_function(
     kernels=alias_kernels(neg, "negative"),
     check=_reject_bool(_NEGATING_BOOLS),
     kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("negative.out"),
     inplace_variants="function, method",
     doc="``torch.negative``: an alias of ``neg``.",
 )
 negative_ = negative.inplace
+
+
+def _positive_kernel(self):
+    if self._dtype.category == BOOL:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return self
+
+
+# ``+x``: the tensor itself, not a copy or a view (so no node is recorded either).
+positive = native_function(
+    "positive(Tensor(a) self) -> Tensor(a)",
+    kernel=_positive_kernel,
+    kind=COMPOSITE_IMPLICIT,
+    doc="``torch.positive``: ``input`` itself (``+input``); a bool tensor is refused.",
+)
 
 
 def _sign_kernel(out, x):
@@ -522,17 +711,28 @@ sign = native_function(
     derivative=_zero_gradient("SignBackward0"),
     doc="``torch.sign``: -1, 0 or 1 (0 for NaN); the result keeps the input's dtype.",
 )
-# ``sgn_backward``: a real sign is a step function (zero gradient); PyTorch saves
-# ``self`` and ``result`` for the complex case, ``z / |z|``.
+
+
+def _sgn_backward(grad, saved):
+    """``sgn_backward``: a real sign is a step function (zero gradient); ``z / |z|``
+    moves only along the circle: ``(grad - sgn**2 * conj(grad)) / (2 |z|)``, 0 at 0."""
+    self, sgn = saved.self, saved.result
+    if not self.is_complex():
+        return zeros_like(grad)
+    magnitude = self.abs()
+    return ((grad - (sgn * sgn) * grad.conj()) / (2.0 * magnitude)).masked_fill_(
+        magnitude == 0.0, 0.0
+    )
+
+
+# The sign of a number, and of a complex ``z``, ``z / |z|``.
 sgn = native_function(
     "sgn(Tensor self) -> Tensor",
     "sgn_(Tensor(a!) self) -> Tensor(a!)",
     "sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_keeping("sgn_cpu", _sgn_kernel, ALL_TYPES_AND_COMPLEX | {"bool"}),
     derivative=Derivative(
-        "SgnBackward0",
-        save=("self", "result"),
-        grads={"self": lambda grad, saved: zeros_like(grad)},
+        "SgnBackward0", save=("self", "result"), grads={"self": _sgn_backward}, complex=True
     ),
     doc="``torch.sgn``: the sign; ``z / |z|`` for a complex ``z``.",
 )
@@ -645,6 +845,7 @@ fix = native_function(
     kernels=alias_kernels(trunc, "fix"),
     check=_reject_complex("trunc is not supported for complex inputs"),
     kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("fix.out"),
     inplace_variants="function, method",
     doc="``torch.fix``: an alias of ``trunc``.",
 )
@@ -668,6 +869,72 @@ frac = native_function(
     doc="``torch.frac``: ``x - trunc(x)``, the fractional part with the sign of ``x``.",
 )
 frac_ = frac.inplace
+
+
+def _check_nan_to_num(input, nan=None, posinf=None, neginf=None, out=None):
+    if out is not None and out._dtype is not input._dtype:
+        raise RuntimeError(
+            f"nan_to_num: dtype of out: {out._dtype.scalar_name} should be same as input: "
+            f"{input._dtype.scalar_name}"
+        )
+
+
+@np.errstate(over="ignore")  # a replacement too large for the dtype becomes inf, as in C++
+def _replaced_non_finite(x: np.ndarray, nan, posinf, neginf) -> np.ndarray:
+    """A real array with NaN, +inf and -inf replaced (by default: 0 and the dtype's
+    largest and lowest finite values)."""
+    info = np.finfo(x.dtype)
+    nan, posinf, neginf = (np.asarray(info.dtype.type(value)) for value in (
+        0.0 if nan is None else nan,
+        info.max if posinf is None else posinf,
+        info.min if neginf is None else neginf,
+    ))  # fmt: skip
+    finite = np.where(np.isnan(x), nan, x)
+    return np.where(x == np.inf, posinf, np.where(x == -np.inf, neginf, finite))
+
+
+@np.errstate(invalid="ignore")  # (comparisons with NaN)
+def _nan_to_num_loop(out, x, nan=None, posinf=None, neginf=None):
+    if x.dtype.kind == "c":  # the real and imaginary parts, each on its own
+        out.real = _replaced_non_finite(x.real, nan, posinf, neginf)
+        out.imag = _replaced_non_finite(x.imag, nan, posinf, neginf)
+    else:
+        np.copyto(out, _replaced_non_finite(x, nan, posinf, neginf))
+
+
+def _nan_to_num(operands, out, inplace):
+    """ATen's CompositeExplicitAutograd ``nan_to_num``: the result is ``empty_like(input)``
+    (the input's strides, when dense), and an integer tensor, which has no NaN or
+    infinity, is only copied (in place, not even that)."""
+    self, *replacements = operands
+    if inplace:
+        out = self
+    elif out is None:
+        out = empty_like(self)
+    if self._dtype.category <= INTEGRAL:
+        if out is not self:
+            resize_output(out, self._size)
+            out.copy_(self)
+        return out
+    iterator = TensorIterator("nan_to_num", (self,), out=out, inplace=inplace)
+    return iterator.run(_nan_to_num_loop, *replacements)
+
+
+nan_to_num = native_function(
+    "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor",
+    "nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) "
+    "-> Tensor(a!)",
+    "nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    kernel=structured(_nan_to_num),
+    check=_check_nan_to_num,
+    # The replaced elements are constants: their gradient is 0.
+    derivative=_from_self("NanToNumBackward0", lambda grad, x: grad * x.isfinite()),
+    inplace_variants="function, method",
+    doc="``torch.nan_to_num``: NaN, +inf and -inf replaced by ``nan`` (0), ``posinf`` and "
+    "``neginf`` (the dtype's largest and lowest values); integer tensors are copied.",
+)
+nan_to_num_ = nan_to_num.inplace
 
 
 def _round_decimals_kernel(out, x, decimals):
@@ -885,6 +1152,7 @@ clip = native_function(
     "-> Tensor(a!)",
     kernels=alias_kernels(clamp, "clip"),
     kind=COMPOSITE_IMPLICIT,
+    kinds=composite_outs("clip.out", "clip.Tensor_out"),
     inplace_variants="function, method",
     doc="``torch.clip``: an alias of ``clamp``.",
 )

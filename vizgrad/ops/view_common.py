@@ -78,4 +78,5 @@ def inplace_twin(derivative: Derivative, name: str) -> Derivative:
     Only metadata changes, not values: a view's base keeps its history (no
     ``CopySlices``), which ``inplace_view`` tells autograd.
     """
-    return Derivative(name, derivative.grads, derivative.save, inplace_view=True)
+    return Derivative(name, derivative.grads, derivative.save, inplace_view=True,
+                      complex=derivative.complex)  # fmt: skip
