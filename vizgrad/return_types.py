@@ -10,6 +10,13 @@ its ``out=`` form (``torch.return_types.max_out``).
 from __future__ import annotations
 
 __all__ = [
+    "_linalg_det",
+    "_linalg_det_out",
+    "_linalg_slogdet",
+    "_linalg_slogdet_out",
+    "_linalg_solve_ex",
+    "_linalg_solve_ex_out",
+    "_lu_with_info",
     "aminmax",
     "aminmax_out",
     "cummax",
@@ -22,6 +29,22 @@ __all__ = [
     "histogram_out",
     "kthvalue",
     "kthvalue_out",
+    "linalg_cholesky_ex",
+    "linalg_cholesky_ex_out",
+    "linalg_inv_ex",
+    "linalg_inv_ex_out",
+    "linalg_lu",
+    "linalg_lu_factor",
+    "linalg_lu_factor_ex",
+    "linalg_lu_factor_ex_out",
+    "linalg_lu_factor_out",
+    "linalg_lu_out",
+    "linalg_slogdet",
+    "linalg_slogdet_out",
+    "linalg_solve_ex",
+    "linalg_solve_ex_out",
+    "lu_unpack",
+    "lu_unpack_out",
     "max",
     "max_out",
     "median",
@@ -32,10 +55,14 @@ __all__ = [
     "mode_out",
     "nanmedian",
     "nanmedian_out",
+    "slogdet",
+    "slogdet_out",
     "sort",
     "sort_out",
     "topk",
     "topk_out",
+    "triangular_solve",
+    "triangular_solve_out",
 ]
 
 
@@ -105,6 +132,34 @@ cummin = _return_type("cummin", _VALUES_INDICES)
 cummin_out = _return_type("cummin_out", _VALUES_INDICES)
 histogram = _return_type("histogram", ("hist", "bin_edges"))
 histogram_out = _return_type("histogram_out", ("hist", "bin_edges"))
+# The factorizations (``torch.linalg``'s and the operators under them).
+_linalg_det = _return_type("_linalg_det", ("result", "LU", "pivots"))
+_linalg_det_out = _return_type("_linalg_det_out", ("result", "LU", "pivots"))
+_linalg_slogdet = _return_type("_linalg_slogdet", ("sign", "logabsdet", "LU", "pivots"))
+_linalg_slogdet_out = _return_type("_linalg_slogdet_out", ("sign", "logabsdet", "LU", "pivots"))
+_linalg_solve_ex = _return_type("_linalg_solve_ex", ("result", "LU", "pivots", "info"))
+_lu_with_info = _return_type("_lu_with_info", ("LU", "pivots", "info"))
+_linalg_solve_ex_out = _return_type("_linalg_solve_ex_out", ("result", "LU", "pivots", "info"))
+linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
+linalg_cholesky_ex_out = _return_type("linalg_cholesky_ex_out", ("L", "info"))
+linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
+linalg_inv_ex_out = _return_type("linalg_inv_ex_out", ("inverse", "info"))
+linalg_lu = _return_type("linalg_lu", ("P", "L", "U"))
+linalg_lu_out = _return_type("linalg_lu_out", ("P", "L", "U"))
+linalg_lu_factor = _return_type("linalg_lu_factor", ("LU", "pivots"))
+linalg_lu_factor_out = _return_type("linalg_lu_factor_out", ("LU", "pivots"))
+linalg_lu_factor_ex = _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+linalg_lu_factor_ex_out = _return_type("linalg_lu_factor_ex_out", ("LU", "pivots", "info"))
+linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
+linalg_slogdet_out = _return_type("linalg_slogdet_out", ("sign", "logabsdet"))
+linalg_solve_ex = _return_type("linalg_solve_ex", ("result", "info"))
+linalg_solve_ex_out = _return_type("linalg_solve_ex_out", ("result", "info"))
+lu_unpack = _return_type("lu_unpack", ("P", "L", "U"))
+lu_unpack_out = _return_type("lu_unpack_out", ("P", "L", "U"))
+slogdet = _return_type("slogdet", ("sign", "logabsdet"))
+slogdet_out = _return_type("slogdet_out", ("sign", "logabsdet"))
+triangular_solve = _return_type("triangular_solve", ("solution", "cloned_coefficient"))
+triangular_solve_out = _return_type("triangular_solve_out", ("solution", "cloned_coefficient"))
 # ``nll_loss_forward`` names its results too; PyTorch binds it to no Python function, so
 # only the declaration meets these types (``torch.return_types`` has none).
 nll_loss_forward = _return_type("nll_loss_forward", ("output", "total_weight"))
