@@ -520,3 +520,16 @@ def test_an_int_argument_takes_what_torch_takes_and_nothing_after_a_whole_list(c
                           lambda: eval(call, {"lib": torch, "x": torch.zeros(6)}))  # noqa: S307  # fmt: skip
     else:
         assert outcome(vg).replace("vizgrad", "torch") == outcome(torch)
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["lib.add(lib.tensor([1, 3]), 10**20)", "lib.add(lib.tensor([1, 3]), -(10**20))",
+     "lib.tensor([1.0, 2.0]) + 2**64", "lib.tensor([1.0]).mul(-(2**63) - 1)",
+     "lib.full((2,), 10**30)", "lib.searchsorted(lib.tensor([1, 3]), 10**20)",
+     "lib.tensor([1.0]).clamp(min=10**20)", "lib.tensor([1.0]).add(1, alpha=10**20)"],
+)  # fmt: skip
+def test_a_python_int_beyond_64_bits_is_refused_where_a_scalar_is_read(call):
+    """A ``Scalar`` holds 64 bits: PyTorch's parser raises OverflowError (signed below,
+    unsigned above) before any kernel sees the number."""
+    assert_same_error(lambda: eval(call, {"lib": vg}), lambda: eval(call, {"lib": torch}))  # noqa: S307

@@ -66,9 +66,21 @@ def _is_float(value) -> bool:
 
 def _is_scalar(value) -> bool:
     """A ``Scalar`` (PyTorch's ``Number``): a Python number or a 0-dim tensor."""
-    if type(value) in (int, float):
+    if type(value) is int:
+        _check_scalar_int_fits(value)
+        return True
+    if type(value) is float:
         return True
     return isinstance(value, numbers.Number) or _is_float(value)
+
+
+def _check_scalar_int_fits(value: int) -> None:
+    """A ``Scalar`` holds a Python int as a 64-bit integer (signed, or unsigned above
+    int64's range): beyond both, PyTorch refuses it while parsing, before any kernel."""
+    if value < -(2**63):
+        raise OverflowError("can't convert negative int to unsigned")
+    if value >= 2**64:
+        raise OverflowError("int too big to convert")
 
 
 def _is_bool(value) -> bool:
@@ -130,10 +142,11 @@ _SIMPLE_TYPES = {
     "PyObject*": ("object", _anything),  # a hand-written binding's "any Python object"
 }
 # Types whose every value a check accepts: tested first, by exact type, which costs less
-# than calling the check (``bool`` is an ``int`` subclass, and an ``int`` only to some).
+# than calling the check (``bool`` is an ``int`` subclass, and an ``int`` only to some;
+# an ``int`` is a ``Scalar`` only within 64 bits, which the check says).
 _EXACT_TYPES = {
     "Tensor": frozenset({Tensor}),
-    "Scalar": frozenset({int, float, bool, complex}),
+    "Scalar": frozenset({float, bool, complex}),
     "int": frozenset({int}),
     "SymInt": frozenset({int}),
     "float": frozenset({float, int, bool}),
@@ -141,7 +154,7 @@ _EXACT_TYPES = {
     "str": frozenset({str}),
     "ScalarType": frozenset({DType}),
 }
-_TENSOR_OR_NUMBER_TYPES = frozenset({Tensor, int, float, bool, complex})
+_TENSOR_OR_NUMBER_TYPES = frozenset({Tensor, float, bool, complex})
 # NumPy's names for some parameters, accepted as keywords too (``torch.sum(x, axis=0)``,
 # ``torch.concatenate(ts, axis=1)``): ``numpy_compatibility_arg_names``.
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
@@ -224,6 +237,8 @@ _TENSOR_OR_NUMBER = Tensor | numbers.Number  # made once: a union is an object
 
 
 def _is_tensor_or_number(value) -> bool:
+    if type(value) is int:
+        _check_scalar_int_fits(value)  # the number becomes a Scalar, then a tensor
     return isinstance(value, _TENSOR_OR_NUMBER)
 
 
