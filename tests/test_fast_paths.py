@@ -183,3 +183,30 @@ def test_adam_like_updates_match_torch():
         assert lib is vg or isinstance(param, torch.Tensor)
     for a, b in ((p, tp), (m, tm), (s, ts)):
         assert_same(a, b)
+
+
+# --- TensorIterator: the layout of an output when a dim is empty or of size 1 -------------
+
+# Tensors that are contiguous by PyTorch's rule (which ignores the strides of size-1 dims,
+# and all strides of an empty tensor) without having row-major strides.
+ODD_CONTIGUOUS = [((3, 0), (1, 3)), ((3, 1), (1, 5)), ((2, 0, 3), (1, 2, 2)),
+                  ((2, 1, 3), (3, 7, 1)), ((1, 4), (9, 1)), ((0,), (5,)), ((1, 1), (0, 0)),
+                  ((0, 2, 1), (1, 0, 4))]  # fmt: skip
+LAYOUT_CALLS = ["x + 1", "x * 2.5", "1 - x", "x.exp()", "x + y", "lib.add(x, 1)",
+                "x.add(y, alpha=2)", "x + lib.tensor(1.0)", "x.mul(2)", "x > 0", "x.neg()",
+                "lib.where(x > 0, x, 0.0)", "x.clamp(min=0)", "x.pow(2)"]  # fmt: skip
+
+
+@pytest.mark.parametrize("call", LAYOUT_CALLS)
+@pytest.mark.parametrize(("size", "stride"), ODD_CONTIGUOUS)
+def test_output_strides_of_odd_contiguous_inputs_follow_torch(size, stride, call):
+    """Operands of one shape take TensorIterator's fast set-up (a contiguous output);
+    a Python number is an operand of another shape, so its output follows the input's
+    strides instead, as PyTorch's does."""
+
+    def strides(lib):
+        x = lib.empty_strided(size, stride).fill_(1.0)
+        y = lib.empty_strided(size, stride).fill_(2.0)
+        return eval(call, {"lib": lib, "x": x, "y": y}).stride()  # noqa: S307
+
+    assert strides(vg) == strides(torch)

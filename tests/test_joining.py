@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -325,3 +327,25 @@ def test_roll_zero_dim_and_empty():
 )
 def test_roll_errors(make):
     assert_same_error(lambda: make(vg), lambda: make(torch))
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["lib.cat([y, y], 0, out=lib.empty(0))", "lib.cat([y, y], 1, out=lib.empty(7))",
+     "lib.cat([y, z], 0, out=lib.empty(0))", "lib.cat([y, y], 0, out=lib.empty(4, 3, 4, 5))",
+     "lib.cat([y, y], 0, out=lib.empty(0, dtype=lib.float64))",
+     "lib.cat([lib.ones(0), y], 0, out=lib.empty(0))", "lib.cat([lib.ones(0)], 0, out=lib.empty(3))",
+     "lib.cat([y.permute(0, 2, 3, 1), y.permute(0, 2, 3, 1)], 3, out=lib.empty(0))"],
+)  # fmt: skip
+def test_cat_out_resized_takes_the_inputs_memory_format(call):
+    """An ``out=`` that cat resizes is laid out channels-last when every input is (its
+    meta function's memory format); one of the right shape keeps its own strides."""
+
+    def run(lib):
+        y = lib.arange(120.0).reshape(2, 3, 4, 5).contiguous(memory_format=lib.channels_last)
+        z = lib.ones(2, 3, 4, 5)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (the resize warning is tested elsewhere)
+            return eval(call, {"lib": lib, "y": y, "z": z})  # noqa: S307
+
+    assert_same(run(vg), run(torch))

@@ -644,7 +644,7 @@ def _pow_tensor_scalar(operands, out, inplace):
         if isinstance(exponent, int) and not isinstance(exponent, bool) and exponent < 0:
             raise RuntimeError(_NEGATIVE_POWER_MESSAGE)
         check_scalar_fits("pow", exponent, result_type(base, exponent))
-    iterator = TensorIterator("pow", operands, out=out, inplace=inplace)
+    iterator = TensorIterator("pow", operands, out=out, inplace=inplace, scalar_parameters=True)
     return iterator.run(_pow_tensor_scalar_kernel)
 
 
@@ -1213,7 +1213,8 @@ lerp = native_function(
             dispatch_dtypes("lerp_kernel_tensor", _FLOATING_AND_COMPLEX)(_lerp_kernel)
         ),
         "lerp.Scalar": elementwise(
-            dispatch_dtypes("lerp_kernel_scalar", _FLOATING_AND_COMPLEX)(_lerp_kernel)
+            dispatch_dtypes("lerp_kernel_scalar", _FLOATING_AND_COMPLEX)(_lerp_kernel),
+            scalar_parameters=True,
         ),
     },
     check=_check_lerp,

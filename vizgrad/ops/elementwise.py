@@ -26,15 +26,18 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
     ``result_dtype`` fixes the output dtype (``bool`` for ``isnan``); ``compute_dtype``
     overrides the dtype the loop runs in. ``check_all_same_dtype`` is the
     TensorIteratorConfig flag of the dtype-keeping unary ops (``neg``, ``floor``…): an
-    ``out=`` tensor of another dtype is an error, not a cast.
+    ``out=`` tensor of another dtype is an error, not a cast. ``scalar_parameters``:
+    the Python numbers are the kernel's parameters in PyTorch (``lerp``'s weight), not
+    operands of its TensorIterator (``TensorIterator``'s flag of that name says more).
     """
 
     def __init__(self, kernel, *, promote_integer_inputs_to_float=False, result_dtype=None,
-                 compute_dtype=None, check_all_same_dtype=False):  # fmt: skip
+                 compute_dtype=None, check_all_same_dtype=False, scalar_parameters=False):  # fmt: skip
         self.kernel = kernel
         self.promote = promote_integer_inputs_to_float
         self.config = {"result_dtype": result_dtype, "compute_dtype": compute_dtype,
-                       "promote_integer_inputs_to_float": promote_integer_inputs_to_float}  # fmt: skip
+                       "promote_integer_inputs_to_float": promote_integer_inputs_to_float,
+                       "scalar_parameters": scalar_parameters}  # fmt: skip
         self.check_all_same_dtype = check_all_same_dtype
 
     def _iterator_config(self, options: dict) -> dict:

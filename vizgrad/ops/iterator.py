@@ -59,6 +59,10 @@ class TensorIterator:
     ``promote_integer_inputs_to_float`` makes integer inputs compute in the default
     float dtype (``sqrt``, true ``div``); ``result_dtype`` fixes the output dtype
     (``bool`` for comparisons); ``compute_dtype`` overrides the computation dtype.
+    A Python number is an operand, as PyTorch wraps one into a 0-dim tensor (``x + 1``);
+    with ``scalar_parameters`` the numbers are instead the kernel's parameters
+    (``clamp(x, 0)``, ``pow(x, 2)``), which in PyTorch never reach the iterator: they
+    take part in type promotion alike, but not in choosing the output's layout.
     """
 
     __slots__ = ("op_name", "shape", "common_dtype", "compute_dtype", "output", "inputs",
@@ -74,16 +78,20 @@ class TensorIterator:
         promote_integer_inputs_to_float: bool = False,
         result_dtype=None,
         compute_dtype=None,
+        scalar_parameters: bool = False,
     ):
         self.op_name = op_name
         if compute_dtype is None and self._set_up_alike(
-            operands, out, promote_integer_inputs_to_float, result_dtype
+            operands, out, promote_integer_inputs_to_float, result_dtype, scalar_parameters
         ):
             if events.bus.active and "kernel_chosen" in events.bus.wanted:
                 self._emit_kernel_chosen(operands)
             return
 
         tensors = [t for t in operands if isinstance(t, Tensor)]
+        # Which operands PyTorch's iterator holds: the tensors, and the Python numbers
+        # wrapped as 0-dim tensors unless they are the kernel's parameters.
+        only_tensors = scalar_parameters or len(tensors) == len(operands)
         self.shape = broadcast_shapes(*(t._size for t in tensors)) if tensors else ()
 
         common = result_type(*operands)
@@ -94,7 +102,7 @@ class TensorIterator:
         output_dtype = result_dtype or common
 
         if out is None:
-            stride = output_strides(self.shape, tensors)
+            stride = output_strides(self.shape, tensors, only_tensors)
             self.output = Tensor._empty_strided(self.shape, stride, output_dtype)
         else:
             # PyTorch checks memory overlap before dtypes: ``expanded.add_(1.5)`` of an
@@ -107,7 +115,7 @@ class TensorIterator:
                 if out._size != self.shape:
                     resize_output(out, self.shape)
                     # An output the iterator resized is laid out like the inputs.
-                    strides = output_strides(self.shape, tensors)
+                    strides = output_strides(self.shape, tensors, only_tensors)
                     out._set_metadata(self.shape, strides, out._offset)
                 assert_no_internal_overlap(out)
                 for t in tensors:
@@ -129,7 +137,7 @@ class TensorIterator:
         if events.bus.active and "kernel_chosen" in events.bus.wanted:
             self._emit_kernel_chosen(operands)
 
-    def _set_up_alike(self, operands, out, promote, result_dtype) -> bool:
+    def _set_up_alike(self, operands, out, promote, result_dtype, scalar_parameters) -> bool:
         """The common case, set up without the general machinery; False if it is not one.
 
         Every tensor operand is contiguous, of one dtype and one shape (nothing to
@@ -157,6 +165,16 @@ class TensorIterator:
             else:
                 return False
         if first is None:
+            return False
+        # A number is an operand of another shape (a 0-dim tensor) to PyTorch's iterator,
+        # so the output follows the input's strides, not its contiguity: an empty or
+        # size-1 dim's stride may differ from the row-major one.
+        if (
+            (has_int or has_float)
+            and not scalar_parameters
+            and (0 in first._size or 1 in first._size)
+            and first._stride != contiguous_strides(first._size)
+        ):
             return False
         common = first._dtype
         category = common.category
@@ -270,18 +288,22 @@ def _as_compute_array(x, compute_dtype) -> np.ndarray:
         ) from None
 
 
-def output_strides(shape, tensors) -> tuple[int, ...]:
+def output_strides(shape, tensors, only_tensors: bool = True) -> tuple[int, ...]:
     """Strides for a new output that follow the inputs' memory layout, as PyTorch does.
 
     If every input has the output's shape and is contiguous (or all share one dense
-    layout), the output copies that layout. Otherwise dimensions are sorted by the
-    inputs' strides (``TensorIterator::reorder_dimensions``), ignoring broadcast
-    dimensions, and the output is laid out densely in that order.
+    layout), the output copies that layout (``TensorIterator``'s fast set-up). Otherwise
+    dimensions are sorted by the inputs' strides (``reorder_dimensions``), ignoring
+    broadcast dimensions, and the output is laid out densely in that order. A Python
+    number among the operands (``not only_tensors``) is a 0-dim tensor to PyTorch, of
+    another shape, so it always takes the second way: that differs only where an empty
+    or size-1 dim's stride is not the row-major one (``x + 1`` for ``x`` of shape (3, 0)
+    and strides (1, 3) keeps (1, 3), where ``x.exp()`` gives (1, 1)).
     """
     ndim = len(shape)
     if ndim == 0:
         return ()
-    if tensors and all(t._size == shape for t in tensors):
+    if only_tensors and tensors and all(t._size == shape for t in tensors):
         if all(is_contiguous(t._size, t._stride) for t in tensors):
             return contiguous_strides(shape)
         first = tensors[-1]._stride

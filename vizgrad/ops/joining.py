@@ -20,6 +20,7 @@ from ..promotion import can_cast, result_type
 from ..shape import (
     channels_last_strides,
     check_storage_nbytes,
+    contiguous_strides,
     is_channels_last_strides,
     wrap_dim,
     wrap_dims,
@@ -132,6 +133,23 @@ def _cat_kernel(tensors, dim: int = 0) -> Tensor:
     return result
 
 
+def _cat_meta(tensors, dim: int = 0):
+    """``cat``'s meta function: the result's shape, dtype and layout (a resized ``out``
+    takes the layout: channels-last when every input is)."""
+    dtype = _cat_dtype(tensors)
+    kept, dim = _check_cat_inputs(tensors, dim)
+    if not kept:
+        return ((0,), dtype, (1,))
+    size = list(kept[0]._size)
+    size[dim] = sum(t._size[dim] for t in kept)
+    channels_last = _cat_output_is_channels_last(tensors)
+    return (
+        tuple(size),
+        dtype,
+        channels_last_strides(size) if channels_last else contiguous_strides(size),
+    )
+
+
 def _check_cat_cast(tensors, out: Tensor) -> None:
     if not can_cast(_cat_dtype(tensors), out._dtype):
         raise TypeError(
@@ -167,7 +185,11 @@ cat = native_function(
     kernels={
         "cat": _cat_kernel,
         "cat.out": out_wrapper(
-            _cat_kernel, check_cast=False, checks=_check_cat_inputs, resized_checks=_CAT_OVERLAP
+            _cat_kernel,
+            check_cast=False,
+            checks=_check_cat_inputs,
+            meta=_cat_meta,
+            resized_checks=_CAT_OVERLAP,
         ),
     },
     derivative=Derivative(

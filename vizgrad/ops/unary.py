@@ -1051,7 +1051,8 @@ def _clamping(fn_name: str, *, scalar_bounds: bool, bound: str | None = None) ->
         bounds = tuple(b for b in (lower, upper) if b is not None)
         if scalar_bounds:
             _check_scalar_clamp_output(self, bounds, out, inplace)
-        it = TensorIterator(fn_name, (self, *bounds), out=out, inplace=inplace)
+        it = TensorIterator(fn_name, (self, *bounds), out=out, inplace=inplace,
+                            scalar_parameters=scalar_bounds)  # fmt: skip
         kernel = _clamp_kernel_for(scalar_bounds, has_min, has_max)
         return it.run(kernel, has_min=has_min, has_max=has_max)
 
