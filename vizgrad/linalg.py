@@ -4,33 +4,29 @@
 
 from __future__ import annotations
 
-# --- products and norms (vizgrad/ops/matrix_products.py, vizgrad/ops/norms.py) ---
-from .ops.matrix_products import linalg_cross as cross  # noqa: E402, F401
-from .ops.matrix_products import linalg_matrix_exp as matrix_exp  # noqa: E402, F401
-from .ops.matrix_products import linalg_matrix_power as matrix_power  # noqa: E402, F401
-from .ops.matrix_products import linalg_multi_dot as multi_dot  # noqa: E402, F401
-from .ops.matrix_products import linalg_vecdot as vecdot  # noqa: E402, F401
-
-# --- end products and norms ---
-
-# --- factorizations (vizgrad/ops/factorizations.py) ---
-# isort: split
-from .ops.factorizations import LinAlgError  # noqa: E402, F401
-from .ops.factorizations import linalg_cholesky as cholesky  # noqa: E402, F401
-from .ops.factorizations import linalg_cholesky_ex as cholesky_ex  # noqa: E402, F401
-from .ops.factorizations import linalg_det as det  # noqa: E402, F401
-from .ops.factorizations import linalg_inv as inv  # noqa: E402, F401
-from .ops.factorizations import linalg_inv_ex as inv_ex  # noqa: E402, F401
-from .ops.factorizations import linalg_lu as lu  # noqa: E402, F401
-from .ops.factorizations import linalg_lu_factor as lu_factor  # noqa: E402, F401
-from .ops.factorizations import linalg_lu_factor_ex as lu_factor_ex  # noqa: E402, F401
-from .ops.factorizations import linalg_lu_solve as lu_solve  # noqa: E402, F401
-from .ops.factorizations import linalg_slogdet as slogdet  # noqa: E402, F401
-from .ops.factorizations import linalg_solve as solve  # noqa: E402, F401
-from .ops.factorizations import linalg_solve_ex as solve_ex  # noqa: E402, F401
-from .ops.factorizations import linalg_solve_triangular as solve_triangular  # noqa: E402, F401
-# isort: split
-# --- end factorizations ---
-
-# --- decompositions (vizgrad/ops/decompositions.py) ---
-# --- end decompositions ---
+from .ops.decompositions import linalg_eig as eig  # noqa: F401
+from .ops.decompositions import linalg_eigh as eigh  # noqa: F401
+from .ops.decompositions import linalg_eigvals as eigvals  # noqa: F401
+from .ops.decompositions import linalg_eigvalsh as eigvalsh  # noqa: F401
+from .ops.decompositions import linalg_qr as qr  # noqa: F401
+from .ops.decompositions import linalg_svd as svd  # noqa: F401
+from .ops.decompositions import linalg_svdvals as svdvals  # noqa: F401
+from .ops.factorizations import LinAlgError  # noqa: F401
+from .ops.factorizations import linalg_cholesky as cholesky  # noqa: F401
+from .ops.factorizations import linalg_cholesky_ex as cholesky_ex  # noqa: F401
+from .ops.factorizations import linalg_det as det  # noqa: F401
+from .ops.factorizations import linalg_inv as inv  # noqa: F401
+from .ops.factorizations import linalg_inv_ex as inv_ex  # noqa: F401
+from .ops.factorizations import linalg_lu as lu  # noqa: F401
+from .ops.factorizations import linalg_lu_factor as lu_factor  # noqa: F401
+from .ops.factorizations import linalg_lu_factor_ex as lu_factor_ex  # noqa: F401
+from .ops.factorizations import linalg_lu_solve as lu_solve  # noqa: F401
+from .ops.factorizations import linalg_slogdet as slogdet  # noqa: F401
+from .ops.factorizations import linalg_solve as solve  # noqa: F401
+from .ops.factorizations import linalg_solve_ex as solve_ex  # noqa: F401
+from .ops.factorizations import linalg_solve_triangular as solve_triangular  # noqa: F401
+from .ops.matrix_products import linalg_cross as cross  # noqa: F401
+from .ops.matrix_products import linalg_matrix_exp as matrix_exp  # noqa: F401
+from .ops.matrix_products import linalg_matrix_power as matrix_power  # noqa: F401
+from .ops.matrix_products import linalg_multi_dot as multi_dot  # noqa: F401
+from .ops.matrix_products import linalg_vecdot as vecdot  # noqa: F401

@@ -12,10 +12,14 @@ from __future__ import annotations
 __all__ = [
     "_linalg_det",
     "_linalg_det_out",
+    "_linalg_eigh",
+    "_linalg_eigh_out",
     "_linalg_slogdet",
     "_linalg_slogdet_out",
     "_linalg_solve_ex",
     "_linalg_solve_ex_out",
+    "_linalg_svd",
+    "_linalg_svd_out",
     "_lu_with_info",
     "aminmax",
     "aminmax_out",
@@ -31,18 +35,28 @@ __all__ = [
     "kthvalue_out",
     "linalg_cholesky_ex",
     "linalg_cholesky_ex_out",
+    "linalg_eig",
+    "linalg_eig_out",
+    "linalg_eigh",
+    "linalg_eigh_out",
     "linalg_inv_ex",
     "linalg_inv_ex_out",
+    "linalg_lstsq",
+    "linalg_lstsq_out",
     "linalg_lu",
     "linalg_lu_factor",
     "linalg_lu_factor_ex",
     "linalg_lu_factor_ex_out",
     "linalg_lu_factor_out",
     "linalg_lu_out",
+    "linalg_qr",
+    "linalg_qr_out",
     "linalg_slogdet",
     "linalg_slogdet_out",
     "linalg_solve_ex",
     "linalg_solve_ex_out",
+    "linalg_svd",
+    "linalg_svd_out",
     "lu_unpack",
     "lu_unpack_out",
     "max",
@@ -55,10 +69,14 @@ __all__ = [
     "mode_out",
     "nanmedian",
     "nanmedian_out",
+    "qr",
+    "qr_out",
     "slogdet",
     "slogdet_out",
     "sort",
     "sort_out",
+    "svd",
+    "svd_out",
     "topk",
     "topk_out",
     "triangular_solve",
@@ -160,6 +178,27 @@ slogdet = _return_type("slogdet", ("sign", "logabsdet"))
 slogdet_out = _return_type("slogdet_out", ("sign", "logabsdet"))
 triangular_solve = _return_type("triangular_solve", ("solution", "cloned_coefficient"))
 triangular_solve_out = _return_type("triangular_solve_out", ("solution", "cloned_coefficient"))
+# The decompositions (``vizgrad/ops/decompositions.py``).
+_linalg_svd = _return_type("_linalg_svd", ("U", "S", "Vh"))
+_linalg_svd_out = _return_type("_linalg_svd_out", ("U", "S", "Vh"))
+linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
+linalg_svd_out = _return_type("linalg_svd_out", ("U", "S", "Vh"))
+svd = _return_type("svd", ("U", "S", "V"))
+svd_out = _return_type("svd_out", ("U", "S", "V"))
+_linalg_eigh = _return_type("_linalg_eigh", ("eigenvalues", "eigenvectors"))
+_linalg_eigh_out = _return_type("_linalg_eigh_out", ("eigenvalues", "eigenvectors"))
+linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+linalg_eigh_out = _return_type("linalg_eigh_out", ("eigenvalues", "eigenvectors"))
+linalg_eig = _return_type("linalg_eig", ("eigenvalues", "eigenvectors"))
+linalg_eig_out = _return_type("linalg_eig_out", ("eigenvalues", "eigenvectors"))
+linalg_qr = _return_type("linalg_qr", ("Q", "R"))
+linalg_qr_out = _return_type("linalg_qr_out", ("Q", "R"))
+qr = _return_type("qr", ("Q", "R"))
+qr_out = _return_type("qr_out", ("Q", "R"))
+# Least squares (``vizgrad/ops/least_squares.py``).
+_LSTSQ = ("solution", "residuals", "rank", "singular_values")
+linalg_lstsq = _return_type("linalg_lstsq", _LSTSQ)
+linalg_lstsq_out = _return_type("linalg_lstsq_out", _LSTSQ)
 # ``nll_loss_forward`` names its results too; PyTorch binds it to no Python function, so
 # only the declaration meets these types (``torch.return_types`` has none).
 nll_loss_forward = _return_type("nll_loss_forward", ("output", "total_weight"))
