@@ -716,7 +716,7 @@ def _roll_backward(grad: Tensor, saved) -> Tensor:
 roll = native_function(
     "roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor",
     kernel=_roll_kernel,
-    derivative=Derivative("RollBackward0", save=("shifts", "dims"),
+    derivative=Derivative("RollBackward0", save=("shifts", "dims"), complex=True,
                           grads={"self": _roll_backward}),
     doc="``torch.roll``: shift elements along ``dims``; what falls off one end comes back in.",
 )  # fmt: skip

@@ -103,6 +103,7 @@ constant_pad_nd = native_function(
     derivative=Derivative(
         "ConstantPadNdBackward0",
         save=("pad",),
+        complex=True,
         grads={"self": lambda grad, s: constant_pad_nd(grad, [-p for p in s.pad], 0)},
     ),
     variants="function",
