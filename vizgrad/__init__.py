@@ -108,6 +108,7 @@ from .printing import get_printoptions, printoptions, set_printoptions
 from .shape import Size
 from .storage import Storage
 from .tensor import Tensor
+from .typed_storage import *  # noqa: F403  (TypedStorage, UntypedStorage, FloatStorage…)
 
 # The layers above the engine, as ``import torch`` makes ``torch.nn`` and ``torch.optim``.
 from . import datasets, nn, optim, utils  # isort: skip

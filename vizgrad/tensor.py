@@ -394,6 +394,13 @@ class Tensor(metaclass=_TensorType):
     def untyped_storage(self) -> Storage:
         return self._storage
 
+    def storage(self):
+        """``Tensor.storage()``: the storage read as this tensor's dtype, a ``TypedStorage``
+        (deprecated in PyTorch, which warns once; ``untyped_storage()`` is the bytes)."""
+        from .typed_storage import tensor_storage  # a layer above: it reads through tensors
+
+        return tensor_storage(self)
+
     def get_device(self) -> int:
         return -1
 

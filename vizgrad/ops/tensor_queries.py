@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..dispatcher import NONDIFFERENTIABLE
 from ..storage import Storage
 from ..tensor import Tensor
+from ..typed_storage import TypedStorage
 from .declaration import native_function
 
 __all__ = ["is_tensor", "is_storage", "numel", "is_floating_point", "is_signed", "is_nonzero",
@@ -24,8 +25,8 @@ def is_tensor(obj) -> bool:
 
 
 def is_storage(obj) -> bool:
-    """``torch.is_storage``: is ``obj`` a storage (``x.untyped_storage()``)?"""
-    return isinstance(obj, Storage)
+    """``torch.is_storage``: is ``obj`` a storage (``x.untyped_storage()``, ``x.storage()``)?"""
+    return isinstance(obj, (Storage, TypedStorage))
 
 
 def _is_nonzero(self: Tensor) -> bool:
