@@ -203,6 +203,9 @@ class PythonParameter:
         # An out= argument that the functional overload lacks is optional in Python.
         self.default = argument.default if argument.has_default else NO_DEFAULT
         self.default_text = argument.default_text
+        if base == "str" and self.default_text.startswith("'"):
+            # torchgen writes a string default in double quotes: ``str mode = "reduced"``.
+            self.default_text = f'"{self.default_text[1:-1]}"'
         if base == "ScalarType" and argument.has_default:
             # ``ScalarType? dtype=long`` (randint): Python sees None, the kernel picks long.
             self.default, self.default_text = None, "None"

@@ -31,6 +31,7 @@ __all__ = [
     "frexp_out",
     "histogram",
     "histogram_out",
+    "histogramdd",
     "kthvalue",
     "kthvalue_out",
     "linalg_cholesky_ex",
@@ -150,6 +151,7 @@ cummin = _return_type("cummin", _VALUES_INDICES)
 cummin_out = _return_type("cummin_out", _VALUES_INDICES)
 histogram = _return_type("histogram", ("hist", "bin_edges"))
 histogram_out = _return_type("histogram_out", ("hist", "bin_edges"))
+histogramdd = _return_type("histogramdd", ("hist", "bin_edges"))
 # The factorizations (``torch.linalg``'s and the operators under them).
 _linalg_det = _return_type("_linalg_det", ("result", "LU", "pivots"))
 _linalg_det_out = _return_type("_linalg_det_out", ("result", "LU", "pivots"))

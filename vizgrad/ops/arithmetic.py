@@ -452,6 +452,19 @@ div = native_function(
     """,
 )
 _div, _div_ = div.overloads["div.Tensor"], div.overloads["div_.Tensor"]
+# ``tensor / 2.`` written in ATen's C++ (``trapezoid``) calls div.Scalar, recorded as
+# DivBackward1; like mul.Scalar above, Python never reaches it (no binding).
+div_scalar = native_function(
+    "div.Scalar(Tensor self, Scalar other) -> Tensor",
+    kernel=elementwise(_true_divide_kernel, promote_integer_inputs_to_float=True),
+    derivative=Derivative(
+        "DivBackward1",
+        save=("other",),
+        complex=True,
+        grads={"self": lambda grad, saved: grad / saved.other.conjugate()},
+    ),
+    python_bindings=False,
+).overloads["div.Scalar"]
 _div_mode, _div_mode_ = div.overloads["div.Tensor_mode"], div.overloads["div_.Tensor_mode"]
 
 divide = native_function(

@@ -51,9 +51,35 @@ def _sum_kernel(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
 
 
 def _nansum_kernel(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
-    return reduce_with(
-        np.nansum, self, dim, keepdim, dtype or sum_dtype(self._dtype), combine=np.add.reduce
-    )
+    """``nansum``: integers have no nan, so they are plainly summed; complex is refused. A
+    floating input skips its nans, then each element is cast to ``dtype`` (an integer
+    ``dtype`` truncates each one, as ``sum`` does); a complex ``dtype`` is not one the CPU
+    kernel is compiled for."""
+    if self._dtype.category == dt.COMPLEX:
+        raise RuntimeError("nansum on CPU does not support complex inputs")
+    if self._dtype.category < dt.FLOATING:
+        return _sum_kernel(self, dim, keepdim, dtype=dtype)
+    compute = dtype or sum_dtype(self._dtype)
+    if compute.category == dt.COMPLEX and self.numel():
+        raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{compute.scalar_name}'")
+    if compute.category < dt.FLOATING:
+        zeroed = Tensor._from_array(np.where(np.isnan(self._array), 0, self._array), self._dtype)
+        return _sum_kernel(zeroed, dim, keepdim, dtype=compute)
+    return reduce_with(np.nansum, self, dim, keepdim, compute, combine=np.add.reduce)
+
+
+def _nansum_out_kernel(self: Tensor, dim=None, keepdim=False, *, dtype=None, out: Tensor):
+    """``nansum.out``: without ``dtype=``, a floating input is summed in ``out``'s dtype,
+    which must be floating (``nansum_cpu``'s dispatch)."""
+    if self._dtype.category == dt.COMPLEX:
+        raise RuntimeError("nansum on CPU does not support complex inputs")
+    floating_input = self._dtype.category == dt.FLOATING
+    if dtype is None and floating_input and out._dtype.category != dt.FLOATING and self.numel():
+        raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{out._dtype.scalar_name}'")
+    return _nansum_in_out_dtype(self, dim, keepdim, dtype=dtype, out=out)
+
+
+_nansum_in_out_dtype = computed_in_out_dtype(_nansum_kernel)
 
 
 sum = native_function(  # noqa: A001 - PyTorch's name
@@ -95,7 +121,7 @@ nansum = native_function(
     "nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
     "Tensor(a!) out) -> Tensor(a!)",
     kernel=_nansum_kernel,
-    kernels={"nansum.out": computed_in_out_dtype(_nansum_kernel)},
+    kernels={"nansum.out": _nansum_out_kernel},
     # A nan added nothing, so it gets no gradient.
     derivative=Derivative(
         "NansumBackward0",
@@ -198,9 +224,7 @@ def _nanmean_out_composite(self: Tensor, dim=None, keepdim=False, *, dtype=None,
     """``nansum`` into ``out`` (computed in its dtype), then divided there in place: two
     writes of ``out``, as in PyTorch."""
     _check_nanmean_input(self)
-    natural = _mean_dtype(self, dtype, "nanmean")
-    if dtype is None:
-        check_can_cast(natural, out._dtype)
+    # (No cast check of ``out``: ``nansum.out`` computes in its dtype, or refuses it.)
     not_nan = self.isnan().logical_not().sum(dim, keepdim)
     return nansum(self, dim, keepdim, dtype=dtype, out=out).div_(not_nan)
 

@@ -10,6 +10,8 @@ values and the *indices* they came from; ``topk`` keeps the first ``k`` of them;
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import dtypes as dt
@@ -295,10 +297,26 @@ def _median_positions(array: np.ndarray, axis: int, ignore_nan: bool) -> np.ndar
     return np.where(nan_count > 0, n - nan_count, (n - 1) // 2)
 
 
-def _check_median_input(fn_name: str, input: Tensor) -> None:
-    if input._dtype is dt.bool:
-        raise NotImplementedError(f"\"{fn_name}_cpu\" not implemented for 'Bool'")
-    _check_sortable(fn_name, input)
+def _index_all_nan_rows(array: np.ndarray, axis: int, order: np.ndarray) -> None:
+    """``nanmedian`` of a row of nans only: all its elements are equivalent to the
+    comparison, so the index is the one ``std::nth_element`` (libstdc++'s introselect)
+    leaves in front, which depends on the length only. Written into ``order``'s first
+    place, where the median of such a row is read."""
+    n = array.shape[axis]
+    all_nan = np.all(np.isnan(array), axis=axis, keepdims=True)
+    if n > 3 and all_nan.any():
+        front = np.take(order, [0], axis=axis)
+        chosen = np.where(all_nan, equivalent_nth_element(n, 0), front)
+        np.put_along_axis(order, np.zeros_like(front), chosen, axis=axis)
+
+
+def _check_median_input(kernel_name: str, input: Tensor) -> None:
+    """The CPU kernels' dtype dispatch (``median_cpu`` for all the elements, ``median_out``
+    along a dim, ``nanmedian``'s too): no bool, no complex."""
+    if input._dtype is dt.bool or input._dtype.category == dt.COMPLEX:
+        raise NotImplementedError(
+            f"\"{kernel_name}\" not implemented for '{input._dtype.scalar_name}'"
+        )
 
 
 def _median_dim_meta(fn_name: str):
@@ -307,7 +325,7 @@ def _median_dim_meta(fn_name: str):
     ``self`` as the caller gave it."""
 
     def meta(self: Tensor, dim: int, keepdim=False, **_outs) -> Precomputed:
-        _check_median_input(fn_name, self)
+        _check_median_input("median_out", self)
         dim = wrap_dim(dim, self.dim())
         # One impl serves both: its check says ``median()`` for ``nanmedian`` too.
         check_reducible("median", self, (dim,), full=False)
@@ -348,6 +366,8 @@ def _median_dim_impl(ignore_nan: bool):
         axis = dim if self._size else 0
         order = stable_order(array, axis, descending=False)
         positions = _median_positions(array, axis, ignore_nan)
+        if ignore_nan and array.dtype.kind == "f":
+            _index_all_nan_rows(array, axis, order)
         return _take_positions(self, dim, order, positions, keepdim)
 
     return impl
@@ -367,7 +387,7 @@ def _median_dim_out(fn_name: str, ignore_nan: bool):
 
 def _median_all_kernel(fn_name: str, ignore_nan: bool):
     def kernel(self: Tensor) -> Tensor:
-        _check_median_input(fn_name, self)
+        _check_median_input("median_cpu", self)
         values = self._array.reshape(-1)
         if values.dtype.kind == "f":
             nans = np.isnan(values)
@@ -386,24 +406,156 @@ def _median_all_kernel(fn_name: str, ignore_nan: bool):
 
 
 def _mode_kernel(self: Tensor, dim: int = -1, keepdim=False):
-    """The most frequent value of each row (the smallest, if several are), and the
-    index of its last occurrence, as PyTorch's CPU kernel returns."""
+    """The most frequent value of each row (the smallest, if several are) and an index of
+    it, as PyTorch's CPU kernel finds them: ``std::sort`` of (value, index) pairs by value,
+    then the longest run of equal values; the index is the last of that run."""
     dim = wrap_dim(dim, self.dim())
-    _check_sortable("mode", self)
+    if self._size and self._dtype.category == dt.COMPLEX:
+        raise NotImplementedError(f"\"mode_cpu\" not implemented for '{self._dtype.scalar_name}'")
     check_reducible("mode", self, (dim,), full=False)
     array = np.moveaxis(_as_rows(self), dim if self._size else 0, -1)
     rows = array.reshape(-1, array.shape[-1])
     values = np.empty(rows.shape[0], dtype=rows.dtype)
     indices = np.empty(rows.shape[0], dtype=np.int64)
     for r, row in enumerate(rows):  # one row at a time: mode has no NumPy reduction
-        uniques, counts = np.unique(row, return_counts=True)
-        values[r] = uniques[np.argmax(counts)]
-        indices[r] = np.flatnonzero(row == values[r])[-1]
+        values[r], indices[r] = _mode_of_row(row)
     shape = array.shape[:-1]
     values, indices = values.reshape(shape), indices.reshape(shape)
     if keepdim and self._size:
         values, indices = np.expand_dims(values, dim), np.expand_dims(indices, dim)
     return wrap_result(values, self._dtype), wrap_result(indices, dt.int64)
+
+
+# Rows longer than this are not sorted in Python: the index of a tied mode is then the
+# last occurrence (one PyTorch may give), not the one libstdc++'s unstable sort leaves.
+_MODE_EMULATED_LENGTH = 4096
+
+
+def _mode_of_row(row: np.ndarray):
+    n = row.size
+    has_nan = row.dtype.kind == "f" and np.isnan(row).any()
+    if not has_nan and (n <= 16 or n > _MODE_EMULATED_LENGTH):
+        # libstdc++ sorts 16 elements or fewer by insertion, which is stable: the run of the
+        # mode ends at its last occurrence.
+        uniques, counts = np.unique(row, return_counts=True)
+        value = uniques[np.argmax(counts)]
+        return value, np.flatnonzero(row == value)[-1]
+    # nan compares false with everything: where it lands, and so the runs, are what the
+    # C++ sort makes of it, step by step.
+    pairs = list(zip(row.tolist(), range(n), strict=True))
+    std_sort(pairs, lambda a, b: a[0] < b[0])
+    mode, mode_index, run, longest = 0, 0, 0, 0
+    for i in range(n):
+        run += 1
+        if i == n - 1 or pairs[i][0] != pairs[i + 1][0]:
+            if run > longest:
+                mode, mode_index, longest = pairs[i][0], pairs[i][1], run
+            run = 0
+    return mode, mode_index
+
+
+# --- libstdc++'s std::sort and std::nth_element ---------------------------------------------
+# Neither is stable, so where equivalent elements end up (the index of a tied mode, of an
+# all-nan median) is what these algorithms do with them, step by step: introsort /
+# introselect with a median-of-three pivot, then insertion sort on short ranges
+# (``bits/stl_algo.h``).
+
+_SORT_THRESHOLD = 16
+
+
+def std_sort(a: list, less) -> None:
+    """``std::sort(a.begin(), a.end(), less)`` in place."""
+    n = len(a)
+    if n > 1:
+        _introsort_loop(a, 0, n, 2 * (n.bit_length() - 1), less)
+        _final_insertion_sort(a, 0, n, less)
+
+
+def equivalent_nth_element(n: int, nth: int) -> int:
+    """Which of ``n`` mutually equivalent elements (by original position) ``std::nth_element``
+    leaves at ``nth``."""
+    a = list(range(n))
+    first, last = 0, n
+    depth = 2 * (n.bit_length() - 1)
+    while last - first > 3:
+        if depth == 0:  # heap select: with all elements equivalent it moves none
+            break
+        depth -= 1
+        cut = _partition_pivot(a, first, last, lambda x, y: False)
+        if cut <= nth:
+            first = cut
+        else:
+            last = cut
+    return a[nth]
+
+
+def _introsort_loop(a: list, first: int, last: int, depth: int, less) -> None:
+    while last - first > _SORT_THRESHOLD:
+        if depth == 0:
+            # Heap sort of the rest (``std::__partial_sort``); rare: a stable sort stands in.
+            a[first:last] = sorted(a[first:last], key=_key(less))
+            return
+        depth -= 1
+        cut = _partition_pivot(a, first, last, less)
+        _introsort_loop(a, cut, last, depth, less)
+        last = cut
+
+
+def _key(less):
+    return functools.cmp_to_key(lambda x, y: -1 if less(x, y) else (1 if less(y, x) else 0))
+
+
+def _partition_pivot(a: list, first: int, last: int, less) -> int:
+    """``__unguarded_partition_pivot``: the median of three moved to ``first``, then
+    Hoare's partition of the rest around it."""
+    mid = first + (last - first) // 2
+    x, y, z = first + 1, mid, last - 1
+    if less(a[x], a[y]):
+        pick = y if less(a[y], a[z]) else (z if less(a[x], a[z]) else x)
+    elif less(a[x], a[z]):
+        pick = x
+    else:
+        pick = z if less(a[y], a[z]) else y
+    a[first], a[pick] = a[pick], a[first]
+    lo, hi = first + 1, last
+    while True:
+        # (C++ relies on the pivot to stop these scans; nan may not, so they are bounded.)
+        while lo < last - 1 and less(a[lo], a[first]):
+            lo += 1
+        hi -= 1
+        while hi > first and less(a[first], a[hi]):
+            hi -= 1
+        if not lo < hi:
+            return lo
+        a[lo], a[hi] = a[hi], a[lo]
+        lo += 1
+
+
+def _final_insertion_sort(a: list, first: int, last: int, less) -> None:
+    if last - first > _SORT_THRESHOLD:
+        _insertion_sort(a, first, first + _SORT_THRESHOLD, less)
+        for i in range(first + _SORT_THRESHOLD, last):
+            _linear_insert(a, i, less, first)
+    else:
+        _insertion_sort(a, first, last, less)
+
+
+def _insertion_sort(a: list, first: int, last: int, less) -> None:
+    for i in range(first + 1, last):
+        if less(a[i], a[first]):
+            value = a[i]
+            a[first + 1 : i + 1] = a[first:i]
+            a[first] = value
+        else:
+            _linear_insert(a, i, less, first)
+
+
+def _linear_insert(a: list, i: int, less, first: int) -> None:
+    value = a[i]
+    while i > first and less(value, a[i - 1]):
+        a[i] = a[i - 1]
+        i -= 1
+    a[i] = value
 
 
 # --- their out= overloads: each checks the out tensors' dtypes in its own words ------------
@@ -523,6 +675,23 @@ nanmedian = native_function(
 )
 
 
+def _resize_as_compare_base(self: Tensor, dim: int, keepdim: bool, outs) -> None:
+    """``compare_base_kernel_core``'s resize of the outputs: seen with ``self``'s rank (the
+    reduced dim inserted in place, so a resize warns of that shape), resized to ``self``'s
+    shape with 1 at ``dim``, then the dim squeezed again."""
+    dim = wrap_dim(dim, self.dim())
+    sizes = list(self._size)
+    sizes[dim] = 1
+    for out in outs:
+        if not keepdim and out.dim() >= dim:
+            out.unsqueeze_(dim)
+    for out in outs:
+        resize_output(out, sizes)
+    if not keepdim:
+        for out in outs:
+            out.squeeze_(dim)
+
+
 class _mode_out(OverloadKernel):  # noqa: N801 - reads as a wrapper in declarations
     """``mode_out``: the outputs' dtypes checked, then a 0-dim ``self`` is copied into
     them (``_dimreduce_return_trivial_no_ident``: a plain ``resize_`` to 0-dim, without
@@ -538,6 +707,10 @@ class _mode_out(OverloadKernel):  # noqa: N801 - reads as a wrapper in declarati
         def out_kernel(self: Tensor, dim: int = -1, keepdim=False, *, values: Tensor,
                        indices: Tensor):  # fmt: skip
             if self._size:
+                _check_mode_out([self._dtype], values, indices)
+                if all(out._storage is not self._storage for out in (values, indices)):
+                    # (An output that is ``self`` is resized by the wrapper, in order.)
+                    _resize_as_compare_base(self, dim, keepdim, (values, indices))
                 return general(self, dim, keepdim, values=values, indices=indices)
             _check_mode_out([self._dtype], values, indices)
             wrap_dim(dim, self.dim())
@@ -602,6 +775,17 @@ def _unique_consecutive_kernel(self: Tensor, return_inverse=False, return_counts
                                dim=None):  # fmt: skip
     """Collapse runs of equal neighbours (no sorting): a run starts where a value differs
     from the one before it."""
+    # PyTorch's kernel takes the flat path for no dim, or dim 0 of a 1-D tensor (as given).
+    flat = dim is None or (dim == 0 and self.dim() == 1)
+    if self._dtype.category == dt.COMPLEX:
+        kernel = "unique" if flat else "unique_dim"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{self._dtype.scalar_name}'")
+    if flat:
+        dim = None
+    else:
+        empty = _unique_dim_empty(self, dim)
+        if empty is not None:
+            return empty
     if dim is None:
         slices = self._array.reshape(-1, 1)
     else:
@@ -624,6 +808,29 @@ def _unique_consecutive_kernel(self: Tensor, return_inverse=False, return_counts
     return (values,
             wrap_result(inverse, dt.int64),
             wrap_result(counts, dt.int64))  # fmt: skip
+
+
+def _unique_dim_empty(self: Tensor, dim: int):
+    """``_unique_dim_cpu_template``'s checks of sizes: a 0-dim tensor has no ``dim``; an
+    empty ``dim`` gives empty results (if no other dim is empty); another empty dim is
+    refused."""
+    if self.dim() == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    dim = wrap_dim(dim, self.dim())
+    zero_dims = self._size.count(0)
+    if self._size[dim] == 0:
+        if zero_dims != 1:
+            raise RuntimeError(
+                "Number of zero sized dimensions is more than one, so unique cannot be applied "
+            )
+        nothing = wrap_result(np.empty(0, np.int64), dt.int64)
+        return (wrap_result(np.empty(self._size, self._dtype.numpy), self._dtype), nothing,
+                wrap_result(np.empty(0, np.int64), dt.int64))  # fmt: skip
+    if zero_dims:
+        raise RuntimeError(
+            "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied"
+        )
+    return None
 
 
 def _not_implemented_derivative(node_name: str, op_name: str) -> Derivative:

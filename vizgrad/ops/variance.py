@@ -42,10 +42,13 @@ __all__ = [
 # --- the kernels ------------------------------------------------------------------------
 
 
-def _var_dtype(self: Tensor, dtype=None) -> DType:
-    """What ``var`` returns: the input's real dtype (a complex variance is real)."""
+def _var_dtype(self: Tensor, dtype=None, name=None) -> DType:
+    """What ``var`` returns: the input's real dtype (a complex variance is real). The
+    refusal names ``var_mean``/``std_mean`` when they ask."""
     if self._dtype.category < dt.FLOATING:
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        raise RuntimeError(
+            f"{name or 'std and var'} only support floating point and complex dtypes"
+        )
     return self._dtype.to_real()
 
 
@@ -58,7 +61,9 @@ def _var_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False, take_
     operator (``name``: ``std_mean`` too). ``dtype`` is the ``out=`` tensor's dtype, which
     PyTorch computes in.
     """
-    result_dtype = dtype or _var_dtype(self)
+    result_dtype = dtype or _var_dtype(
+        self, name=name if name in ("var_mean", "std_mean") else None
+    )
     correction = 1 if correction is None else correction
     dims = reduction_dims(dim, self.dim())
     acc = accumulate_dtype(result_dtype).numpy
@@ -66,7 +71,11 @@ def _var_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False, take_
     compute = acc if self._dtype.category != dt.COMPLEX else self._array.dtype
     spread = functools.partial(_variance, self._array, axes, keepdim, correction, take_sqrt,
                                compute, result_dtype.numpy)  # fmt: skip
-    if reduction_factor(self, dims) - correction > 0:
+    # ``warn_invalid_degrees_of_freedom``: the factor is numel / output numel, 0 for an
+    # empty output (whatever the reduced dims' sizes).
+    kept = [n for d, n in enumerate(self._size) if d not in dims]
+    factor = reduction_factor(self, dims) if math.prod(kept) else 0
+    if factor - correction > 0:
         result = spread()
     else:
         name = name or ("std" if take_sqrt else "var")
