@@ -56,6 +56,24 @@ __all__ = ["StrideMap"]
 MAX_REPLAY_VIEWS = 16  # show_state() without ids shows the most recent tensors only
 
 
+def _strip_key(storage_id: int, storage_dtype: str, view_dtype: str):
+    """Which strip draws the storage for a view: a view counts its offset and strides in
+    elements of its own dtype, so one that reads the bytes as another dtype than the
+    storage's (``x.view(vizgrad.int16)``, ``view_as_real``) gets a strip of its own, the
+    same bytes cut into its elements."""
+    return storage_id if view_dtype == storage_dtype else (storage_id, view_dtype)
+
+
+def _strip_label(storage_id: int, storage_dtype: str, view_dtype: str) -> str:
+    if view_dtype == storage_dtype:
+        return f"storage #{storage_id}"
+    return f"storage #{storage_id} read as {view_dtype}"
+
+
+def _itemsize(dtype_name: str) -> int:
+    return getattr(vizgrad, dtype_name).itemsize
+
+
 def _storage_id(tensor) -> int:
     """The id ``vizgrad.events`` names this tensor's storage by (``InplaceWrite.storage``)."""
     return events.event_id(tensor.untyped_storage())
@@ -160,13 +178,14 @@ class StrideMap(BrowserView):
         views, storages = [], {}
         for tensor, name in self._live_views():
             storage = tensor.untyped_storage()
-            key = _storage_id(tensor)
+            storage_id, own, read_as = _storage_id(tensor), storage.dtype.name, tensor.dtype.name
+            key = _strip_key(storage_id, own, read_as)
             views.append(ViewGeometry(name, key, tuple(tensor.shape), tuple(tensor.stride()),
-                                      tensor.storage_offset(), tensor.dtype.name,
-                                      _version(tensor)))  # fmt: skip
+                                      tensor.storage_offset(), read_as, _version(tensor)))  # fmt: skip
             if key not in storages:
+                elements = storage.elements(tensor.dtype)
                 storages[key] = StorageInfo(
-                    f"storage #{key}", storage.numel, storage.dtype.name, storage.data
+                    _strip_label(storage_id, own, read_as), len(elements), read_as, elements
                 )
         return views, storages
 
@@ -177,13 +196,16 @@ class StrideMap(BrowserView):
             if tensor_id not in state.tensors:
                 continue  # not created yet at this step of the recording
             record = state.tensor(tensor_id)
-            key = record["storage"]
+            storage_id, read_as = record["storage"], record["dtype"]
+            own = state.storages.get(storage_id, {}).get("dtype", read_as)
+            key = _strip_key(storage_id, own, read_as)
             views.append(ViewGeometry(name, key, record["shape"], record["stride"],
-                                      record["offset"], record["dtype"], record["version"]))  # fmt: skip
+                                      record["offset"], read_as, record["version"]))  # fmt: skip
             if key not in storages:
-                storages[key] = StorageInfo(
-                    f"storage #{key}", state.storage_numel(key), record["dtype"]
-                )
+                numel = state.storage_numel(storage_id)
+                if own != read_as:  # the same bytes, counted in the view's elements
+                    numel = numel * _itemsize(own) // _itemsize(read_as)
+                storages[key] = StorageInfo(_strip_label(storage_id, own, read_as), numel, read_as)
         return views, storages
 
     def refresh(self) -> None:
@@ -192,7 +214,8 @@ class StrideMap(BrowserView):
             views, storages = self._replay_geometry()
         else:
             views, storages = self._live_geometry()
-            self._shown_storages = frozenset(storages)  # what an in-place write redraws
+            # What an in-place write redraws: the storages drawn, in any dtype.
+            self._shown_storages = frozenset(k[0] if isinstance(k, tuple) else k for k in storages)
         self.data = stride_map_data(views, storages, self.slices, self.selection or None)
 
     def _on_front_end_change(self, change) -> None:

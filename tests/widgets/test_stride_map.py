@@ -603,3 +603,61 @@ def test_a_map_listens_to_in_place_writes_only():
     finally:
         w.close()
     assert not events.bus.active
+
+
+# --- views that read the bytes as another dtype -------------------------------------------
+
+
+def dtype_views(lib):
+    """A float32 matrix, its bytes read as int16, and a complex vector read as floats."""
+    x = lib.arange(6.0).reshape(2, 3)
+    z = lib.tensor([1 + 2j, 3 - 1j, -0.5j])
+    return x, x.view(lib.int16), z, lib.view_as_real(z), x[:, 1:].view(lib.int16)
+
+
+def test_a_view_of_another_dtype_gets_its_own_strip_of_the_same_bytes():
+    """Offsets and strides count elements of the view's dtype: the storage is drawn again,
+    cut into those elements, with the values torch reads there."""
+    tviews, vviews = dtype_views(torch), dtype_views(vg)
+    w = StrideMap(*vviews, names=["x", "x.view(int16)", "z", "view_as_real(z)", "part"])
+    try:
+        views, strips = w.data["views"], w.data["storages"]
+        assert [v["storage"] for v in views] == [0, 1, 2, 3, 1]
+        assert [(s["numel"], s["dtype"]) for s in strips] == [
+            (torch_storage_numel(t), str(t.dtype).removeprefix("torch."))
+            for t in (tviews[0], tviews[1], tviews[2], tviews[3])
+        ]
+        assert strips[1]["label"].endswith("read as int16")
+        assert strips[3]["label"].endswith("read as float32")
+        for view, t in zip(views, tviews, strict=True):
+            assert view["stride"] == list(t.stride()) and view["offset"] == t.storage_offset()
+            check_grid_against_torch(view, t)
+        check_strip_against_torch(strips[1], {1: tviews[1], 4: tviews[4]})
+        check_strip_against_torch(strips[3], {3: tviews[3]})
+        assert "storage #" in w.to_html() and "read as int16" in w.to_html()
+        # A write through the float32 view redraws the strip of its bytes read as int16.
+        vviews[0].add_(1)
+        tviews[0].add_(1)
+        check_grid_against_torch(w.data["views"][1], tviews[1])
+    finally:
+        w.close()
+
+
+def test_a_replayed_view_of_another_dtype_counts_the_bytes_in_its_elements():
+    with events.Recorder() as rec:
+        x = vg.arange(6.0).reshape(2, 3)
+        y = x.view(vg.int16)
+    state = TensorState()
+    for event in rec.events:
+        state.apply(event)
+    ids = [events.event_id(x), events.event_id(y)]
+    tx = torch.arange(6.0).reshape(2, 3)
+    w = StrideMap()
+    try:
+        w.show_state(state, ids, names=["x", "x.view(int16)"])
+        strips = w.data["storages"]
+        assert [(s["numel"], s["dtype"]) for s in strips] == [(6, "float32"), (12, "int16")]
+        check_grid_against_torch(w.data["views"][1], tx.view(torch.int16))
+        check_strip_against_torch(strips[1], {1: tx.view(torch.int16)})
+    finally:
+        w.close()
