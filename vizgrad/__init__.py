@@ -67,6 +67,7 @@ from .ops.index_ops import *  # noqa: F403
 from .ops.indexing_common import *  # noqa: F403
 from .ops.integer_math import *  # noqa: F403
 from .ops.joining import *  # noqa: F403
+from .ops.least_squares import *  # noqa: F403
 from .ops.linalg import *  # noqa: F403
 from .ops.linear import *  # noqa: F403
 from .ops.logical import *  # noqa: F403

@@ -25,8 +25,15 @@ from .ops.factorizations import linalg_slogdet as slogdet  # noqa: F401
 from .ops.factorizations import linalg_solve as solve  # noqa: F401
 from .ops.factorizations import linalg_solve_ex as solve_ex  # noqa: F401
 from .ops.factorizations import linalg_solve_triangular as solve_triangular  # noqa: F401
+from .ops.least_squares import linalg_lstsq as lstsq  # noqa: F401
+from .ops.least_squares import linalg_matrix_rank as matrix_rank  # noqa: F401
+from .ops.least_squares import linalg_pinv as pinv  # noqa: F401
 from .ops.matrix_products import linalg_cross as cross  # noqa: F401
 from .ops.matrix_products import linalg_matrix_exp as matrix_exp  # noqa: F401
 from .ops.matrix_products import linalg_matrix_power as matrix_power  # noqa: F401
 from .ops.matrix_products import linalg_multi_dot as multi_dot  # noqa: F401
 from .ops.matrix_products import linalg_vecdot as vecdot  # noqa: F401
+from .ops.norms import linalg_cond as cond  # noqa: F401
+from .ops.norms import linalg_matrix_norm as matrix_norm  # noqa: F401
+from .ops.norms import linalg_norm as norm  # noqa: F401
+from .ops.norms import linalg_vector_norm as vector_norm  # noqa: F401

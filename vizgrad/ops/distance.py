@@ -1,6 +1,10 @@
-"""Distances between vectors: ``cosine_similarity`` and ``pairwise_distance`` (``Distance.cpp``).
+"""Distances between vectors: ``dist``, ``cosine_similarity`` and ``pairwise_distance`` (``Distance.cpp``).
 
-Both are CompositeImplicitAutograd in PyTorch, built from other operators:
+``dist(x1, x2, p)`` is the ``p``-norm of ``x1 - x2`` over all elements (after
+broadcasting), one number; it has its own node, ``DistBackward0``, whose gradient is the
+norm's, with opposite signs for the two inputs.
+
+The other two are CompositeImplicitAutograd in PyTorch, built from other operators:
 
 * ``cosine_similarity(x1, x2, dim)`` is ``sum((x1 / |x1|) * (x2 / |x2|), dim)`` after
   broadcasting the two. Each vector is divided by its norm *before* the product, which
@@ -23,8 +27,9 @@ from ..shape import broadcast_shapes
 from ..tensor import Tensor
 from . import norms
 from .declaration import native_function
+from .shape_views import sum_to
 
-__all__ = ["cosine_similarity", "pairwise_distance"]
+__all__ = ["dist", "cosine_similarity", "pairwise_distance"]
 
 _vector_norm = norms.linalg_vector_norm.overloads["linalg_vector_norm"]
 
@@ -62,6 +67,38 @@ _norm = native_function(
     doc="``aten::norm.ScalarOpt_dim``: the ``p``-norm of ``self`` over ``dim``.",
 )
 _norm_op = _norm.overloads["norm.ScalarOpt_dim"]
+
+
+def _dist_kernel(self: Tensor, other: Tensor, p=2) -> Tensor:
+    # Promoted as a subtraction is (a float tensor's distance to an int one is a float).
+    return _norm_kernel(self - other, p, None)
+
+
+def _dist_grad(grad: Tensor, saved, sign: int, size) -> Tensor:
+    """``norm_backward(grad, self - other, p, result)``, summed back to an input's size
+    when that input was broadcast."""
+    gradient = norms.norm_backward(
+        grad, saved.self - saved.other, saved.p, saved.result, None, False
+    )
+    if gradient is None:  # p = 0 counts the nonzero differences: no gradient
+        return None
+    return sum_to(gradient if sign > 0 else -gradient, size)
+
+
+dist = native_function(
+    "dist(Tensor self, Tensor other, Scalar p=2) -> Tensor",
+    kernel=_dist_kernel,
+    derivative=Derivative(
+        "DistBackward0",
+        save=("self", "other", "p", "result"),
+        complex=True,
+        grads={
+            "self": lambda grad, saved: _dist_grad(grad, saved, +1, saved.self.shape),
+            "other": lambda grad, saved: _dist_grad(grad, saved, -1, saved.other.shape),
+        },
+    ),
+    doc="``torch.dist``: the ``p``-norm of ``self - other`` (broadcast), a 0-dim tensor.",
+)
 
 
 def _cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
