@@ -208,3 +208,27 @@ class TorchOps(TorchDispatchMode):
         suffix = "" if overload == "default" else f".{overload}"
         self.qualnames.append(func._schema.name + suffix)
         return func(*args, **(kwargs or {}))
+
+
+def same_for_pairs(fn, *pairs, compare_warnings=False):
+    """``fn(library, *inputs)`` gives the same result (or error) in vizgrad and PyTorch,
+    each input a ``(vizgrad, torch)`` pair (``assert_same_outcome``)."""
+    assert_same_outcome(
+        lambda: fn(vg, *[p[0] for p in pairs]),
+        lambda: fn(torch, *[p[1] for p in pairs]),
+        compare_warnings=compare_warnings,
+    )
+
+
+def error_for_pairs(fn, *pairs):
+    """``fn(library, *inputs)`` raises alike in both (it must fail in PyTorch)."""
+    assert_same_error(
+        lambda: fn(vg, *[p[0] for p in pairs]), lambda: fn(torch, *[p[1] for p in pairs])
+    )
+
+
+def pair_of_values(array, dtype=None):
+    """A contiguous pair holding exactly ``array``."""
+    array = np.asarray(array, dtype=dtype)
+    return pair_from_storage(array.ravel().copy(), array.shape,
+                             vg.shape.contiguous_strides(array.shape))  # fmt: skip

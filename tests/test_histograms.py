@@ -15,32 +15,17 @@ from oracle import (
     LAYOUTS,
     assert_same,
     assert_same_error,
-    assert_same_outcome,
+    error_for_pairs,
     make_pair,
-    pair_from_storage,
+    pair_of_values,
+    same_for_pairs,
 )
 
 import vizgrad as vg
 
-
-def same(fn, *pairs, compare_warnings=False):
-    assert_same_outcome(
-        lambda: fn(vg, *[p[0] for p in pairs]),
-        lambda: fn(torch, *[p[1] for p in pairs]),
-        compare_warnings=compare_warnings,
-    )
-
-
-def error(fn, *pairs):
-    assert_same_error(
-        lambda: fn(vg, *[p[0] for p in pairs]), lambda: fn(torch, *[p[1] for p in pairs])
-    )
-
-
-def values(array, dtype=None):
-    array = np.asarray(array, dtype=dtype)
-    return pair_from_storage(array.ravel().copy(), array.shape,
-                             vg.shape.contiguous_strides(array.shape))  # fmt: skip
+same = same_for_pairs
+error = error_for_pairs
+values = pair_of_values
 
 
 def on_edges(dtype="float32"):

@@ -12,29 +12,25 @@ import numpy as np
 import pytest
 import torch
 from grad_oracle import check_gradients
-from oracle import LAYOUTS, assert_same_error, assert_same_outcome, make_pair, pair_from_storage
+from oracle import (
+    LAYOUTS,
+    assert_same_error,
+    assert_same_outcome,
+    error_for_pairs,
+    make_pair,
+    pair_of_values,
+    same_for_pairs,
+)
 
 import vizgrad as vg
 
 
 def same(fn, *pairs, compare_warnings=True):
-    assert_same_outcome(
-        lambda: fn(vg, *[p[0] for p in pairs]),
-        lambda: fn(torch, *[p[1] for p in pairs]),
-        compare_warnings=compare_warnings,
-    )
+    same_for_pairs(fn, *pairs, compare_warnings=compare_warnings)
 
 
-def error(fn, *pairs):
-    assert_same_error(
-        lambda: fn(vg, *[p[0] for p in pairs]), lambda: fn(torch, *[p[1] for p in pairs])
-    )
-
-
-def values(array, dtype=None):
-    array = np.asarray(array, dtype=dtype)
-    return pair_from_storage(array.ravel().copy(), array.shape,
-                             vg.shape.contiguous_strides(array.shape))  # fmt: skip
+error = error_for_pairs
+values = pair_of_values
 
 
 def with_nans(shape, dtype="float64", seed=0):

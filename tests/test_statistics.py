@@ -12,32 +12,20 @@ import numpy as np
 import pytest
 import torch
 from grad_oracle import check_gradients
-from oracle import LAYOUTS, assert_same_error, assert_same_outcome, make_pair, pair_from_storage
+from oracle import (
+    LAYOUTS,
+    assert_same_outcome,
+    error_for_pairs,
+    make_pair,
+    pair_of_values,
+    same_for_pairs,
+)
 
 import vizgrad as vg
 
-
-def same(fn, *pairs, compare_warnings=False):
-    """``fn(library, *inputs)`` gives the same result (or error) in vizgrad and PyTorch."""
-    assert_same_outcome(
-        lambda: fn(vg, *[p[0] for p in pairs]),
-        lambda: fn(torch, *[p[1] for p in pairs]),
-        compare_warnings=compare_warnings,
-    )
-
-
-def error(fn, *pairs):
-    """Both raise alike (``fn`` must fail in PyTorch)."""
-    assert_same_error(
-        lambda: fn(vg, *[p[0] for p in pairs]), lambda: fn(torch, *[p[1] for p in pairs])
-    )
-
-
-def values(array, dtype=None):
-    """A pair holding exactly ``array`` (contiguous)."""
-    array = np.asarray(array, dtype=dtype)
-    return pair_from_storage(array.ravel().copy(), array.shape,
-                             vg.shape.contiguous_strides(array.shape))  # fmt: skip
+same = same_for_pairs
+error = error_for_pairs
+values = pair_of_values
 
 
 def _tensor(lib, data, dtype):
