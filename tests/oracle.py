@@ -232,3 +232,41 @@ def pair_of_values(array, dtype=None):
     array = np.asarray(array, dtype=dtype)
     return pair_from_storage(array.ravel().copy(), array.shape,
                              vg.shape.contiguous_strides(array.shape))  # fmt: skip
+
+
+def laid_out(values: np.ndarray, layout: str):
+    """Exactly ``values`` in both libraries, laid out in memory as ``layout`` says (the
+    layouts of ``make_pair``); ``expanded`` reads ``values[0]`` all along dim 0."""
+    shape = values.shape
+    contiguous = vg.shape.contiguous_strides
+    if layout == "contiguous" or values.ndim < 2 or values.size == 0:
+        return pair_from_storage(values.ravel().copy(), shape, contiguous(shape))
+    if layout == "transposed":
+        swapped = np.ascontiguousarray(np.swapaxes(values, -1, -2))
+        stride = list(contiguous(swapped.shape))
+        stride[-1], stride[-2] = stride[-2], stride[-1]
+        return pair_from_storage(swapped.ravel(), shape, tuple(stride))
+    if layout == "stepped":
+        data = np.zeros(2 * values.size, dtype=values.dtype)
+        data[::2] = values.ravel()
+        return pair_from_storage(data, shape, tuple(2 * s for s in contiguous(shape)))
+    if layout == "expanded":
+        return pair_from_storage(values[0].ravel().copy(), shape, (0, *contiguous(shape[1:])))
+    data = np.concatenate([np.full(3, 7, dtype=values.dtype), values.ravel()])  # offset
+    return pair_from_storage(data, shape, contiguous(shape), 3)
+
+
+def results_or_same_error(fn, *pairs):
+    """``(vizgrad's, torch's)`` results of ``fn(library, *inputs)`` (warnings silenced);
+    None when torch raises, after checking vizgrad raises the same class and message."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            expected = fn(torch, *[p[1] for p in pairs])
+        except Exception:  # noqa: BLE001 - vizgrad must raise alike
+            vg_error, torch_error = assert_same_error(
+                lambda: fn(vg, *[p[0] for p in pairs]), lambda: fn(torch, *[p[1] for p in pairs])
+            )
+            assert str(vg_error) == str(torch_error).replace("torch.", "vizgrad.")
+            return None
+        return fn(vg, *[p[0] for p in pairs]), expected

@@ -19,10 +19,9 @@ import warnings
 import numpy as np
 import pytest
 import torch
-from oracle import LAYOUTS, assert_same, assert_same_error, pair_from_storage
+from oracle import LAYOUTS, assert_same, assert_same_error, laid_out
 
 import vizgrad as vg
-from vizgrad.shape import contiguous_strides
 
 FLOATS = ["float32", "float64"]
 COMPLEXES = ["complex64", "complex128"]
@@ -39,30 +38,6 @@ def random_values(shape, dtype: str, seed: int = 0) -> np.ndarray:
     if dtype.startswith("complex"):
         values = values + 1j * rng.standard_normal(shape)
     return values.astype(dtype)
-
-
-def laid_out(values: np.ndarray, layout: str):
-    """``values`` in both libraries, laid out in memory as the oracle ``layout`` says
-    (``expanded``: dim 0 of a batch has stride 0, so ``values`` are made equal along it)."""
-    shape = values.shape
-    if layout == "contiguous" or values.ndim < 2 or values.size == 0:
-        return pair_from_storage(values.ravel().copy(), shape, contiguous_strides(shape))
-    if layout == "transposed":
-        swapped = np.ascontiguousarray(np.swapaxes(values, -1, -2))
-        stride = list(contiguous_strides(swapped.shape))
-        stride[-1], stride[-2] = stride[-2], stride[-1]
-        return pair_from_storage(swapped.ravel(), shape, tuple(stride))
-    if layout == "stepped":
-        data = np.zeros(2 * values.size, dtype=values.dtype)
-        data[::2] = values.ravel()
-        return pair_from_storage(data, shape, tuple(2 * s for s in contiguous_strides(shape)))
-    if layout == "expanded":
-        if values.ndim == 2:  # a matrix whose rows are all the first one: rank 1
-            return pair_from_storage(values[0].copy(), shape, (0, 1))
-        inner = values[0]
-        return pair_from_storage(inner.ravel().copy(), shape, (0, *contiguous_strides(shape[1:])))
-    data = np.concatenate([np.full(3, 7, dtype=values.dtype), values.ravel()])  # offset
-    return pair_from_storage(data, shape, contiguous_strides(shape), 3)
 
 
 def matrices(shape, dtype, layout="contiguous", seed=0):

@@ -18,10 +18,9 @@ import numpy as np
 import pytest
 import torch
 from grad_oracle import check_gradients
-from oracle import LAYOUTS, assert_same, assert_same_error, pair_from_storage
+from oracle import LAYOUTS, assert_same, assert_same_error, laid_out
 
 import vizgrad as vg
-from vizgrad.shape import contiguous_strides
 
 FLOATS = ["float32", "float64"]
 COMPLEXES = ["complex64", "complex128"]
@@ -29,29 +28,6 @@ TOLERANCE = {"float32": 2e-4, "complex64": 2e-4, "float64": 1e-9, "complex128": 
 
 
 # --- inputs ------------------------------------------------------------------------------------
-
-
-def laid_out(values: np.ndarray, layout: str):
-    """``values`` in both libraries, laid out in memory as the oracle ``layout`` says
-    (for ``expanded``, ``values`` must be the same along dim 0)."""
-    shape = values.shape
-    if layout == "contiguous" or values.ndim < 2 or values.size == 0:
-        return pair_from_storage(values.ravel().copy(), shape, contiguous_strides(shape))
-    if layout == "transposed":
-        swapped = np.ascontiguousarray(np.swapaxes(values, -1, -2))
-        stride = list(contiguous_strides(swapped.shape))
-        stride[-1], stride[-2] = stride[-2], stride[-1]
-        return pair_from_storage(swapped.ravel(), shape, tuple(stride))
-    if layout == "stepped":
-        data = np.zeros(2 * max(values.size, 1), dtype=values.dtype)
-        data[: 2 * values.size : 2] = values.ravel()
-        return pair_from_storage(data, shape, tuple(2 * s for s in contiguous_strides(shape)))
-    if layout == "expanded":
-        inner = values[0]
-        assert np.array_equal(np.broadcast_to(inner, shape), values)
-        return pair_from_storage(inner.ravel().copy(), shape, (0, *contiguous_strides(shape[1:])))
-    data = np.concatenate([np.full(3, 7, dtype=values.dtype), values.ravel()])  # offset
-    return pair_from_storage(data, shape, contiguous_strides(shape), 3)
 
 
 def random_values(shape, dtype: str, seed: int = 0, same_batch: bool = False) -> np.ndarray:
