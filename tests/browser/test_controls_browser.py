@@ -118,6 +118,10 @@ with vw.record() as rec16:
     w16 = vg.tensor([1.0, 2.0], requires_grad=True)
     (w16 * w16 + w16).sum().backward()
 rec16.show()""",
+    # 17: a float32 matrix and its bytes read as int16: each reading has its own strip
+    """\
+x17 = vg.arange(6.0).reshape(2, 3)
+vw.StrideMap(x17, x17.view(vg.int16), names=["x17", "as int16"])""",
     f"print({DONE!r})",
 ]
 
@@ -499,3 +503,28 @@ def test_the_timelines_play_and_pause(notebook_page, artifacts_dir):
 
 def shown_step(timeline) -> int:
     return int(timeline.locator(".vg-step-description [data-step]").get_attribute("data-step"))
+
+
+def test_a_view_of_another_dtype_lights_a_cell_of_its_own_strip(notebook_page, artifacts_dir):
+    page = notebook_page
+    stride_map = cell_output(page, 17).locator(".vg-stride-map")
+    stride_map.locator(".vg-stride-cell").first.wait_for(timeout=30_000)
+    stride_map.scroll_into_view_if_needed()
+    strips = stride_map.locator(".vg-storage-strip")
+    assert strips.count() == 2
+    titles = strips.locator(".vg-view-title").all_text_contents()
+    assert "float32" in titles[0] and "read as int16" in titles[1], titles
+    # 6 float32 elements are 12 int16 ones: x17.view(int16) is (2, 6), strides (6, 1).
+    assert strips.nth(1).locator(".vg-storage-cell").count() == 12
+    cell = stride_map.locator(".vg-stride-cell[data-view='1'][data-index='1,5']")
+    cell.click()
+    page.wait_for_function(
+        "root => root.querySelector('.vg-arithmetic').textContent.includes('[1, 5]')",
+        arg=stride_map.element_handle(), timeout=20_000,
+    )  # fmt: skip
+    lit = strips.nth(1).locator(".vg-storage-cell.vg-lit")
+    assert lit.get_attribute("data-pos") == "11"
+    assert strips.nth(0).locator(".vg-storage-cell.vg-lit").count() == 0
+    arithmetic = stride_map.locator(".vg-arithmetic").inner_text()
+    assert "1·6" in arithmetic and "= 11" in arithmetic, arithmetic
+    page.screenshot(path=str(artifacts_dir / "controls-dtype-view.png"))
