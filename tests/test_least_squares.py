@@ -96,25 +96,31 @@ def test_lstsq_rank_deficient(driver, rcond):
     """``gelsy``/``gelsd``/``gelss`` find the rank (singular values below ``rcond`` times
     the largest count as zero) and then no residuals; ``gels`` needs full rank: PyTorch's
     ``LinAlgError``, naming the matrix of the batch."""
-    for pair in (rank_deficient((5, 3)), rank_deficient((2, 5, 3))):
+    systems = [(rank_deficient((5, 3)), lambda a: a[..., :2] + 1),
+               (rank_deficient((2, 5, 3)), lambda a: a[..., :2] + 1),
+               (make_pair((5, 3), "float64", seed=5), lambda a: a[..., :2])]  # fmt: skip
+    for pair, rhs in systems:
         if driver == "gelsy":
             # PyTorch hands gelsy an uninitialised pivot array (``jpvt``), which fixes
-            # random columns first: its rank and solution for a rank-deficient A vary from
-            # run to run. Compare with SciPy's gelsy (its pivots start at zero).
-            A = pair[0]
-            result = vg.linalg.lstsq(A, A[..., :2] + 1, rcond, driver=driver)
-            cond = 2.220446049250313e-16 * 5 if rcond is None else rcond
-            matrices = A.numpy().reshape(-1, 5, 3)
-            for i, matrix in enumerate(matrices):
-                x, _, rank, _ = scipy.linalg.lstsq(matrix, matrix[:, :2] + 1, cond=cond,
-                                                   lapack_driver="gelsy")  # fmt: skip
-                np.testing.assert_allclose(result.solution.numpy().reshape(-1, 3, 2)[i], x,
-                                           atol=1e-9)  # fmt: skip
-                assert result.rank.numpy().reshape(-1)[i] == rank
+            # random columns first: where rcond makes A rank-deficient, its rank and
+            # solution vary from run to run. Compare with SciPy's gelsy (its pivots start
+            # at zero).
+            _same_as_scipy_gelsy(pair[0], rhs(pair[0]), rcond)
             continue
-        outcome(lambda m, a: m.linalg.lstsq(a, a[..., :2] + 1, rcond, driver=driver), pair)
-    A = make_pair((5, 3), "float64", seed=5)
-    outcome(lambda m, a: m.linalg.lstsq(a, a[:, :2], rcond, driver=driver), A)
+        outcome(lambda m, a, rhs=rhs: m.linalg.lstsq(a, rhs(a), rcond, driver=driver), pair)
+
+
+def _same_as_scipy_gelsy(A, B, rcond):
+    result = vg.linalg.lstsq(A, B, rcond, driver="gelsy")
+    m, n = A.shape[-2:]
+    cond = 2.220446049250313e-16 * max(m, n) if rcond is None else rcond
+    solutions = result.solution.numpy().reshape(-1, n, B.shape[-1])
+    ranks = result.rank.numpy().reshape(-1)
+    for i, (matrix, rhs) in enumerate(zip(A.numpy().reshape(-1, m, n),
+                                          B.numpy().reshape(-1, m, B.shape[-1]), strict=True)):  # fmt: skip
+        x, _, rank, _ = scipy.linalg.lstsq(matrix, rhs, cond=cond, lapack_driver="gelsy")
+        np.testing.assert_allclose(solutions[i], x, atol=1e-9)
+        assert ranks[i] == rank
 
 
 @pytest.mark.parametrize(
