@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from oracle import assert_same_error
+from oracle import assert_same, assert_same_error
 
 import vizgrad as vg
 from vizgrad import events
@@ -533,3 +533,32 @@ def test_a_python_int_beyond_64_bits_is_refused_where_a_scalar_is_read(call):
     """A ``Scalar`` holds 64 bits: PyTorch's parser raises OverflowError (signed below,
     unsigned above) before any kernel sees the number."""
     assert_same_error(lambda: eval(call, {"lib": vg}), lambda: eval(call, {"lib": torch}))  # noqa: S307
+
+
+# Each call twice: leaving its keyword-only options to their defaults, and giving them. A
+# binding passes on only the keywords given (and the defaults of its Python signature that
+# the operator's schema lacks), so each kernel must take the schema's defaults as its own.
+_DEFAULTED_CALLS = {
+    "add": (lambda m, x, y: m.add(x, y), lambda m, x, y: m.add(x, y, alpha=1)),
+    "sub": (lambda m, x, y: m.sub(x, y), lambda m, x, y: m.sub(x, y, alpha=1)),
+    "add_": (lambda m, x, y: x.clone().add_(y), lambda m, x, y: x.clone().add_(y, alpha=1)),
+    "round": (lambda m, x, y: m.round(x * 7), lambda m, x, y: m.round(x * 7, decimals=0)),
+    "special.round": (lambda m, x, y: m.special.round(x * 7),
+                      lambda m, x, y: m.special.round(x * 7, decimals=0)),
+    "sum": (lambda m, x, y: m.sum(x, 0), lambda m, x, y: m.sum(x, 0, dtype=None)),
+    "cumsum": (lambda m, x, y: m.cumsum(x, 1), lambda m, x, y: m.cumsum(x, 1, dtype=None)),
+    "addmm": (lambda m, x, y: m.addmm(x, x, y), lambda m, x, y: m.addmm(x, x, y, beta=1, alpha=1)),
+    "addcmul": (lambda m, x, y: m.addcmul(x, x, y), lambda m, x, y: m.addcmul(x, x, y, value=1)),
+    "div": (lambda m, x, y: m.div(x, y), lambda m, x, y: m.div(x, y, rounding_mode=None)),
+    "std": (lambda m, x, y: m.std(x, 1), lambda m, x, y: m.std(x, 1, correction=None)),
+    "clone": (lambda m, x, y: x.t().clone(),
+              lambda m, x, y: x.t().clone(memory_format=m.preserve_format)),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", _DEFAULTED_CALLS)
+def test_keyword_options_left_out_take_the_schemas_defaults(name):
+    x, y = torch.randn(3, 3, dtype=torch.float64), torch.randn(3, 3, dtype=torch.float64) + 3
+    vx, vy = vg.tensor(x.numpy()), vg.tensor(y.numpy())
+    for call in _DEFAULTED_CALLS[name]:
+        assert_same(call(vg, vx, vy), call(torch, x, y), rtol=1e-12, atol=1e-12)

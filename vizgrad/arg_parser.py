@@ -245,13 +245,19 @@ def _is_tensor_or_number(value) -> bool:
     return isinstance(value, _TENSOR_OR_NUMBER)
 
 
+def _same_value(a, b) -> bool:
+    """The same default: equal and of one type (``1`` is not ``True``, nor ``1.0``)."""
+    return type(a) is type(b) and a == b
+
+
 class PythonSignature:
     """One way to call a function: an overload's arguments as Python sees them."""
 
     __slots__ = ("function_name", "params", "by_name", "max_pos_args", "min_args",
                  "max_args", "varargs_int_list", "overload", "_positional_range",
                  "_positional_defaults", "_lists", "_ints", "_int_varargs",
-                 "_keyword_defaults", "_keyword_names", "_keywords_in_order")  # fmt: skip
+                 "_keyword_defaults", "_defaults_to_pass", "_keyword_names",
+                 "_keywords_in_order")  # fmt: skip
 
     def __init__(self, function_name: str, params: list[PythonParameter], overload=None):
         self.function_name = function_name
@@ -285,6 +291,7 @@ class PythonSignature:
         # ``requires_grad`` (False) are the caller's to apply.
         self._keyword_defaults = {p.schema_name: p.default for p in params
                                   if p.kwarg_only and p.name not in ("out", "requires_grad")}  # fmt: skip
+        self._defaults_to_pass = self._keyword_defaults  # until ``leave_defaults_to``
         # A call with keywords binds through ``_bind_keywords`` when the keyword-only
         # parameters all come after the positional ones (as every schema orders them).
         self._keyword_names = tuple(p.schema_name for p in params[self.max_pos_args :])
@@ -362,12 +369,31 @@ class PythonSignature:
             return _fail(raise_errors, _unexpected_keyword, self, args, kwargs)
         return bound
 
-    def bind_call(self, args: tuple, kwargs: dict, raise_errors: bool):
+    def leave_defaults_to(self, schema_defaults: dict) -> None:
+        """Leave out of a call without keywords (``bind_call(keyword_defaults=False)``) the
+        keyword-only defaults that the operator's schema declares alike.
+
+        The binding that dispatches the call as parsed passes on only what the kernel
+        does not know: a default of the Python signature alone (``round``'s
+        ``decimals=0``; its schema has none). The kernels declare the schema's defaults
+        as their own, and autograd's formulas and the tracer read them from the schema.
+        Passing ``alpha=1`` on through every layer of ``add`` would cost a seventh of a
+        small add's time.
+        """
+        self._defaults_to_pass = {
+            name: value
+            for name, value in self._keyword_defaults.items()
+            if not _same_value(schema_defaults.get(name, NO_DEFAULT), value)
+        }
+
+    def bind_call(self, args: tuple, kwargs: dict, raise_errors: bool, keyword_defaults=True):
         """The call as the overload takes it: ``(arguments, keywords)`` by schema name.
 
         Positional parameters become arguments, keyword-only ones keywords (``out``
         stays under its Python name, for the caller to route). None if the signature
-        does not accept the call (or its error, with ``raise_errors``).
+        does not accept the call (or its error, with ``raise_errors``). Without
+        ``keyword_defaults``, a call without keywords gets only the defaults of
+        ``leave_defaults_to``.
         """
         if not kwargs:
             # The common call: positional arguments only, the rest left to their defaults.
@@ -375,7 +401,9 @@ class PythonSignature:
             fewest, most = self._positional_range
             if self._int_varargs and nargs and all(type(a) is int for a in args):
                 # ``x.view(2, 8)``: the ints themselves are the size.
-                return (args,), self._keyword_defaults
+                return (
+                    args,
+                ), self._keyword_defaults if keyword_defaults else self._defaults_to_pass
             if fewest <= nargs <= most:
                 params = self.params
                 for i, value in enumerate(args):
@@ -393,7 +421,10 @@ class PythonSignature:
                             break
                     if nargs < self.max_pos_args:
                         args += self._positional_defaults[nargs:]
-                    return args, self._keyword_defaults
+                    return (
+                        args,
+                        self._keyword_defaults if keyword_defaults else self._defaults_to_pass,
+                    )
             if not raise_errors and not self.varargs_int_list:
                 return None  # ``bind`` would refuse the call for the same reason
         elif self._keywords_in_order:
@@ -570,13 +601,14 @@ class PythonArgParser:
             parsed.append(PythonSignature(name, params, index))
         return cls(parsed[0].function_name, parsed)
 
-    def parse(self, args: tuple, kwargs: dict):
-        """``(signature, arguments, keywords)`` of the first signature that fits the call."""
+    def parse(self, args: tuple, kwargs: dict, keyword_defaults=True):
+        """``(signature, arguments, keywords)`` of the first signature that fits the call
+        (``keyword_defaults``: see ``PythonSignature.bind_call``)."""
         signatures = self.signatures
         if len(signatures) == 1:
-            return (signatures[0], *signatures[0].bind_call(args, kwargs, True))
+            return (signatures[0], *signatures[0].bind_call(args, kwargs, True, keyword_defaults))
         for signature in signatures:
-            call = signature.bind_call(args, kwargs, False)
+            call = signature.bind_call(args, kwargs, False, keyword_defaults)
             if call is not None:
                 return (signature, *call)
         raise self._no_match(args, kwargs)

@@ -97,7 +97,7 @@ class Operator:
     __slots__ = ("schema", "function_schema", "name", "overload", "qualname", "variant",
                  "kernel", "derivative", "kind", "params", "params_names", "out_names",
                  "argument_names", "tensor_inputs", "lists_may_hold_tensors",
-                 "below_autograd", "overload_name")  # fmt: skip
+                 "below_autograd", "overload_name", "keyword_defaults")  # fmt: skip
 
     def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=EXPLICIT):
         self.schema = schema
@@ -115,6 +115,10 @@ class Operator:
         # call's arguments by these names and finds its tensor inputs by these types.
         self.params = tuple((argument.type, argument.name) for argument in parsed.arguments)
         self.argument_names = tuple(name for _, name in self.params)
+        # The keyword-only options' defaults: a call that leaves them out (the parser
+        # passes on only the keywords given) has these values.
+        self.keyword_defaults = {argument.name: argument.default for argument in parsed.arguments
+                                 if argument.kwarg_only and argument.has_default}  # fmt: skip
         # The tensor inputs a node has edges for, as ``(name, is_list)``: every Tensor
         # parameter but ``out`` (``Tensor[]`` and ``Tensor?[]`` give one edge per element).
         self.tensor_inputs = tuple(

@@ -61,8 +61,9 @@ _SEQUENCES = (list, tuple)  # made once: ``list | tuple`` in a call builds a uni
 
 
 def bind_arguments(op, args, kwargs) -> dict:
-    """Name each argument by the operator's schema (positional, then keyword)."""
-    bound = dict(kwargs)
+    """Name each argument by the operator's schema (positional, then keyword; a keyword
+    option the call left out has its default)."""
+    bound = {**op.keyword_defaults, **kwargs}
     bound.update(zip(op.argument_names, args, strict=False))
     return bound
 

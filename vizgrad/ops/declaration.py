@@ -198,7 +198,26 @@ def _kernel_for(schema, variant, kernel, kernels, plain):
         return source.for_overload(schema, variant)
     if source is None:
         raise RuntimeError(f"no kernel declared for {name}")
+    if isinstance(source, Operator):
+        return _with_own_defaults(schema, source)
     return source
+
+
+def _with_own_defaults(schema, target: Operator):
+    """The kernel of an overload that calls another operator (an alias: ``special_round``
+    calls ``round.decimals``): it passes on the keyword options that its own schema
+    gives a default and the target's does not (``decimals=0``), which a call leaves out
+    when it does not give them (the parser passes on only the keywords given)."""
+    missing = {argument.name: argument.default for argument in schema.arguments
+               if argument.kwarg_only and argument.has_default
+               and argument.name not in target.keyword_defaults}  # fmt: skip
+    if not missing:
+        return target
+
+    def calling_with_defaults(*args, **kwargs):
+        return target(*args, **{**missing, **kwargs})
+
+    return calling_with_defaults
 
 
 def _is_type_smaller(first: str, second: str) -> bool:
@@ -383,8 +402,11 @@ def _plain_overloads(parser: PythonArgParser) -> dict:
     parsed (no factory ``requires_grad`` to apply): unless ``out=`` was given, the binding
     dispatches it without ``_call_overload``. Each Python call saved counts: every
     operator call goes through here."""
-    return {s: s.overload[0] for s in parser.signatures
-            if s.overload[0] is not None and "requires_grad" not in s.by_name}  # fmt: skip
+    plain = {s: s.overload[0] for s in parser.signatures
+             if s.overload[0] is not None and "requires_grad" not in s.by_name}  # fmt: skip
+    for signature, op in plain.items():
+        signature.leave_defaults_to(op.keyword_defaults)
+    return plain
 
 
 def _tensor_method(method_parser: PythonArgParser, check):
@@ -400,9 +422,9 @@ def _tensor_method(method_parser: PythonArgParser, check):
     def tensor_method(self, *args, **kwargs):
         if only is not None:
             signature = only
-            args, kwargs = only.bind_call(args, kwargs, True)
+            args, kwargs = only.bind_call(args, kwargs, True, keyword_defaults=False)
         else:
-            signature, args, kwargs = method_parser.parse(args, kwargs)
+            signature, args, kwargs = method_parser.parse(args, kwargs, keyword_defaults=False)
         if inner_self and signature in inner_self:
             position = inner_self[signature]
             args = (*args[:position], self, *args[position:])
@@ -449,9 +471,15 @@ def _method_without_arguments(name: str, signature: PythonSignature, check):
 def _python_function(name: str, function_parser: PythonArgParser, check):
     """``vizgrad.<name>``: parse the call, check its values, dispatch the chosen overload."""
     plain = _plain_overloads(function_parser)
+    # One signature: bound directly (what ``parse`` does for one).
+    only = function_parser.signatures[0] if len(function_parser.signatures) == 1 else None
 
     def function(*args, **kwargs):
-        signature, args, kwargs = function_parser.parse(args, kwargs)
+        if only is not None:
+            signature = only
+            args, kwargs = only.bind_call(args, kwargs, True, keyword_defaults=False)
+        else:
+            signature, args, kwargs = function_parser.parse(args, kwargs, keyword_defaults=False)
         if check is not None:
             check(*args, **kwargs)
         op = plain.get(signature)
