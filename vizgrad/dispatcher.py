@@ -332,23 +332,29 @@ def _outputs(op: Operator, kwargs: dict) -> list:
     return [kwargs[name] for name in op.out_names]
 
 
+_SEQUENCES = (tuple, list)  # made once: ``tuple | list`` in a call builds a union each time
+
+
 def _math_bits_of(op: Operator, args: tuple, kwargs: dict) -> int:
-    """The math bits set on any tensor argument: which of their keys the call visits."""
+    """The math bits set on any tensor argument: which of their keys the call visits
+    (the Negative and Conjugate keys of PyTorch's ``computeDispatchKeySet``, the union
+    of the arguments' key sets)."""
     bits = 0
     for value in args:
         if isinstance(value, Tensor):
             bits |= value._math_bits
-        elif isinstance(value, tuple | list) and op.lists_may_hold_tensors:
+        elif op.lists_may_hold_tensors and isinstance(value, _SEQUENCES):
             for v in value:
                 if isinstance(v, Tensor):
                     bits |= v._math_bits
-    for value in kwargs.values():
-        if isinstance(value, Tensor):
-            bits |= value._math_bits
-        elif isinstance(value, tuple | list):  # ``out=(values, indices)``
-            for v in value:
-                if isinstance(v, Tensor):
-                    bits |= v._math_bits
+    if kwargs:
+        for value in kwargs.values():
+            if isinstance(value, Tensor):
+                bits |= value._math_bits
+            elif isinstance(value, _SEQUENCES):  # ``out=(values, indices)``
+                for v in value:
+                    if isinstance(v, Tensor):
+                        bits |= v._math_bits
     return bits
 
 

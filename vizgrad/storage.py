@@ -28,6 +28,7 @@ __all__ = ["Storage"]
 
 _storage_ids = itertools.count(1)
 CPU = Device("cpu")
+_BYTE = np.dtype(np.uint8)  # made once: ``view(np.uint8)`` looks the type up on every call
 
 
 class Storage:
@@ -49,7 +50,7 @@ class Storage:
         """Own ``data``, a flat contiguous array of elements (its memory, not a copy)."""
         if data.ndim != 1:
             raise ValueError("a storage is a flat (1-D) buffer")
-        self._bytes = data.view(np.uint8)
+        self._bytes = data.view(_BYTE)
         # Memory the storage does not own (a NumPy array's, for ``from_numpy``) cannot be
         # swapped for a bigger buffer: the array would stop seeing the tensor's writes.
         self._resizable = resizable

@@ -234,7 +234,7 @@ class Tensor(metaclass=_TensorType):
         """``at::empty(size)``: a new uninitialised row-major tensor (what every
         elementwise op on contiguous inputs allocates), without ``_from_array``'s checks."""
         array = np.empty(size, dtype=dtype.numpy)
-        storage = Storage(array.reshape(-1), dtype)
+        storage = Storage(array.ravel(), dtype)  # (``ravel`` of a row-major array: a view)
         return _construct(cls, storage, size, contiguous_strides(size), 0, array, True)
 
     @classmethod

@@ -117,24 +117,28 @@ def _check_alpha(input, other, alpha=1, out=None):
 _FLOAT_OVERFLOW_IS_AN_ANSWER = {"over": "ignore", "invalid": "ignore"}
 
 
-def _times_alpha_kernel(out, b, alpha):
-    """``alpha * other`` as ATen's add kernel computes it (``fmadd(b, alpha, a)``): always
-    for complex results, where even ``alpha = 1`` is a complex product (``(inf+0j) *
-    (1+0j)`` is ``inf+nanj``, so ``1 + (inf+0j)`` is ``inf+nanj`` in PyTorch); for real
-    ones multiplying by 1 changes nothing, so it is skipped."""
-    if alpha != 1 or out.dtype.kind == "c":
-        return np.multiply(b, np.asarray(alpha, dtype=out.dtype), dtype=out.dtype)
-    return b
+def _other_times_alpha(out, b, alpha):
+    """``alpha * other`` as ATen's add kernel computes it (``fmadd(b, alpha, a)``).
+
+    The kernels below skip it for real results and ``alpha = 1``, where it changes
+    nothing; never for complex ones, where even ``alpha = 1`` is a complex product
+    (``(inf+0j) * (1+0j)`` is ``inf+nanj``, so ``1 + (inf+0j)`` is ``inf+nanj`` in PyTorch).
+    """
+    return np.multiply(b, np.asarray(alpha, dtype=out.dtype), dtype=out.dtype)
 
 
 @np.errstate(**_FLOAT_OVERFLOW_IS_AN_ANSWER)
 def _add_kernel(out, a, b, alpha=1):
-    np.add(a, _times_alpha_kernel(out, b, alpha), out=out)
+    if alpha != 1 or out.dtype.kind == "c":
+        b = _other_times_alpha(out, b, alpha)
+    np.add(a, b, out=out)
 
 
 @np.errstate(**_FLOAT_OVERFLOW_IS_AN_ANSWER)
 def _sub_kernel(out, a, b, alpha=1):
-    np.subtract(a, _times_alpha_kernel(out, b, alpha), out=out)
+    if alpha != 1 or out.dtype.kind == "c":
+        b = _other_times_alpha(out, b, alpha)
+    np.subtract(a, b, out=out)
 
 
 @np.errstate(**_FLOAT_OVERFLOW_IS_AN_ANSWER)

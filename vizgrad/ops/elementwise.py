@@ -35,17 +35,18 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
                  compute_dtype=None, check_all_same_dtype=False, scalar_parameters=False):  # fmt: skip
         self.kernel = kernel
         self.promote = promote_integer_inputs_to_float
-        self.config = {"result_dtype": result_dtype, "compute_dtype": compute_dtype,
-                       "promote_integer_inputs_to_float": promote_integer_inputs_to_float,
-                       "scalar_parameters": scalar_parameters}  # fmt: skip
+        # ``TensorIterator``'s flags after ``out`` and ``inplace``, in its order (passed by
+        # position: the functional call of every elementwise operator builds them).
+        self.config = (promote_integer_inputs_to_float, result_dtype, compute_dtype,
+                       scalar_parameters)  # fmt: skip
         self.check_all_same_dtype = check_all_same_dtype
 
-    def _iterator_config(self, options: dict) -> dict:
+    def _iterator_config(self, options: dict) -> tuple:
         # ``div(a, b, rounding_mode=None)`` promotes integers to float; the rounded modes
         # don't: the promotion may be a function of the call's options.
         if not callable(self.promote):
             return self.config
-        return {**self.config, "promote_integer_inputs_to_float": self.promote(**options)}
+        return (self.promote(**options), *self.config[1:])
 
     def for_overload(self, schema, variant):
         kernel = self._variant_kernel(schema.base_name, variant)
@@ -72,8 +73,8 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
             inplace_name = name + "_"
 
             def inplace_kernel(*operands, **options):
-                iterator = TensorIterator(inplace_name, operands, out=operands[0], inplace=True,
-                                          **(config or configure(options)))  # fmt: skip
+                iterator = TensorIterator(inplace_name, operands, operands[0], True,
+                                          *(config or configure(options)))  # fmt: skip
                 return iterator.run(kernel, **options)
 
             return inplace_kernel
@@ -82,13 +83,15 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
             def out_kernel(*operands, out, **options):
                 if self.check_all_same_dtype:
                     check_same_dtype(out, result_type(*operands))
-                iterator = TensorIterator(name, operands, out=out, **(config or configure(options)))
+                iterator = TensorIterator(
+                    name, operands, out, False, *(config or configure(options))
+                )
                 return iterator.run(kernel, **options)
 
             return out_kernel
 
         def functional_kernel(*operands, **options):
-            iterator = TensorIterator(name, operands, **(config or configure(options)))
+            iterator = TensorIterator(name, operands, None, False, *(config or configure(options)))
             return iterator.run(kernel, **options)
 
         return functional_kernel

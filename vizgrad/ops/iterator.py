@@ -72,7 +72,6 @@ class TensorIterator:
         self,
         op_name: str,
         operands,
-        *,
         out: Tensor | None = None,
         inplace: bool = False,
         promote_integer_inputs_to_float: bool = False,
@@ -150,6 +149,7 @@ class TensorIterator:
         """
         first = None
         has_int = has_float = False
+        inputs = []  # the tensors' arrays; a number's place is filled once the dtype is known
         for x in operands:
             if isinstance(x, Tensor):
                 if first is None:
@@ -158,7 +158,10 @@ class TensorIterator:
                     return False
                 if not x._contiguous:
                     return False
-            elif type(x) is float:
+                inputs.append(x._array)
+                continue
+            inputs.append(None)
+            if type(x) is float:
                 has_float = True
             elif type(x) is int:
                 has_int = True
@@ -189,23 +192,25 @@ class TensorIterator:
             for x in operands:
                 if x is not out and isinstance(x, Tensor) and x._storage is out._storage:
                     return False  # it may overlap what is written: checked in full
-        inputs = []
-        for x in operands:
-            if isinstance(x, Tensor):
-                inputs.append(x._array if x._dtype is common else x._array.astype(common.numpy))
-            else:  # a number converts here only if it cannot overflow, wrap or fail
-                int_limits, float_limits = _NUMBER_LIMITS[common]
-                limits = int_limits if type(x) is int else float_limits
-                if limits is None or not limits[0] <= x <= limits[1]:
-                    return False
-                inputs.append(np.asarray(x, common.numpy))
+        if common is not first._dtype:  # integers computed as floats
+            inputs = [a if a is None else a.astype(common.numpy) for a in inputs]
+        if has_int or has_float:
+            for i, x in enumerate(operands):
+                if inputs[i] is None:  # a number converts only if it cannot overflow, wrap or fail
+                    int_limits, float_limits = _NUMBER_LIMITS[common]
+                    limits = int_limits if type(x) is int else float_limits
+                    if limits is None or not limits[0] <= x <= limits[1]:
+                        return False
+                    inputs[i] = np.asarray(x, common.numpy)
         self.shape = first._size
         self.common_dtype = self.compute_dtype = common
         if out is None:
             out = Tensor._new_contiguous(first._size, kernel_dtype)
+            self._write_array = out._cached_array  # (just made: current)
+        else:
+            self._write_array = out._array
         self.output = out
         self.inputs = inputs
-        self._write_array = out._array
         self._needs_copy_back = False
         return True
 
