@@ -274,8 +274,14 @@ def test_sum(name):
 
 
 def test_sum_keepdim_and_integers():
-    v, t = sparse_pair("duplicates")
-    assert_same_sparse(v.sum(0, keepdim=True), t.sum(0, keepdim=True))
+    for name in ("duplicates", "one", "empty", "hybrid"):
+        v, t = sparse_pair(name)
+        for dim in (0, 1):
+            expected = t.sum(dim, keepdim=True)
+            if expected.is_sparse:
+                assert_same_sparse(v.sum(dim, keepdim=True), expected)
+            else:
+                assert_same(v.sum(dim, keepdim=True), expected)
     iv = vg.sparse_coo_tensor([[0, 1]], [1, 2], (3,))
     it = torch.sparse_coo_tensor([[0, 1]], [1, 2], (3,))
     assert_same(iv.sum(), it.sum())
@@ -301,7 +307,7 @@ def test_mm_matmul_and_sparse_mm(name):
 
 
 def test_t():
-    for name in ("coalesced", "unsorted", "duplicates", "empty"):
+    for name in ("coalesced", "unsorted", "duplicates", "empty", "one"):
         v, t = sparse_pair(name)
         assert_same_sparse(v.t(), t.t())
         assert_same_sparse(v.t().t(), t.t().t())
@@ -310,6 +316,14 @@ def test_t():
     three = ([[0, 1], [2, 0], [0, 1]], [3.0, 4.0], (2, 3, 2))
     assert_same_error(lambda: vg.sparse_coo_tensor(*three).t(),
                       lambda: torch.sparse_coo_tensor(*three).t())  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["coalesced", "one", "empty", "hybrid"])
+def test_unsqueeze(name):
+    v, t = sparse_pair(name)
+    for dim in range(-v.dim() - 1, v.dim() + 1):
+        assert_same_sparse(v.unsqueeze(dim), t.unsqueeze(dim))
+    assert_same_error(lambda: v.unsqueeze(v.dim() + 1), lambda: t.unsqueeze(t.dim() + 1))
 
 
 def test_sparse_mask():

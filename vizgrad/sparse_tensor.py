@@ -52,7 +52,7 @@ class SparseCooTensor(Tensor):
 
     is_sparse = True
 
-    def __init__(self, indices: Tensor, values: Tensor, size, coalesced: bool):
+    def __init__(self, indices: Tensor, values: Tensor, size, coalesced: bool | None = None):
         # Kernels build these from checked parts (``vizgrad.ops.sparse_coo``): the
         # invariants are theirs to keep, as ``_sparse_coo_tensor_unsafe``'s callers' are.
         size = tuple(size)
@@ -60,8 +60,9 @@ class SparseCooTensor(Tensor):
         self._sparse_values = values
         self._sparse_dim = indices._size[0]
         self._dense_dim = values.dim() - 1
-        # An empty or one-element tensor is coalesced whatever it is told.
-        self._coalesced = coalesced or values._size[0] < 2
+        # Unless told (``_coalesced_``), a tensor of fewer than two elements is coalesced
+        # (``set_indices_and_values_unsafe``).
+        self._coalesced = values._size[0] < 2 if coalesced is None else coalesced
         # The fields of a strided tensor that a sparse one has too.
         self._storage = None
         self._size = size

@@ -86,12 +86,13 @@ _ENGINE_REFERENCES = 3
 def _accumulate_sparse(meta, grad, held_elsewhere: bool) -> None:
     """A sparse gradient, or a gradient for a sparse ``.grad`` (``accumulateGrad``'s sparse
     cases): the first is kept as a new sparse tensor over its parts when nobody else holds
-    it (which, as ``_sparse_coo_tensor_unsafe``, forgets that it was coalesced), else cloned;
+    it (which, as ``_sparse_coo_tensor_unsafe``, forgets that it was coalesced unless it
+    holds fewer than two elements), else cloned;
     a later one is added out of place, the dense operand first (dense + sparse is dense)."""
     if meta.grad is None:
         if not held_elsewhere and not grad_state.enabled:
             parts = (grad._sparse_indices, grad._sparse_values, grad._size)
-            meta.grad = type(grad)(*parts, coalesced=False)
+            meta.grad = type(grad)(*parts)
         else:
             meta.grad = grad.clone()
     elif meta.grad.is_sparse and not grad.is_sparse:

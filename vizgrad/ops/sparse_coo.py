@@ -39,6 +39,7 @@ from ..dispatcher import (
 from ..dtypes import BOOL, INTEGRAL, int64
 from ..grad_mode import state as grad_state
 from ..promotion import promote_types, result_type
+from ..shape import wrap_dim
 from ..sparse_tensor import SparseCooTensor
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
@@ -52,6 +53,7 @@ from .permutations import t
 from .reduction_args import reduction_dims
 from .reductions import sum as sum_
 from .registry import OPERATORS
+from .size_one_dims import unsqueeze
 from .unary import neg
 
 __all__ = ["sparse_coo_tensor", "sparse_mask", "to_dense", "to_sparse", "coalesce",
@@ -61,8 +63,9 @@ __all__ = ["sparse_coo_tensor", "sparse_mask", "to_dense", "to_sparse", "coalesc
 # --- building a sparse tensor from its parts ------------------------------------------
 
 
-def _sparse(indices: np.ndarray, values: np.ndarray, size, coalesced: bool, dtype=None):
-    """A ``SparseCooTensor`` of fresh NumPy parts (``_sparse_coo_tensor_unsafe``)."""
+def _sparse(indices: np.ndarray, values: np.ndarray, size, coalesced: bool | None, dtype=None):
+    """A ``SparseCooTensor`` of fresh NumPy parts (``_sparse_coo_tensor_unsafe``), flagged
+    coalesced as told (``_coalesced_``), or, if ``None``, when it holds fewer than two."""
     indices_tensor = Tensor._from_array(np.ascontiguousarray(indices, dtype=np.int64), int64)
     values_tensor = Tensor._from_array(np.ascontiguousarray(values), dtype)
     return SparseCooTensor(indices_tensor, values_tensor, size, coalesced)
@@ -221,7 +224,7 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
                     "cannot set is_coalesced to true if indices correspond to uncoalesced COO tensor"
                 )
     result = _sparse(index_array.copy(), values._resolved_array().copy(), size,
-                     bool(is_coalesced), values._dtype)  # fmt: skip
+                     is_coalesced, values._dtype)  # fmt: skip
     if requires_grad:
         if not (result.is_floating_point() or result.is_complex()):
             raise RuntimeError(
@@ -654,23 +657,22 @@ def _sum_dim_kernel(self, dim, keepdim=False, *, dtype=None):
     sparse_summed = [d for d in dims if d < self._sparse_dim]
     dense_axes = tuple(d - self._sparse_dim + 1 for d in dims if d >= self._sparse_dim)
     if dense_axes:
-        values_array = values_array.sum(axis=dense_axes, keepdims=keepdim)
+        values_array = values_array.sum(axis=dense_axes)
     if len(sparse_summed) == self._sparse_dim:  # no coordinate is left: a dense result
         total = values_array.sum(axis=0)
         if keepdim:
-            total = total.reshape((1,) * self._sparse_dim + total.shape)
+            total = total.reshape([1 if d in dims else n for d, n in enumerate(self._size)])
         return Tensor._from_array(np.asarray(total), dtype)
     kept = [d for d in range(self._sparse_dim) if d not in sparse_summed]
     coalesced_indices, summed = _coalesced_parts(
         indices_array[kept], values_array, tuple(self._size[d] for d in kept)
     )
-    if keepdim:  # a summed sparse dim stays, of size 1, every coordinate 0 along it
-        full = np.zeros((self._sparse_dim, coalesced_indices.shape[1]), dtype=np.int64)
-        full[kept] = coalesced_indices
-        size = [1 if d in dims else n for d, n in enumerate(self._size)]
-        return _sparse(full, summed, size, False, dtype)
     size = [n for d, n in enumerate(self._size) if d not in dims]
-    return _sparse(coalesced_indices, summed, size, True, dtype)
+    result = _sparse(coalesced_indices, summed, size, True, dtype)
+    if keepdim:  # ``sum_sparse_coo`` puts the summed dims back with ``unsqueeze``
+        for d in sorted(dims):
+            result = _unsqueeze_kernel(result, d)
+    return result
 
 
 def _check_matrix_product(self, mat2):
@@ -714,6 +716,20 @@ def _pattern(t: SparseCooTensor) -> np.ndarray:
     return pattern
 
 
+def _unsqueeze_kernel(self, dim):
+    """``unsqueeze_sparse``: a new size-1 dim is sparse (a row of zero coordinates) when
+    it comes among or right after the sparse dims, else dense (an axis of the values)."""
+    dim = wrap_dim(dim, self.dim() + 1)
+    indices_array, values_array = _parts(self)
+    size = (*self._size[:dim], 1, *self._size[dim:])
+    if dim <= self._sparse_dim:
+        zeros = np.zeros((1, indices_array.shape[1]), dtype=np.int64)
+        new_indices = np.concatenate((indices_array[:dim], zeros, indices_array[dim:]))
+        return _sparse(new_indices, values_array.copy(), size, None, self._dtype)
+    new_values = np.expand_dims(values_array, dim - self._sparse_dim + 1)
+    return _sparse(indices_array.copy(), new_values, size, None, self._dtype)
+
+
 def _neg_kernel(self):
     return _like(self, -_parts(self)[1], self._dtype)
 
@@ -739,7 +755,9 @@ def _t_kernel(self):
     if self.dim() < 2:
         return _like(self, _parts(self)[1].copy(), self._dtype)
     indices_array = self._sparse_indices._array[::-1].copy()
-    return _sparse(indices_array, _parts(self)[1].copy(), self._size[::-1], False, self._dtype)
+    coalesced = False if indices_array.shape[1] else None  # (an empty one stays coalesced)
+    return _sparse(indices_array, _parts(self)[1].copy(), self._size[::-1], coalesced,
+                   self._dtype)  # fmt: skip
 
 
 def _detach_kernel(self):
@@ -757,6 +775,7 @@ for _op, _kernel in (
     (clone.overloads["clone"], _clone_kernel),
     (t.overloads["t"], _t_kernel),
     (detach.overloads["detach"], _detach_kernel),
+    (unsqueeze.overloads["unsqueeze"], _unsqueeze_kernel),
 ):
     register_kernel(_op, SPARSE_BACKEND_KEY, _kernel)
 
