@@ -318,6 +318,28 @@ def test_t():
                       lambda: torch.sparse_coo_tensor(*three).t())  # fmt: skip
 
 
+NARROWS = [(0, 0, 1), (1, 1, 1), (2, 1, 1), (3, 0, 2), (0, 0, 0), (-1, 0, 1), (0, 1, 5),
+           (0, -1, 1), (0, 0, -1)]  # fmt: skip
+
+
+@pytest.mark.parametrize("args", NARROWS)
+def test_narrow_copy(args):
+    array = np.arange(16).reshape(2, 2, 2, 2)
+    for sparse_dims in (2, 4):
+        v, t = vg.tensor(array).to_sparse(sparse_dims), torch.tensor(array).to_sparse(sparse_dims)
+        try:
+            expected = torch.narrow_copy(t, *args)
+        except RuntimeError:
+            assert_same_error(
+                lambda v=v: vg.narrow_copy(v, *args), lambda t=t: torch.narrow_copy(t, *args)
+            )
+            continue
+        assert_same_sparse(vg.narrow_copy(v, *args), expected)
+    u, tu = sparse_pair("unsorted")
+    if 0 <= args[0] < 2 and args[1] >= 0 and args[2] >= 0 and args[1] + args[2] <= 2:
+        assert_same_sparse(u.narrow_copy(*args), tu.narrow_copy(*args))
+
+
 @pytest.mark.parametrize("name", ["coalesced", "one", "empty", "hybrid"])
 def test_unsqueeze(name):
     v, t = sparse_pair(name)

@@ -53,6 +53,7 @@ from .permutations import t
 from .reduction_args import reduction_dims
 from .reductions import sum as sum_
 from .registry import OPERATORS
+from .shape_composites import narrow_copy
 from .size_one_dims import unsqueeze
 from .unary import neg
 
@@ -765,6 +766,35 @@ def _detach_kernel(self):
     return SparseCooTensor(self._sparse_indices, self._sparse_values, self._size, self._coalesced)
 
 
+def _narrow_copy_kernel(self, dim, start, length):
+    """``narrow_copy_sparse``: along a sparse dim, keep the elements whose coordinate is in
+    ``[start, start + length)`` (shifted to start at 0); along a dense dim, narrow every
+    value. Unlike the strided kernel, neither ``dim`` nor ``start`` may be negative."""
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if not 0 <= dim < self.dim():
+        raise RuntimeError(f"Dimension {dim} out of range. Expecting 0 <= dim < {self.dim()}.")
+    end = start + length
+    if start < 0 or end > self._size[dim]:
+        raise RuntimeError(
+            "Invalid range to narrow. range(start, start+length) must be a subset of "
+            f"range(0, {self._size[dim]})."
+        )
+    indices_array, values_array = _parts(self)
+    size = list(self._size)
+    size[dim] = length
+    if dim < self._sparse_dim:
+        kept = (indices_array[dim] >= start) & (indices_array[dim] < end)
+        new_indices = indices_array[:, kept].copy()
+        new_indices[dim] -= start
+        new_values = values_array[kept]
+    else:
+        new_indices = indices_array.copy()
+        axis = dim - self._sparse_dim + 1
+        new_values = values_array[(slice(None),) * axis + (slice(start, end),)]
+    return _sparse(new_indices, new_values, size, self._coalesced, self._dtype)
+
+
 for _op, _kernel in (
     (add.overloads["add.Tensor"], _add_kernel),
     (mul.overloads["mul.Tensor"], _mul_kernel),
@@ -775,6 +805,7 @@ for _op, _kernel in (
     (clone.overloads["clone"], _clone_kernel),
     (t.overloads["t"], _t_kernel),
     (detach.overloads["detach"], _detach_kernel),
+    (narrow_copy.overloads["narrow_copy"], _narrow_copy_kernel),
     (unsqueeze.overloads["unsqueeze"], _unsqueeze_kernel),
 ):
     register_kernel(_op, SPARSE_BACKEND_KEY, _kernel)
