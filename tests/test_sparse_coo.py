@@ -449,6 +449,34 @@ def test_gradients_through_sparse_operators(op):
     assert_same_grad(v.grad, t.grad)
 
 
+@pytest.mark.parametrize("padding_idx", [None, 0])
+def test_embedding_sparse_gradient_and_an_sgd_step(padding_idx):
+    torch_layer = torch.nn.Embedding(4, 2, sparse=True, padding_idx=padding_idx)
+    layer = vg.nn.Embedding(4, 2, sparse=True, padding_idx=padding_idx)
+    with vg.no_grad():
+        layer.weight.copy_(vg.tensor(torch_layer.weight.detach().numpy()))
+    out, torch_out = layer(vg.tensor([1, 3, 1, 0])), torch_layer(torch.tensor([1, 3, 1, 0]))
+    (out * out).sum().backward()
+    (torch_out * torch_out).sum().backward()
+    assert_same_sparse(layer.weight.grad, torch_layer.weight.grad)
+    vg.optim.SGD(layer.parameters(), lr=0.5).step()
+    torch.optim.SGD(torch_layer.parameters(), lr=0.5).step()
+    assert_same(layer.weight, torch_layer.weight)
+
+
+def test_add_inplace_with_a_sparse_argument():
+    v, t = sparse_pair("duplicates")
+    dense_v, dense_t = vg.ones(2, 3), torch.ones(2, 3)
+    assert dense_v.add_(v, alpha=2) is dense_v
+    dense_t.add_(t, alpha=2)
+    assert_same(dense_v, dense_t)
+    a, ta = sparse_pair("coalesced")
+    assert a.add_(v) is a
+    ta.add_(t)
+    assert_same_sparse(a, ta)
+    assert_same_error(lambda: a.add_(vg.ones(2, 3)), lambda: ta.add_(torch.ones(2, 3)))
+
+
 def test_values_and_to_sparse_gradients():
     v, t, _, _ = grad_pair("coalesced")
     c, tc = v.coalesce(), t.coalesce()

@@ -602,6 +602,31 @@ def _add_kernel(self, other, *, alpha=1):
     return _sparse_add(self, other, alpha)
 
 
+def _add_inplace_kernel(self, other, *, alpha=1):
+    """``add_`` with a sparse argument: a dense ``self`` gets each stored value added at its
+    coordinate (what an optimizer step with a sparse gradient does); a sparse ``self``
+    takes the parts of the sum. The result keeps ``self``'s dtype."""
+    if not self.is_sparse:
+        if self._size != other._size:
+            raise RuntimeError(
+                f"add: expected 'self' and 'other' to have same size, but self has size "
+                f"{list(self._size)} while other has size {list(other._size)} (FYI: "
+                "dense-sparse addition does not currently support broadcasting)"
+            )
+        other_indices, other_values = _parts(other)
+        np.add.at(
+            self._array, tuple(other_indices), (other_values * alpha).astype(self._array.dtype)
+        )
+        return self
+    if not other.is_sparse:
+        raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) instead.")
+    total = _sparse_add(self, other, alpha)
+    self._sparse_indices = total._sparse_indices
+    self._sparse_values = total._sparse_values.to(self._dtype)
+    self._coalesced = total._coalesced
+    return self
+
+
 def _mul_kernel(self, other):
     """``mul_sparse``: by a zero-dim tensor (or a number), every value is scaled; by a dense
     tensor, each value meets the dense element at its coordinate; by a sparse tensor,
@@ -797,6 +822,7 @@ def _narrow_copy_kernel(self, dim, start, length):
 
 for _op, _kernel in (
     (add.overloads["add.Tensor"], _add_kernel),
+    (add.overloads["add_.Tensor"], _add_inplace_kernel),
     (mul.overloads["mul.Tensor"], _mul_kernel),
     (sum_.overloads["sum"], _sum_kernel),
     (sum_.overloads["sum.dim_IntList"], _sum_dim_kernel),
