@@ -464,6 +464,22 @@ def test_embedding_sparse_gradient_and_an_sgd_step(padding_idx):
     assert_same(layer.weight, torch_layer.weight)
 
 
+GATHERS = [((2, 3), 1, [[0, 0], [2, 1]]), ((2, 3), 0, [[1, 0, 1]]), ((6,), 0, [0, 0, 2]),
+           ((), 0, 0), ((2, 2), -1, [[1], [1]])]  # fmt: skip
+
+
+@pytest.mark.parametrize(("shape", "dim", "index"), GATHERS)
+def test_gather_with_sparse_grad(shape, dim, index):
+    v = vg.arange(float(np.prod(shape))).reshape(shape).requires_grad_()
+    t = torch.arange(float(np.prod(shape))).reshape(shape).requires_grad_()
+    y = v.gather(dim, vg.tensor(index), sparse_grad=True)
+    ty = t.gather(dim, torch.tensor(index), sparse_grad=True)
+    weights = np.arange(1.0, 1.0 + np.prod(ty.shape), dtype=np.float32).reshape(tuple(ty.shape))
+    (y * vg.tensor(weights)).sum().backward()
+    (ty * torch.tensor(weights)).sum().backward()
+    assert_same_sparse(v.grad, t.grad)
+
+
 def test_add_inplace_with_a_sparse_argument():
     v, t = sparse_pair("duplicates")
     dense_v, dense_t = vg.ones(2, 3), torch.ones(2, 3)
