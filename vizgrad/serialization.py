@@ -373,8 +373,11 @@ def _reduce_tensor(tensor: Tensor, requires_grad: bool):
     # ``Tensor._reduce_ex_internal``: backward hooks are never saved, an empty OrderedDict
     # stands in their place; the lazy conjugate and negative bits follow as ``metadata``
     # (``torch._utils.get_tensor_metadata``), only when one is set.
-    args = (_StorageRef(tensor._storage, tensor._dtype), tensor._offset, tuple(tensor._size),
-            tuple(tensor._stride), requires_grad, OrderedDict())  # fmt: skip
+    # Size and stride as new tuples, as torch's ``self.size()`` and ``self.stride()`` make
+    # them: the pickler writes a tuple it has seen (vizgrad's shared ``(1,)`` strides) as a
+    # reference back, which would change the bytes.
+    args = (_StorageRef(tensor._storage, tensor._dtype), tensor._offset, tuple([*tensor._size]),
+            tuple([*tensor._stride]), requires_grad, OrderedDict())  # fmt: skip
     metadata = {name: True for name, bit in (("conj", tensor.is_conj()), ("neg", tensor.is_neg()))
                 if bit}  # fmt: skip
     return (_rebuild_tensor_v2, (*args, metadata) if metadata else args)
