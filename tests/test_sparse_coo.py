@@ -1,6 +1,7 @@
 """The sparse COO layout against PyTorch: construction, parts, coalescing, conversions,
 the SparseCPU kernels, their gradients, printing, errors and the dispatch trace."""
 
+import io
 import subprocess
 import sys
 import warnings
@@ -530,6 +531,44 @@ def test_layout_object():
     assert repr(vg.sparse_coo) == repr(torch.sparse_coo).replace("torch.", "vizgrad.")
     assert repr(vg.strided) == repr(torch.strided).replace("torch.", "vizgrad.")
     assert vg.sparse_coo is not vg.strided
+
+
+# --- checkpoints --------------------------------------------------------------------
+
+
+def saved_bytes(lib, obj) -> bytes:
+    buffer = io.BytesIO()
+    lib.save(obj, buffer)
+    return buffer.getvalue()
+
+
+def test_checkpoints_of_constructed_tensors_are_torchs_bytes():
+    pairs = [sparse_pair(name) for name in ("coalesced", "duplicates", "hybrid", "one")]
+    v_obj, t_obj = {"sparse": [v for v, _ in pairs]}, {"sparse": [t for _, t in pairs]}
+    assert saved_bytes(vg, v_obj) == saved_bytes(torch, t_obj)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_checkpoints_load_both_ways(name):
+    # (Bytes may differ: PyTorch's coalesce() keeps a storage as long as before, and an
+    # empty tensor's strides are its own; what is saved reads back the same.)
+    v, t = sparse_pair(name)
+    v_obj, t_obj = [v, v.coalesce()], [t, t.coalesce()]
+    for expected, loaded in ((t_obj, vg.load(io.BytesIO(saved_bytes(torch, t_obj)))),
+                             (t_obj, vg.load(io.BytesIO(saved_bytes(vg, v_obj))))):  # fmt: skip
+        for got, want in zip(loaded, expected, strict=True):
+            assert_same_sparse(got, want)
+    for got, want in zip(torch.load(io.BytesIO(saved_bytes(vg, v_obj))), t_obj, strict=True):
+        assert repr(got) == repr(want) and got.is_coalesced() == want.is_coalesced()
+
+
+def test_a_loaded_sparse_tensor_is_checked_only_when_used_as_in_pytorch():
+    # PyTorch validates loaded sparse tensors only under check_sparse_tensor_invariants.
+    data = saved_bytes(torch, torch.sparse_coo_tensor([[0, 5]], [1.0, 2.0], (3,)))
+    v, t = vg.load(io.BytesIO(data)), torch.load(io.BytesIO(data))
+    assert repr(v) == repr(t).replace("torch.", "vizgrad.")
+    with pytest.raises(RuntimeError, match="size is inconsistent with indices"):
+        v.to_dense()  # where PyTorch would read past the values' memory
 
 
 # --- the dispatch trace --------------------------------------------------------------
