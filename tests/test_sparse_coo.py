@@ -527,6 +527,18 @@ def test_printing_with_grad_fn_hybrid_and_dtypes():
     )
 
 
+def test_names_are_where_pytorch_has_them():
+    names = ["sparse_coo_tensor", "sparse_mask", "to_dense", "to_sparse", "coalesce",
+             "is_coalesced", "indices", "values", "sparse_dim", "dense_dim", "_nnz",
+             "_indices", "_values", "_coalesce", "_to_dense", "_to_sparse", "narrow_copy"]  # fmt: skip
+    for name in names:
+        assert (hasattr(vg, name), hasattr(vg.Tensor, name)) == (
+            hasattr(torch, name),
+            hasattr(torch.Tensor, name),
+        ), name
+    assert hasattr(vg.sparse, "mm") and hasattr(torch.sparse, "mm")
+
+
 def test_layout_object():
     assert repr(vg.sparse_coo) == repr(torch.sparse_coo).replace("torch.", "vizgrad.")
     assert repr(vg.strided) == repr(torch.strided).replace("torch.", "vizgrad.")

@@ -57,8 +57,8 @@ from .shape_composites import narrow_copy
 from .size_one_dims import unsqueeze
 from .unary import neg
 
-__all__ = ["sparse_coo_tensor", "sparse_mask", "to_dense", "to_sparse", "coalesce",
-           "is_coalesced", "indices", "values", "sparse_dim", "dense_dim"]  # fmt: skip
+# What ``torch`` itself has; the rest are ``Tensor`` methods only, as in PyTorch.
+__all__ = ["sparse_coo_tensor", "_coalesce"]
 
 
 # --- building a sparse tensor from its parts ------------------------------------------
@@ -334,6 +334,7 @@ _coalesce = native_function(
     kernel=_no_cpu_kernel("aten::_coalesce"),
     # A tensor and its coalesced form are the same tensor: the gradient passes through.
     derivative=Derivative("CoalesceBackward0", grads={"self": lambda grad, saved: grad}),
+    variants="function",
     doc="``torch._coalesce``: sum repeated coordinates and sort them.",
 )
 register_kernel(_coalesce.overloads["_coalesce"], SPARSE_BACKEND_KEY, _coalesce_kernel)
