@@ -158,6 +158,21 @@ def test_constructions_pytorch_does_not_check_by_default():
         assert v.is_coalesced() == expected.is_coalesced()
 
 
+def test_coordinates_out_of_bounds_are_refused_where_they_would_be_read():
+    # PyTorch builds such a tensor unchecked by default and reads past its memory later;
+    # vizgrad builds it too, then refuses to read it, with the message of PyTorch's check.
+    v = vg.sparse_coo_tensor([[0, 5]], [1.0, 2.0], (3,))
+    message = "size is inconsistent with indices: for dim 0, size is 3 but found index 5"
+    for read in (v.to_dense, v.coalesce, lambda: v * vg.ones(3), lambda: vg.ones(3) + v,
+                 lambda: vg.ones(3).sparse_mask(v), lambda: v * v):  # fmt: skip
+        with pytest.raises(RuntimeError, match=message):
+            read()
+    assert_same_error(
+        lambda: vg.sparse_coo_tensor([[0, 5]], [1.0, 2.0], (3,), check_invariants=True),
+        lambda: torch.sparse_coo_tensor([[0, 5]], [1.0, 2.0], (3,), check_invariants=True),
+    )
+
+
 def test_no_storage_no_strides_of_memory():
     v, t = sparse_pair("coalesced")
     assert v.stride() == t.stride() and v.stride(0) == t.stride(0)

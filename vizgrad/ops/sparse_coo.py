@@ -82,7 +82,15 @@ def _flat_positions(indices: np.ndarray, sparse_sizes) -> np.ndarray:
     matches coordinates (``flatten_indices``)."""
     if not sparse_sizes:
         return np.zeros(indices.shape[1], dtype=np.int64)
-    return np.ravel_multi_index(tuple(indices), sparse_sizes)
+    return np.ravel_multi_index(_coordinates(indices, sparse_sizes), sparse_sizes)
+
+
+def _coordinates(indices: np.ndarray, size) -> tuple:
+    """The coordinates as NumPy indexes them, checked against ``size`` first: PyTorch
+    accepts a tensor with coordinates out of bounds unless asked to check, and then reads
+    past its memory; vizgrad refuses, with the message of PyTorch's check."""
+    _check_in_bounds(indices, size)
+    return tuple(indices)
 
 
 def _coalesced_parts(indices: np.ndarray, values: np.ndarray, sparse_sizes):
@@ -105,9 +113,8 @@ def _dense_array(t: SparseCooTensor) -> np.ndarray:
     indices, values = _parts(t)
     if not t._sparse_dim:  # no coordinates: every stored value is the whole tensor
         return values.sum(axis=0)
-    _check_in_bounds(indices, t._size)
     dense = np.zeros(t._size, dtype=values.dtype)
-    np.add.at(dense, tuple(indices), values)  # repeated coordinates add up
+    np.add.at(dense, _coordinates(indices, t._size), values)  # repeated coordinates add up
     return dense
 
 
@@ -503,7 +510,7 @@ def _sparse_mask_kernel(self, mask):
         )
     dense = _dense_array(self) if self.is_sparse else self._resolved_array()
     mask_indices = mask._sparse_indices._array
-    return _sparse(mask_indices.copy(), dense[tuple(mask_indices)], mask._size, mask._coalesced,
+    return _sparse(mask_indices.copy(), dense[_coordinates(mask_indices, mask._size)], mask._size, mask._coalesced,
                    self._dtype)  # fmt: skip
 
 
@@ -591,7 +598,8 @@ def _dense_add_sparse(self, other, alpha):
     dtype = result_type(self, other)
     out = self._resolved_array().astype(dtype.numpy, copy=True)
     other_indices, other_values = _parts(other)
-    np.add.at(out, tuple(other_indices), other_values.astype(dtype.numpy) * alpha)
+    np.add.at(out, _coordinates(other_indices, other._size),
+              other_values.astype(dtype.numpy) * alpha)  # fmt: skip
     return Tensor._from_array(out, dtype)
 
 
@@ -616,7 +624,9 @@ def _add_inplace_kernel(self, other, *, alpha=1):
             )
         other_indices, other_values = _parts(other)
         np.add.at(
-            self._array, tuple(other_indices), (other_values * alpha).astype(self._array.dtype)
+            self._array,
+            _coordinates(other_indices, other._size),
+            (other_values * alpha).astype(self._array.dtype),
         )
         return self
     if not other.is_sparse:
@@ -642,7 +652,9 @@ def _mul_kernel(self, other):
         if other.dim() == 0:
             return _like(self, values * other._resolved_array().astype(dtype.numpy), dtype)
         dense = np.broadcast_to(other._resolved_array(), self._size)
-        return _like(self, values * dense[tuple(self._sparse_indices._array)], dtype)
+        return _like(
+            self, values * dense[_coordinates(self._sparse_indices._array, self._size)], dtype
+        )
     if self._size != other._size:
         raise RuntimeError(
             f"mul(sparse, sparse): expected sizes to match, but {list(self._size)} != "
@@ -739,7 +751,7 @@ def _mm_kernel(self, mat2):
 def _pattern(t: SparseCooTensor) -> np.ndarray:
     """Where ``t`` stores something (a stored zero counts): 1, else 0."""
     pattern = np.zeros(t._size, dtype=np.int64)
-    pattern[tuple(t._sparse_indices._array)] = 1
+    pattern[_coordinates(t._sparse_indices._array, t._size)] = 1
     return pattern
 
 
