@@ -116,12 +116,19 @@ def test_embedding_renorm_has_no_derivative_like_torch():
     assert_same_error(lambda: run(vg), lambda: run(torch))
 
 
-def test_sparse_gradients_are_refused_as_vizgrad_has_no_sparse_layout():
-    w = vg.ones(4, 2, requires_grad=True)
-    out = F.embedding(vg.tensor([1, 1]), w, sparse=True)
-    assert out.grad_fn.name() == "EmbeddingBackward0"
-    with pytest.raises(RuntimeError, match="no sparse tensors"):
+def test_sparse_gradients_are_sparse_coo_tables_of_the_looked_up_rows():
+    def run(lib, **options):
+        w = lib.ones(4, 2, requires_grad=True)
+        out = lib.nn.functional.embedding(lib.tensor([1, 1]), w, sparse=True, **options)
+        assert out.grad_fn.name() == "EmbeddingBackward0"
         out.sum().backward()
+        return w.grad
+
+    v, t = run(vg), run(torch)
+    assert v.layout is vg.sparse_coo and t.layout == torch.sparse_coo
+    assert repr(v) == repr(t).replace("torch.", "vizgrad.")
+    assert_same_error(lambda: run(vg, scale_grad_by_freq=True),
+                      lambda: run(torch, scale_grad_by_freq=True))  # fmt: skip
 
 
 # --- the Embedding module ------------------------------------------------------------------

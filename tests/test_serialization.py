@@ -251,6 +251,7 @@ BYTE_IDENTICAL_CASES = {
     "requires_grad": lambda: torch.ones(2, requires_grad=True),
     "plain": lambda: {k: v for k, v in torch_plain_values().items() if k != "no_bytes"},
     "tensor": lambda: torch.arange(5),
+    "vectors": lambda: [torch.ones(3), torch.arange(2.0), torch.zeros(3)],
     "empty_dict": dict,
 }
 

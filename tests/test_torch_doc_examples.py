@@ -43,9 +43,7 @@ DOCUMENTED = [name for name in NAMES if examples(name)]
 # Results of uninitialised memory: only their dtype and shape can be compared.
 UNINITIALISED = {"Tensor.new_empty"}
 # Examples that need what vizgrad does not have yet; strict, so they fail once it does.
-NOT_YET = {
-    "narrow_copy": "its second example narrows a sparse COO tensor (the sparse layout is to come)",
-}
+NOT_YET: dict[str, str] = {}
 
 
 def test_most_names_have_examples():

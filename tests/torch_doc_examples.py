@@ -165,6 +165,9 @@ def run_both(qualified_name: str) -> list[tuple[str, tuple, tuple]]:
 
 def _as_comparable(value):
     """A plain Python/NumPy form of a result of either library, for comparison."""
+    if isinstance(value, (torch.Tensor, vg.Tensor)) and value.is_sparse:
+        # No NumPy form: its printout shows all it holds (indices, values, size, dtype).
+        return ("sparse", repr(value).replace("torch.", "vizgrad."))
     if isinstance(value, torch.Tensor):
         value = value.detach().resolve_conj().resolve_neg()
         return ("tensor", str(value.dtype).removeprefix("torch."), value.numpy())

@@ -9,7 +9,7 @@ draw; it never imports Jupyter itself.
 from math import e, inf, nan, pi
 
 from . import accelerator, autograd, backends, cuda, events, return_types
-from .device import device, get_default_device, layout, set_default_device, strided
+from .device import device, get_default_device, layout, set_default_device, sparse_coo, strided
 from .dispatch_trace_log import dispatch_trace
 from .dtypes import ALIASES as _ALIASES
 from .dtypes import (
@@ -97,6 +97,7 @@ from .ops.shape_composites import *  # noqa: F403
 from .ops.shape_views import *  # noqa: F403
 from .ops.size_one_dims import *  # noqa: F403
 from .ops.sorting import *  # noqa: F403
+from .ops.sparse_coo import *  # noqa: F403
 from .ops.special_functions import *  # noqa: F403
 from .ops.spectral import *  # noqa: F403
 from .ops.splitting import *  # noqa: F403
@@ -113,7 +114,7 @@ from .typed_storage import *  # noqa: F403  (TypedStorage, UntypedStorage, Float
 
 # The layers above the engine, as ``import torch`` makes ``torch.nn`` and ``torch.optim``.
 from . import datasets, nn, optim, utils  # isort: skip
-from . import fft, linalg, special, testing  # isort: skip  (namespaces of operators)
+from . import fft, linalg, sparse, special, testing  # isort: skip  (namespaces of operators)
 from . import jit  # isort: skip  (traces record nn modules' forwards)
 from . import fx  # isort: skip  (traces nn modules: after nn)
 from .serialization import load, save  # isort: skip  (rebuilds nn.Parameter)

@@ -1,13 +1,14 @@
 """Devices, layouts and memory formats (``c10::Device``, ``c10::Layout``, ``c10::MemoryFormat``).
 
-vizgrad has one device, the CPU, and one layout, strided. They are still real values
-that the dispatcher reads, because that is where PyTorch would branch to CUDA or sparse.
+vizgrad has one device, the CPU, and two layouts: strided (a storage read through
+strides) and sparse COO (coordinates and values of the elements that are stored). They
+are real values: a tensor's layout decides which backend kernel the dispatcher runs.
 A memory format says in which order a new strided tensor lays out its dimensions.
 """
 
 from __future__ import annotations
 
-__all__ = ["device", "check_backend", "get_default_device", "set_default_device", "layout", "strided", "memory_format", "contiguous_format",
+__all__ = ["device", "check_backend", "get_default_device", "set_default_device", "layout", "strided", "sparse_coo", "memory_format", "contiguous_format",
            "preserve_format", "channels_last"]  # fmt: skip
 
 
@@ -134,7 +135,9 @@ def check_backend(where) -> device:
 
 
 class layout:  # noqa: N801 - the PyTorch name
-    """``torch.layout``: how elements are laid out; vizgrad has ``strided``."""
+    """``torch.layout``: how elements are laid out: ``strided`` (every element in a storage,
+    found through strides) or ``sparse_coo`` (only some elements, as a list of their
+    coordinates and a tensor of their values: ``vizgrad.sparse_tensor``)."""
 
     __slots__ = ("name",)
 
@@ -146,6 +149,7 @@ class layout:  # noqa: N801 - the PyTorch name
 
 
 strided = layout("strided")
+sparse_coo = layout("sparse_coo")
 
 
 class memory_format:  # noqa: N801 - the PyTorch name

@@ -16,7 +16,9 @@ For a CPU strided tensor an operator call visits, in order:
    the kernel never sees the bit, except for the operators that handle it themselves
    (views keep it; ``clone``, ``copy_`` apply it): for them the key is a fall-through.
 4. ``CPU`` — the backend kernel. Inside it, a second dispatch picks the dtype loop
-   (``AT_DISPATCH_ALL_TYPES``); see ``vizgrad.ops.iterator``.
+   (``AT_DISPATCH_ALL_TYPES``); see ``vizgrad.ops.iterator``. When an argument is a
+   sparse COO tensor, the backend is ``SparseCPU`` instead: the operator's kernel for that
+   layout (``register_kernel``), or PyTorch's ``NotImplementedError`` if it has none.
 
 Each step emits an ``OpDispatched`` event, which is what ``dispatch_trace`` prints.
 While someone listens, each call also gets a *call id*: its steps carry it (and the
@@ -31,7 +33,7 @@ from . import events, module_scope
 from .autograd_meta import CreationMeta, DifferentiableViewMeta
 from .grad_mode import state as grad_state
 from .schema import FunctionSchema
-from .tensor import CONJ_BIT, NEG_BIT, Tensor
+from .tensor import CONJ_BIT, NEG_BIT, SPARSE_BIT, Tensor
 
 __all__ = [
     "COMPOSITE_IMPLICIT",
@@ -50,6 +52,7 @@ __all__ = [
     "current_op",
     "dispatch",
     "register_fallback",
+    "register_kernel",
     "set_autograd_handler",
 ]
 
@@ -80,6 +83,7 @@ INPLACE_OR_VIEW_KEY = "ADInplaceOrView"
 NEGATIVE_KEY = "Negative"
 CONJUGATE_KEY = "Conjugate"
 BACKEND_KEY = "CPU"
+SPARSE_BACKEND_KEY = "SparseCPU"
 
 
 class Operator:
@@ -87,7 +91,8 @@ class Operator:
 
     ``schema`` is its signature in PyTorch's schema language
     (``add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``);
-    ``kernel`` is the CPU implementation; ``derivative`` its backward formula
+    ``kernel`` is the CPU implementation (``sparse_kernel`` the SparseCPU one, if any:
+    ``register_kernel``); ``derivative`` its backward formula
     (``derivatives.yaml``) when ``kind`` is ``EXPLICIT``. ``kind`` says what the
     autograd key does with it: record a node (``EXPLICIT``), run the kernel there and
     let its inner calls record (``COMPOSITE_IMPLICIT``), or nothing
@@ -97,7 +102,8 @@ class Operator:
     __slots__ = ("schema", "function_schema", "name", "overload", "qualname", "variant",
                  "kernel", "derivative", "kind", "params", "params_names", "out_names",
                  "argument_names", "tensor_inputs", "lists_may_hold_tensors",
-                 "below_autograd", "overload_name", "keyword_defaults")  # fmt: skip
+                 "below_autograd", "overload_name", "keyword_defaults",
+                 "sparse_kernel")  # fmt: skip
 
     def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=EXPLICIT):
         self.schema = schema
@@ -107,6 +113,7 @@ class Operator:
         self.overload_name = parsed.qualified_name  # ``transpose.int``: what fallbacks list
         self.variant = variant
         self.kernel = kernel
+        self.sparse_kernel = None
         if kind is not EXPLICIT and derivative is not None:
             raise ValueError(f"{schema}: only an EXPLICIT operator has a derivative formula")
         self.kind = kind
@@ -191,6 +198,20 @@ def register_fallback(key: str, bit: int, fallback, fallthrough: frozenset) -> N
     continues at the keys below.
     """
     _state.fallbacks[bit] = (key, fallback, fallthrough)
+
+
+def register_kernel(op: Operator, key: str, kernel) -> None:
+    """Give ``op`` its kernel for the backend ``key`` (``TORCH_LIBRARY_IMPL(aten, SparseCPU, m)``,
+    or a ``dispatch: SparseCPU:`` entry in ``native_functions.yaml``).
+
+    The dense kernel is the operator's own (``Operator.kernel``); the only other backend is
+    ``SparseCPU``, whose kernels live with the sparse layout (``vizgrad.ops.sparse_coo``).
+    """
+    if key != SPARSE_BACKEND_KEY:
+        raise ValueError(f"vizgrad has no backend {key!r} besides CPU and SparseCPU")
+    if op.sparse_kernel is not None:
+        raise RuntimeError(f"{op.qualname} has two SparseCPU kernels")
+    op.sparse_kernel = kernel
 
 
 def current_call() -> int:
@@ -393,6 +414,8 @@ def _math_bit_keys(op: Operator, args: tuple, kwargs: dict, action="redispatch",
         finally:
             _state.depth -= 1
             _state.below_autograd -= 1
+    if bits & SPARSE_BIT:
+        return _sparse_backend(op, args, kwargs, action)
     return _backend(op, args, kwargs, action)
 
 
@@ -408,6 +431,42 @@ def _backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
     finally:
         _state.depth -= 1
         _state.below_autograd -= 1
+
+
+def _sparse_backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
+    """The backend step when an argument is sparse: the operator's SparseCPU kernel.
+
+    PyTorch picks the backend from the union of the arguments' dispatch keys, in which a
+    sparse tensor's ``SparseCPU`` outranks ``CPU``: one sparse argument is enough
+    (``dense + sparse`` runs ``add``'s sparse kernel). An operator without one fails.
+    """
+    kernel = op.sparse_kernel
+    if events.bus.active and "op_dispatched" in events.bus.wanted:
+        note = _SPARSE_BACKEND_NOTE if kernel is not None else _NO_SPARSE_KERNEL_NOTE
+        _emit_step(op, SPARSE_BACKEND_KEY, action, args, note)
+    if kernel is None:
+        raise backend_missing(op, SPARSE_BACKEND_KEY)
+    _state.depth += 1
+    _state.below_autograd += 1
+    try:
+        return kernel(*args, **kwargs)
+    finally:
+        _state.depth -= 1
+        _state.below_autograd -= 1
+
+
+def backend_missing(op: Operator, key: str) -> NotImplementedError:
+    """PyTorch's error for an operator with no kernel for the backend ``key`` (which it
+    follows with the registration site of each kernel it has: here, the keys)."""
+    available = [BACKEND_KEY] if key != BACKEND_KEY else []
+    if op.sparse_kernel is not None and key != SPARSE_BACKEND_KEY:
+        available.append(SPARSE_BACKEND_KEY)
+    available += [NEGATIVE_KEY, CONJUGATE_KEY, INPLACE_OR_VIEW_KEY, AUTOGRAD_KEY]
+    return NotImplementedError(
+        f"Could not run '{op.qualname}' with arguments from the '{key}' backend. This could be "
+        f"because the operator doesn't exist for this backend. '{op.qualname}' is only "
+        f"available for these backends: [{', '.join(available)}]."
+    )
 
 
 def _allocation_failed(error: MemoryError) -> RuntimeError:
@@ -516,6 +575,11 @@ _INPLACE_OR_VIEW_NOTES = {
     OUT: "out=: bumps the version counter of out after the kernel writes it",
 }
 _BACKEND_NOTE = "CPU strided kernel; the dtype is dispatched inside it"
+_SPARSE_BACKEND_NOTE = "SparseCPU kernel: an argument has layout sparse_coo"
+_NO_SPARSE_KERNEL_NOTE = (
+    "an argument has layout sparse_coo, and this operator has no SparseCPU kernel: "
+    "NotImplementedError"
+)
 _RESOLVES = "{} bit set on an input: a resolved clone of it goes to the kernel"
 _MATH_BIT_NOTES = {
     FUNCTIONAL: _RESOLVES,

@@ -14,6 +14,9 @@ How PyTorch prints a tensor:
    every dimension are shown, with ``...`` between.
 4. **Suffixes**: ``dtype=`` when the dtype is not the default one for its kind,
    ``size=`` for empty tensors, then ``grad_fn=<…>`` or ``requires_grad=True``.
+
+A sparse COO tensor prints its two parts, each as a tensor, then ``size=``, ``nnz=``,
+``dtype=`` and ``layout=`` (``sparse_repr``).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import numpy as np
 
 from . import dtypes as dt
 
-__all__ = ["tensor_repr", "set_printoptions", "get_printoptions", "printoptions"]
+__all__ = ["tensor_repr", "sparse_repr", "set_printoptions", "get_printoptions", "printoptions"]
 
 
 @dataclasses.dataclass
@@ -216,14 +219,16 @@ def _tensor_str(values: np.ndarray, indent: int) -> str:
 # --- the whole repr --------------------------------------------------------------------
 
 
-def _add_suffixes(tensor_str: str, suffixes, indent: int) -> str:
-    """Append ``, dtype=…`` and friends, starting a new line when one would pass linewidth."""
+def _add_suffixes(tensor_str: str, suffixes, indent: int, force_newline: bool = False) -> str:
+    """Append ``, dtype=…`` and friends, starting a new line when one would pass linewidth
+    (and for the first one when ``force_newline``: a sparse tensor's ``size=``)."""
     parts = [tensor_str]
     last_line_len = len(tensor_str) - tensor_str.rfind("\n") + 1
     for suffix in suffixes:
-        if last_line_len + len(suffix) + 2 > PRINT_OPTS.linewidth:
+        if force_newline or last_line_len + len(suffix) + 2 > PRINT_OPTS.linewidth:
             parts.append(",\n" + " " * indent + suffix)
             last_line_len = indent + len(suffix)
+            force_newline = False
         else:
             parts.append(", " + suffix)
             last_line_len += len(suffix) + 2
@@ -254,11 +259,38 @@ def tensor_repr(t) -> str:
         if not _has_default_dtype(t._dtype):
             suffixes.append(f"dtype={t._dtype!r}")
         tensor_str = _tensor_str(t._resolved_array(), indent)  # through the math bits
+    suffixes += _autograd_suffixes(t)
+    return _add_suffixes(prefix + tensor_str, suffixes, indent)
+
+
+def _autograd_suffixes(t) -> list:
     grad_fn = t.grad_fn
     if grad_fn is not None:
         # ``_tensor_str`` prints the node's class name: its ``name()`` without the C++
         # namespace a hand-written node's name has (``CopyBackwards``).
-        suffixes.append(f"grad_fn=<{grad_fn.name().rpartition('::')[2]}>")
-    elif t._requires_grad:
-        suffixes.append("requires_grad=True")
-    return _add_suffixes(prefix + tensor_str, suffixes, indent)
+        return [f"grad_fn=<{grad_fn.name().rpartition('::')[2]}>"]
+    if t._requires_grad:
+        return ["requires_grad=True"]
+    return []
+
+
+def sparse_repr(t) -> str:
+    """``repr`` of a sparse COO tensor: its indices and values, each printed as a tensor
+    indented under the other, then its size, ``nnz``, dtype and layout (``_tensor_str``'s
+    ``self.layout == torch.sparse_coo`` branch). An empty part also says its size."""
+    prefix = "tensor("
+    indent = len(prefix)
+    suffixes = ["size=" + str(tuple(t._size)), f"nnz={t._nnz()}"]
+    if not _has_default_dtype(t._dtype):
+        suffixes.append(f"dtype={t._dtype!r}")
+    parts = []
+    for name, part in (("indices", t._sparse_indices), ("values", t._sparse_values)):
+        part_prefix = f"{name}=tensor("
+        text = _tensor_str(part._array, indent + len(part_prefix))
+        if part.numel() == 0:
+            text += ", size=" + str(tuple(part._size))
+        parts.append(part_prefix + text + ")")
+    suffixes.append(f"layout={t.layout!r}")
+    suffixes += _autograd_suffixes(t)
+    tensor_str = prefix + (",\n" + " " * indent).join(parts)
+    return _add_suffixes(tensor_str, suffixes, indent, force_newline=True)

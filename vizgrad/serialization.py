@@ -41,10 +41,14 @@ import numpy as np
 
 from . import _weights_only_unpickler
 from .device import device as Device
+from .device import layout as Layout
+from .device import sparse_coo, strided
 from .dtypes import ALL_DTYPES, uint8
 from .dtypes import dtype as DType
 from .nn.parameter import Buffer, Parameter
+from .ops.sparse_coo import sparse_coo_tensor
 from .shape import Size, storage_extent
+from .sparse_tensor import SparseCooTensor
 from .storage import Storage
 from .tensor import Tensor
 
@@ -144,6 +148,30 @@ def _rebuild_parameter(data, requires_grad, backward_hooks):
     return Parameter(data, requires_grad)
 
 
+_LAYOUTS = {"torch.strided": strided, "torch.sparse_coo": sparse_coo}
+
+
+def _get_layout(name):
+    """``torch.serialization._get_layout``: a layout by the name it prints as."""
+    if name not in _LAYOUTS:
+        raise _refuse(f"a tensor of layout {name}, which vizgrad does not have")
+    return _LAYOUTS[name]
+
+
+def _rebuild_sparse_tensor(layout, data):
+    """``torch._utils._rebuild_sparse_tensor``: a sparse COO tensor from ``(indices, values,
+    size[, is_coalesced])``. Its shapes are checked; its coordinates are not, as PyTorch
+    checks them (``_validate_loaded_sparse_tensors``) only when told to: ``to_dense()``
+    refuses one out of bounds."""
+    if layout is not sparse_coo or type(data) is not tuple or len(data) not in (3, 4):
+        raise _refuse("a sparse tensor that is not a COO tensor of (indices, values, size)")
+    indices, values, size, *flag = data
+    if not isinstance(indices, Tensor) or not isinstance(values, Tensor):
+        raise _refuse("a sparse tensor whose indices or values are not tensors")
+    return sparse_coo_tensor(indices, values, size, check_invariants=False,
+                             is_coalesced=flag[0] if flag else None)  # fmt: skip
+
+
 def _size(dims):
     """``torch.Size(dims)``."""
     if type(dims) is not tuple or not all(_is_int(d) for d in dims):
@@ -209,6 +237,8 @@ def _refuse(what: str) -> pickle.UnpicklingError:
 _TORCH_GLOBALS: dict[str, object] = {
     "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
     "torch._utils._rebuild_parameter": _rebuild_parameter,
+    "torch._utils._rebuild_sparse_tensor": _rebuild_sparse_tensor,
+    "torch.serialization._get_layout": _get_layout,
     "torch.Size": _size,
     "torch.device": _device,
     **{f"torch.{d.name}": d for d in ALL_DTYPES},
@@ -246,13 +276,11 @@ _KNOWN_TO_TORCH: dict[str, str] = {
     "torch._tensor._rebuild_from_type_v2": "a tensor subclass or a tensor with Python "
     "attributes; vizgrad rebuilds plain tensors and parameters",
     "torch._utils._rebuild_qtensor": "a quantized tensor, which vizgrad does not have",
-    "torch._utils._rebuild_sparse_tensor": "a sparse tensor, which vizgrad does not have",
     "torch._utils._rebuild_nested_tensor": "a nested tensor, which vizgrad does not have",
     "torch._utils._rebuild_meta_tensor_no_storage": "a tensor on the meta device",
     "torch._utils._rebuild_wrapper_subclass": "a tensor subclass vizgrad does not have",
     "torch._utils._rebuild_device_tensor_from_numpy": "a tensor of another device",
     "torch._utils._rebuild_device_tensor_from_cpu_tensor": "a tensor of another device",
-    "torch.serialization._get_layout": "a sparse layout, which vizgrad does not have",
 }
 
 
@@ -353,6 +381,12 @@ class _CheckpointPickler(pickle._Pickler):
             return (_rebuild_parameter, (_PlainTensor(obj), obj.requires_grad, OrderedDict()))
         if kind is _PlainTensor:
             return _reduce_tensor(obj.tensor, False)
+        if kind is SparseCooTensor:
+            # ``Tensor._reduce_ex_internal``: its parts, size and flag (not requires_grad).
+            parts = (obj._indices(), obj._values(), Size(obj._size), obj.is_coalesced())
+            return (_rebuild_sparse_tensor, (obj.layout, parts))
+        if kind is Layout:
+            return (_get_layout, (f"torch.{obj.name}",))
         if kind is Size:
             return (_size, (tuple(obj),))
         if kind is Device:
@@ -373,8 +407,11 @@ def _reduce_tensor(tensor: Tensor, requires_grad: bool):
     # ``Tensor._reduce_ex_internal``: backward hooks are never saved, an empty OrderedDict
     # stands in their place; the lazy conjugate and negative bits follow as ``metadata``
     # (``torch._utils.get_tensor_metadata``), only when one is set.
-    args = (_StorageRef(tensor._storage, tensor._dtype), tensor._offset, tuple(tensor._size),
-            tuple(tensor._stride), requires_grad, OrderedDict())  # fmt: skip
+    # Size and stride as new tuples, as torch's ``self.size()`` and ``self.stride()`` make
+    # them: the pickler writes a tuple it has seen (vizgrad's shared ``(1,)`` strides) as a
+    # reference back, which would change the bytes.
+    args = (_StorageRef(tensor._storage, tensor._dtype), tensor._offset, tuple([*tensor._size]),
+            tuple([*tensor._stride]), requires_grad, OrderedDict())  # fmt: skip
     metadata = {name: True for name, bit in (("conj", tensor.is_conj()), ("neg", tensor.is_neg()))
                 if bit}  # fmt: skip
     return (_rebuild_tensor_v2, (*args, metadata) if metadata else args)

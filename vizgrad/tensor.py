@@ -52,13 +52,18 @@ from .storage import Storage
 from .user_warnings import warn_at_user_code
 
 __all__ = ["Tensor", "VersionCounter", "define_method", "python_value_watch",
-           "set_legacy_constructor", "CONJ_BIT", "NEG_BIT", "apply_math_bits"]  # fmt: skip
+           "set_legacy_constructor", "CONJ_BIT", "NEG_BIT", "SPARSE_BIT", "apply_math_bits"]  # fmt: skip
 
 _tensor_ids = itertools.count(1)
 
 # The math bits of ``Tensor._math_bits`` (PyTorch's ``Conjugate`` and ``Negative`` keys).
 CONJ_BIT = 1
 NEG_BIT = 2
+# Not a math bit: the ``SparseCPU`` backend key of a sparse tensor (``vizgrad.sparse_tensor``).
+# It shares ``_math_bits`` with them because that field is what a tensor adds to the dense
+# default of PyTorch's ``DispatchKeySet``, which the dispatcher unions over the arguments in
+# one scan: a call on dense tensors pays nothing for the sparse layout.
+SPARSE_BIT = 4
 
 
 def apply_math_bits(array: np.ndarray, bits: int) -> np.ndarray:
@@ -310,6 +315,9 @@ class Tensor(metaclass=_TensorType):
     @property
     def layout(self):
         return strided
+
+    # A strided tensor; ``vizgrad.sparse_tensor.SparseCooTensor`` says True.
+    is_sparse = False
 
     @property
     def is_cpu(self) -> bool:

@@ -44,7 +44,7 @@ def summarize(grad) -> str:
     """A short description of a gradient for events: shape, dtype and a norm."""
     if grad is None:
         return "None"
-    array = grad._array
+    array = grad._values()._array if grad.is_sparse else grad._array
     norm = float(np.sqrt(np.sum(np.abs(array.astype(np.float64)) ** 2))) if array.size else 0.0
     return f"{list(grad._size)} {grad._dtype.name} |g|={norm:.4g}"
 
@@ -83,6 +83,24 @@ def _in_layout_of(variable, grad, may_keep_layout: bool):
 _ENGINE_REFERENCES = 3
 
 
+def _accumulate_sparse(meta, grad, held_elsewhere: bool) -> None:
+    """A sparse gradient, or a gradient for a sparse ``.grad`` (``accumulateGrad``'s sparse
+    cases): the first is kept as a new sparse tensor over its parts when nobody else holds
+    it (which, as ``_sparse_coo_tensor_unsafe``, forgets that it was coalesced unless it
+    holds fewer than two elements), else cloned;
+    a later one is added out of place, the dense operand first (dense + sparse is dense)."""
+    if meta.grad is None:
+        if not held_elsewhere and not grad_state.enabled:
+            parts = (grad._sparse_indices, grad._sparse_values, grad._size)
+            meta.grad = type(grad)(*parts)
+        else:
+            meta.grad = grad.clone()
+    elif meta.grad.is_sparse and not grad.is_sparse:
+        meta.grad = grad + meta.grad
+    else:
+        meta.grad = meta.grad + grad
+
+
 def accumulate_into_leaf(variable, grad) -> None:
     """``AccumulateGrad::accumulateGrad``: ``variable.grad`` becomes ``grad``, or grows by it."""
     if grad is None:
@@ -92,7 +110,9 @@ def accumulate_into_leaf(variable, grad) -> None:
     meta = variable._autograd_meta
     if not grad_state.enabled:
         grad = grad.detach()
-    if meta.grad is None:
+    if grad.is_sparse or (meta.grad is not None and meta.grad.is_sparse):
+        _accumulate_sparse(meta, grad, held_elsewhere)
+    elif meta.grad is None:
         if not grad_state.enabled and not held_elsewhere and _obeys_layout_contract(grad, variable):
             meta.grad = grad  # stolen: nobody else can see it change
         else:

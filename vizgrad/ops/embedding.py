@@ -17,6 +17,7 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import int32, int64
+from ..sparse_tensor import SparseCooTensor
 from ..tensor import Tensor
 from .creation import tensor as _as_tensor
 from .creation import zeros
@@ -71,12 +72,27 @@ def embedding_dense_backward(grad: Tensor, indices: Tensor, num_weights: int, pa
     return table.index_add(0, positions, rows)
 
 
+def embedding_sparse_backward(grad: Tensor, indices: Tensor, num_weights: int,
+                              padding_idx: int, scale_grad_by_freq: bool) -> Tensor:  # fmt: skip
+    """``embedding_sparse_backward``: the gradient as a sparse COO table that stores one row
+    per looked-up index (repeats kept: they add up), without the padding row's."""
+    if scale_grad_by_freq:
+        raise RuntimeError(
+            "embedding_backward: scale_grad_by_freq not supported with sparse gradients"
+        )
+    flat = indices._array.reshape(-1).astype(np.int64)
+    rows = grad.detach()._resolved_array().reshape(-1, grad._size[-1])
+    if padding_idx != -1:
+        rows, flat = rows[flat != padding_idx], flat[flat != padding_idx]
+    coordinates = Tensor._from_array(flat.reshape(1, -1).copy(), int64)
+    values = Tensor._from_array(np.ascontiguousarray(rows), grad._dtype)
+    return SparseCooTensor(coordinates, values, (num_weights, grad._size[-1]))
+
+
 def _embedding_grad(grad: Tensor, saved) -> Tensor:
     if saved.sparse:
-        raise RuntimeError(
-            "embedding(sparse=True): vizgrad has no sparse tensors to hold the gradient; "
-            "use sparse=False"
-        )
+        return embedding_sparse_backward(grad, saved.indices, saved.weight_sym_sizes[0],
+                                         saved.padding_idx, saved.scale_grad_by_freq)  # fmt: skip
     return embedding_dense_backward(grad, saved.indices, saved.weight_sym_sizes[0],
                                     saved.padding_idx, saved.scale_grad_by_freq)  # fmt: skip
 

@@ -18,6 +18,7 @@ from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import BOOL, COMPLEX, FLOATING, int32, int64
 from ..shape import broadcast_shapes, contiguous_strides, wrap_dim
+from ..sparse_tensor import SparseCooTensor
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
 from .creation import checked_scalar
@@ -90,8 +91,26 @@ def _gather_kernel(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = Fa
     return _fresh(values.reshape(index._size), self._dtype)
 
 
+def _gather_sparse_backward(self: Tensor, dim: int, index: Tensor, grad: Tensor) -> Tensor:
+    """``_gather_sparse_backward``: a sparse COO gradient storing each element of ``grad``
+    at the coordinate it was read from (``index`` along ``dim``, its own position along
+    the others); repeated reads are repeated coordinates, which add up."""
+    values = grad.detach()._resolved_array().reshape(-1)
+    if not self._size:  # a 0-dim input: values without coordinates
+        coordinates = np.zeros((0, values.size), dtype=np.int64)
+    else:
+        coordinates = np.indices(grad._size).reshape(len(self._size), -1).astype(np.int64)
+        coordinates[wrap_dim(dim, len(self._size))] = index._array.reshape(-1)
+    return SparseCooTensor(Tensor._from_array(coordinates, int64),
+                           Tensor._from_array(np.ascontiguousarray(values), grad._dtype),
+                           self._size)  # fmt: skip
+
+
 def _gather_backward(grad: Tensor, saved) -> Tensor:
-    """``gather_backward``: scatter-*add* the gradient back, so repeated reads sum."""
+    """``gather_backward``: scatter-*add* the gradient back, so repeated reads sum (or,
+    with ``sparse_grad=True``, a sparse gradient of the elements read)."""
+    if saved.sparse_grad:
+        return _gather_sparse_backward(saved.self, saved.dim, saved.index, grad)
     return saved.self.new_zeros(saved.self._size, dtype=grad.dtype).scatter_add(
         saved.dim, saved.index, grad
     )
