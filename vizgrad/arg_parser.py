@@ -397,13 +397,12 @@ class PythonSignature:
         """
         if not kwargs:
             # The common call: positional arguments only, the rest left to their defaults.
+            keywords = self._keyword_defaults if keyword_defaults else self._defaults_to_pass
             nargs = len(args)
             fewest, most = self._positional_range
             if self._int_varargs and nargs and all(type(a) is int for a in args):
                 # ``x.view(2, 8)``: the ints themselves are the size.
-                return (
-                    args,
-                ), self._keyword_defaults if keyword_defaults else self._defaults_to_pass
+                return (args,), keywords
             if fewest <= nargs <= most:
                 params = self.params
                 for i, value in enumerate(args):
@@ -421,10 +420,7 @@ class PythonSignature:
                             break
                     if nargs < self.max_pos_args:
                         args += self._positional_defaults[nargs:]
-                    return (
-                        args,
-                        self._keyword_defaults if keyword_defaults else self._defaults_to_pass,
-                    )
+                    return args, keywords
             if not raise_errors and not self.varargs_int_list:
                 return None  # ``bind`` would refuse the call for the same reason
         elif self._keywords_in_order:

@@ -185,7 +185,11 @@ def _inplace_or_view_decision(call: OperatorCall) -> str:
 
 
 def _backend_decision(call: OperatorCall, step: DispatchStep) -> str:
-    words = f"{step.key} backend (strided) kernel"
+    # Another backend than CPU (SparseCPU, Meta) was chosen for a reason the dispatcher
+    # gives in its note ("an argument has layout sparse_coo").
+    words = (
+        f"{step.key} backend (strided) kernel" if step.key == "CPU" or not step.note else step.note
+    )
     if step.action == "call" and step.depth > 0:
         words = (f"{step.key} kernel called from inside a kernel: autograd and ADInplaceOrView "
                  "are skipped")  # fmt: skip
