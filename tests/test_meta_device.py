@@ -580,3 +580,13 @@ def test_like_and_new_factories_told_another_device():
         assert str(v.device) == str(t.device) and metadata(v) == metadata(t)
         if not t.is_meta:
             assert v.tolist() == t.tolist()
+
+
+def test_events_name_meta_storages_apart_from_cpu_ones():
+    cpu = vg.ones(2)
+    meta = vg.empty(2, device="meta")
+    assert meta.untyped_storage()._id != cpu.untyped_storage()._id
+    with vg.events.Recorder() as recorder:
+        (meta.t() + 1).exp_()
+    kinds = {type(e).__name__ for e in recorder.events}
+    assert {"OpDispatched", "TensorCreated", "StorageCreated", "InplaceWrite"} <= kinds

@@ -22,13 +22,11 @@ key (``vizgrad.dispatcher``), as PyTorch's ``Meta`` key outranks ``CPU``.
 
 from __future__ import annotations
 
-import itertools
-
 from . import events
 from .device import device as Device
 from .dtypes import dtype as DType
 from .shape import check_storage_nbytes, storage_extent
-from .storage import Storage
+from .storage import Storage, _storage_ids
 from .tensor import META_BIT, Tensor
 
 __all__ = ["META", "MetaStorage", "empty_meta", "check_same_device", "check_copy_device",
@@ -39,8 +37,6 @@ META = Device("meta")
 # What PyTorch says when something would copy a meta tensor's values out
 # (``tolist()``, ``.cpu()``, ``cpu_tensor.copy_(meta_tensor)``): ``NotImplementedError``.
 NO_DATA = "Cannot copy out of meta tensor; no data!"
-
-_meta_storage_ids = itertools.count(1)
 
 
 class MetaStorage(Storage):
@@ -62,7 +58,7 @@ class MetaStorage(Storage):
         self.generation = 0
         self.dtype = dtype
         self.device = META
-        self._id = next(_meta_storage_ids)
+        self._id = next(_storage_ids)  # one numbering for all storages: events name them by id
         if events.bus.active and "storage_created" in events.bus.wanted:
             events.bus.emit(events.StorageCreated(self._id, dtype.name, nbytes // dtype.itemsize))
 

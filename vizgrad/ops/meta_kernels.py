@@ -21,8 +21,8 @@ PyTorch most come for free from how the CPU kernel is written, and so they do he
   (``uniform_``, ``normal_``), so ``nn`` modules can be built on the meta device.
 
 Every other operator has no Meta kernel, and the dispatcher refuses a call with a meta
-argument with PyTorch's ``NotImplementedError`` (``dispatcher.meta_missing``): reductions,
-matrix products, indexing with tensors… are not written for the meta device yet.
+argument with PyTorch's ``NotImplementedError`` (``dispatcher.meta_missing``): the other
+reductions, matrix products, indexing with tensors… are not written for the meta device yet.
 """
 
 from __future__ import annotations
