@@ -590,3 +590,48 @@ def test_events_name_meta_storages_apart_from_cpu_ones():
         (meta.t() + 1).exp_()
     kinds = {type(e).__name__ for e in recorder.events}
     assert {"OpDispatched", "TensorCreated", "StorageCreated", "InplaceWrite"} <= kinds
+
+
+# --- every elementwise overload with a Meta kernel -------------------------------------------------
+
+
+def _tensor_only_functionals():
+    """The functional overloads with a Meta kernel whose required arguments are all
+    tensors and that ``torch``/``torch.special`` names alike: every one is checked below."""
+    from vizgrad.ops.meta_kernels import META_OVERLOADS
+    from vizgrad.ops.registry import OPERATORS
+
+    found = {}
+    for qualname in sorted(META_OVERLOADS):
+        op = OPERATORS[qualname]
+        positional = [a for a in op.function_schema.arguments if not a.kwarg_only]
+        required = [a for a in positional if not a.has_default]
+        if (
+            op.variant != "functional"
+            or not required
+            or op.function_schema.returns[0].type != "Tensor"
+        ):
+            continue
+        if any(a.type != "Tensor" for a in required):
+            continue
+        name = op.name.removeprefix("special_")
+        namespace = "special" if op.name.startswith("special_") else None
+        if getattr(getattr(torch, namespace) if namespace else torch, name, None) is None:
+            continue
+        found.setdefault((namespace, name), len(required))
+    return found
+
+
+TENSOR_ONLY = _tensor_only_functionals()
+
+
+@pytest.mark.parametrize("namespace, name", TENSOR_ONLY)
+def test_every_tensor_only_overload_matches_pytorch(namespace, name):
+    arity = TENSOR_ONLY[namespace, name]
+
+    def fn(lib, *tensors):
+        return getattr(getattr(lib, namespace) if namespace else lib, name)(*tensors)
+
+    geometry = [((2, 3, 4, 5), (60, 1, 15, 3))] + [((3, 1, 1), None)] * (arity - 1)
+    for dtype in ("float32", "int64", "bool", "complex64"):
+        _check_op(fn, _pairs(geometry, [dtype] * arity))

@@ -247,6 +247,7 @@ class TensorIterator:
         """
         out = self._write_array
         if out is None:  # the operands are on the meta device: the set-up was everything
+            _check_compiled_for(kernel, self.compute_dtype)
             return self.output
         calls = None if out.size < TILED_MIN_ELEMENTS else blocked_calls(out, self.inputs)
         if calls is None:
@@ -450,12 +451,28 @@ def dispatch_dtypes(kernel_name: str, supported):
         def dispatched(out, *inputs, **options):
             np_dtype = inputs[0].dtype if inputs else out.dtype
             if np_dtype not in compiled_for:
-                name = from_numpy_dtype(np_dtype).scalar_name
-                raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{name}'")
+                raise _not_compiled_for(kernel_name, np_dtype)
             return kernel(out, *inputs, **options)
 
         dispatched.__name__ = kernel.__name__
         dispatched.__doc__ = kernel.__doc__
+        dispatched.compiled_for = (kernel_name, compiled_for)  # for the meta set-up's check
         return dispatched
 
     return decorate
+
+
+def _not_compiled_for(kernel_name: str, np_dtype) -> NotImplementedError:
+    name = from_numpy_dtype(np_dtype).scalar_name
+    return NotImplementedError(f"\"{kernel_name}\" not implemented for '{name}'")
+
+
+def _check_compiled_for(kernel, compute_dtype) -> None:
+    """On the meta device the loop does not run, but its dtype dispatch still decides:
+    a dtype the CPU kernel was not compiled for is refused as the CPU call refuses it."""
+    dispatch = getattr(kernel, "compiled_for", None)
+    if dispatch is not None:
+        kernel_name, compiled_for = dispatch
+        np_dtype = np.dtype(compute_dtype.numpy)
+        if np_dtype not in compiled_for:
+            raise _not_compiled_for(kernel_name, np_dtype)
