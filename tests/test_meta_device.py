@@ -635,3 +635,43 @@ def test_every_tensor_only_overload_matches_pytorch(namespace, name):
     geometry = [((2, 3, 4, 5), (60, 1, 15, 3))] + [((3, 1, 1), None)] * (arity - 1)
     for dtype in ("float32", "int64", "bool", "complex64"):
         _check_op(fn, _pairs(geometry, [dtype] * arity))
+
+
+@pytest.mark.parametrize("namespace, name", TENSOR_ONLY)
+def test_every_tensor_only_overloads_inplace_and_out_variants(namespace, name):
+    """The in-place method (when PyTorch has one) keeps ``self``; ``out=`` is resized as
+    PyTorch's CPU kernel resizes it (its meta path may lay it out otherwise)."""
+    arity = TENSOR_ONLY[namespace, name]
+    geometry = [((2, 3, 4, 5), (60, 1, 15, 3))] + [((3, 1, 1), None)] * (arity - 1)
+    for dtype in ("float32", "int64", "bool"):
+        pairs = _pairs(geometry, [dtype] * arity)
+        if hasattr(torch.Tensor, name + "_"):
+            _check_inplace_variant(name + "_", pairs)
+        if name != "mean":  # its out= overload has no Meta kernel (see meta_kernels)
+            _check_out_variant(namespace, name, pairs)
+
+
+def _check_inplace_variant(method, pairs):
+    (v, t), *others = pairs
+    v_rest, t_cpu_rest = [p[0] for p in others], [_torch_cpu(p[1]) for p in others]
+    _, error = _outcome(getattr(_torch_cpu(t), method), *t_cpu_rest)
+    if error is not None:
+        assert_same_error(lambda: getattr(v, method)(*v_rest), lambda: _raise(error))
+        return
+    before = metadata(v)
+    assert getattr(v, method)(*v_rest) is v and metadata(v) == before
+
+
+def _check_out_variant(namespace, name, pairs):
+    v_fn, t_fn = (
+        getattr(getattr(lib, namespace) if namespace else lib, name) for lib in (vg, torch)
+    )
+    vs, t_cpus = [p[0] for p in pairs], [_torch_cpu(p[1]) for p in pairs]
+    t_out = torch.empty(0, dtype=t_cpus[0].dtype)
+    v_out = vg.empty(0, dtype=vs[0].dtype, device="meta")
+    _, error = _outcome(lambda: t_fn(*t_cpus, out=t_out))
+    if error is not None:
+        assert_same_error(lambda: v_fn(*vs, out=v_out), lambda: _raise(error))
+        return
+    assert v_fn(*vs, out=v_out) is v_out
+    assert v_out.is_meta and metadata(v_out) == metadata(t_out)
