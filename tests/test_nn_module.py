@@ -121,6 +121,15 @@ def test_parameter_shares_storage_and_version_with_its_data():
     assert q.stride() == (6, 2) and q.storage_offset() == 6 and q._base is None
 
 
+def test_parameter_and_buffer_keep_their_datas_conjugate_bit():
+    z = vg.tensor([1j, 2 + 1j]).conj()
+    t = torch.tensor([1j, 2 + 1j]).conj()
+    for v_made, t_made in ((vg.nn.Parameter(z), torch.nn.Parameter(t)),
+                           (vg.nn.Buffer(z), torch.nn.Buffer(t))):  # fmt: skip
+        assert v_made.is_conj() == t_made.is_conj()
+        assert v_made.tolist() == t_made.tolist()
+
+
 def test_parameter_requires_grad_even_under_no_grad():
     with vg.no_grad():
         pv = vg.nn.Parameter(vg.zeros(2))

@@ -112,6 +112,9 @@ from .storage import Storage
 from .tensor import Tensor
 from .typed_storage import *  # noqa: F403  (TypedStorage, UntypedStorage, FloatStorage…)
 
+# Every operator is declared: give the ones that run on the meta device their Meta kernels.
+from .ops import meta_kernels as _meta_kernels  # isort: skip
+
 # The layers above the engine, as ``import torch`` makes ``torch.nn`` and ``torch.optim``.
 from . import datasets, nn, optim, utils  # isort: skip
 from . import fft, linalg, sparse, special, testing  # isort: skip  (namespaces of operators)

@@ -1,6 +1,7 @@
 """Devices, layouts and memory formats (``c10::Device``, ``c10::Layout``, ``c10::MemoryFormat``).
 
-vizgrad has one device, the CPU, and two layouts: strided (a storage read through
+vizgrad has one device with data, the CPU, plus the meta device (shapes, dtypes and
+strides without data: ``vizgrad.meta_device``), and two layouts: strided (a storage read through
 strides) and sparse COO (coordinates and values of the elements that are stored). They
 are real values: a tensor's layout decides which backend kernel the dispatcher runs.
 A memory format says in which order a new strided tensor lays out its dimensions.
@@ -116,18 +117,25 @@ def get_default_device() -> device:
     return device("cpu") if _default_device is None else _default_device
 
 
-def check_backend(where) -> device:
-    """The device a tensor is asked to live on, which must be the CPU.
+def check_backend(where, *, meta: bool = False) -> device:
+    """The device a tensor is asked to live on, which must be the CPU (or, for a caller
+    that can make a meta tensor, the meta device: ``meta=True``).
 
     PyTorch would dispatch to that device's backend here; vizgrad has only the CPU, so it
     fails as a PyTorch build without that backend does: CUDA with ``AssertionError: Torch
     not compiled with CUDA enabled``, the others with ``NotImplementedError``.
     """
     where = get_default_device() if where is None else device(where)
-    if where.type == "cpu":
+    if where.type == "cpu" or (meta and where.type == "meta"):
         return where
     if where.type == "cuda":
         raise AssertionError(NO_CUDA)
+    if where.type == "meta":  # PyTorch makes every tensor there; vizgrad not yet
+        raise NotImplementedError(
+            "vizgrad makes meta tensors only with empty, zeros, ones, full, empty_strided, "
+            "tensor, the *_like and new_* factories and to('meta'): this one has no meta "
+            "version yet."
+        )
     raise NotImplementedError(
         f"Could not run this operator with arguments from the '{where.type.upper()}' backend: "
         "vizgrad has only the CPU backend ('cpu')."

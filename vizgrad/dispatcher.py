@@ -19,6 +19,8 @@ For a CPU strided tensor an operator call visits, in order:
    (``AT_DISPATCH_ALL_TYPES``); see ``vizgrad.ops.iterator``. When an argument is a
    sparse COO tensor, the backend is ``SparseCPU`` instead: the operator's kernel for that
    layout (``register_kernel``), or PyTorch's ``NotImplementedError`` if it has none.
+   When an argument is on the meta device, it is ``Meta``: the operator's meta kernel,
+   which computes the result's metadata and no data (``vizgrad.meta_device``).
 
 Each step emits an ``OpDispatched`` event, which is what ``dispatch_trace`` prints.
 While someone listens, each call also gets a *call id*: its steps carry it (and the
@@ -33,7 +35,7 @@ from . import events, module_scope
 from .autograd_meta import CreationMeta, DifferentiableViewMeta
 from .grad_mode import state as grad_state
 from .schema import FunctionSchema
-from .tensor import CONJ_BIT, NEG_BIT, SPARSE_BIT, Tensor
+from .tensor import CONJ_BIT, META_BIT, NEG_BIT, SPARSE_BIT, Tensor
 
 __all__ = [
     "COMPOSITE_IMPLICIT",
@@ -52,6 +54,7 @@ __all__ = [
     "current_op",
     "dispatch",
     "register_fallback",
+    "meta_missing",
     "register_kernel",
     "set_autograd_handler",
 ]
@@ -84,6 +87,7 @@ NEGATIVE_KEY = "Negative"
 CONJUGATE_KEY = "Conjugate"
 BACKEND_KEY = "CPU"
 SPARSE_BACKEND_KEY = "SparseCPU"
+META_BACKEND_KEY = "Meta"
 
 
 class Operator:
@@ -91,8 +95,8 @@ class Operator:
 
     ``schema`` is its signature in PyTorch's schema language
     (``add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``);
-    ``kernel`` is the CPU implementation (``sparse_kernel`` the SparseCPU one, if any:
-    ``register_kernel``); ``derivative`` its backward formula
+    ``kernel`` is the CPU implementation (``sparse_kernel`` the SparseCPU one and
+    ``meta_kernel`` the Meta one, if any: ``register_kernel``); ``derivative`` its backward formula
     (``derivatives.yaml``) when ``kind`` is ``EXPLICIT``. ``kind`` says what the
     autograd key does with it: record a node (``EXPLICIT``), run the kernel there and
     let its inner calls record (``COMPOSITE_IMPLICIT``), or nothing
@@ -103,7 +107,7 @@ class Operator:
                  "kernel", "derivative", "kind", "params", "params_names", "out_names",
                  "argument_names", "tensor_inputs", "lists_may_hold_tensors",
                  "below_autograd", "overload_name", "keyword_defaults",
-                 "sparse_kernel")  # fmt: skip
+                 "sparse_kernel", "meta_kernel")  # fmt: skip
 
     def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=EXPLICIT):
         self.schema = schema
@@ -114,6 +118,7 @@ class Operator:
         self.variant = variant
         self.kernel = kernel
         self.sparse_kernel = None
+        self.meta_kernel = None
         if kind is not EXPLICIT and derivative is not None:
             raise ValueError(f"{schema}: only an EXPLICIT operator has a derivative formula")
         self.kind = kind
@@ -204,14 +209,19 @@ def register_kernel(op: Operator, key: str, kernel) -> None:
     """Give ``op`` its kernel for the backend ``key`` (``TORCH_LIBRARY_IMPL(aten, SparseCPU, m)``,
     or a ``dispatch: SparseCPU:`` entry in ``native_functions.yaml``).
 
-    The dense kernel is the operator's own (``Operator.kernel``); the only other backend is
-    ``SparseCPU``, whose kernels live with the sparse layout (``vizgrad.ops.sparse_coo``).
+    The dense kernel is the operator's own (``Operator.kernel``); the other backends are
+    ``SparseCPU``, whose kernels live with the sparse layout (``vizgrad.ops.sparse_coo``),
+    and ``Meta``, whose kernels live with the meta device (``vizgrad.ops.meta_kernels``).
     """
-    if key != SPARSE_BACKEND_KEY:
-        raise ValueError(f"vizgrad has no backend {key!r} besides CPU and SparseCPU")
-    if op.sparse_kernel is not None:
-        raise RuntimeError(f"{op.qualname} has two SparseCPU kernels")
-    op.sparse_kernel = kernel
+    slot = _KERNEL_SLOTS.get(key)
+    if slot is None:
+        raise ValueError(f"vizgrad has no backend {key!r} besides CPU, SparseCPU and Meta")
+    if getattr(op, slot) is not None:
+        raise RuntimeError(f"{op.qualname} has two {key} kernels")
+    setattr(op, slot, kernel)
+
+
+_KERNEL_SLOTS = {SPARSE_BACKEND_KEY: "sparse_kernel", META_BACKEND_KEY: "meta_kernel"}
 
 
 def current_call() -> int:
@@ -416,6 +426,8 @@ def _math_bit_keys(op: Operator, args: tuple, kwargs: dict, action="redispatch",
             _state.below_autograd -= 1
     if bits & SPARSE_BIT:
         return _sparse_backend(op, args, kwargs, action)
+    if bits & META_BIT:
+        return _meta_backend(op, args, kwargs, action)
     return _backend(op, args, kwargs, action)
 
 
@@ -453,6 +465,45 @@ def _sparse_backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"
     finally:
         _state.depth -= 1
         _state.below_autograd -= 1
+
+
+def _meta_backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
+    """The backend step when an argument is on the meta device: the operator's Meta kernel.
+
+    As with a sparse argument, one is enough: PyTorch's ``Meta`` key outranks ``CPU`` in the
+    union of the arguments' keys, and the meta kernel checks the devices itself (an
+    elementwise one through its TensorIterator set-up). An operator without one fails.
+    """
+    kernel = op.meta_kernel
+    if events.bus.active and "op_dispatched" in events.bus.wanted:
+        note = _META_BACKEND_NOTE if kernel is not None else _NO_META_KERNEL_NOTE
+        _emit_step(op, META_BACKEND_KEY, action, args, note)
+    if kernel is None:
+        raise meta_missing(op)
+    _state.depth += 1
+    _state.below_autograd += 1
+    try:
+        return kernel(*args, **kwargs)
+    finally:
+        _state.depth -= 1
+        _state.below_autograd -= 1
+
+
+def meta_missing(op: Operator) -> NotImplementedError:
+    """PyTorch 2.13's error for an operator with no meta kernel, called from Python.
+
+    Its C++ dispatcher would say ``Could not run 'aten::equal' with arguments from the
+    'Meta' backend`` (``backend_missing``); but from Python, 2.13 first looks for a meta
+    function written in Python (``torch/_meta_registrations.py``), and the error that
+    reaches the user is the one of that look-up, naming the operator without overload.
+    """
+    return NotImplementedError(
+        f"aten::{op.name}: attempted to run this operator with Meta tensors, but there was no "
+        "fake impl or Meta kernel registered. You may have run into this message while using an "
+        "operator with PT2 compilation APIs (torch.compile/torch.export); in order to use this "
+        "operator with those APIs you'll need to add a fake impl. Please see the following for "
+        "next steps:  https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html"
+    )
 
 
 def backend_missing(op: Operator, key: str) -> NotImplementedError:
@@ -579,6 +630,12 @@ _SPARSE_BACKEND_NOTE = "SparseCPU kernel: an argument has layout sparse_coo"
 _NO_SPARSE_KERNEL_NOTE = (
     "an argument has layout sparse_coo, and this operator has no SparseCPU kernel: "
     "NotImplementedError"
+)
+_META_BACKEND_NOTE = (
+    "Meta kernel: an argument is on the meta device; computes the result's metadata, no data"
+)
+_NO_META_KERNEL_NOTE = (
+    "an argument is on the meta device, and this operator has no Meta kernel: NotImplementedError"
 )
 _RESOLVES = "{} bit set on an input: a resolved clone of it goes to the kernel"
 _MATH_BIT_NOTES = {

@@ -247,6 +247,14 @@ def tensor_repr(t) -> str:
     prefix = "tensor("
     indent = len(prefix)
     suffixes = []
+    if t.is_meta:
+        # No values to print (``_tensor_str``'s ``self.is_meta`` branch): "...", then where
+        # the tensor is, its size always, and its dtype unless it is the default one.
+        suffixes += ["device='meta'", "size=" + str(tuple(t._size))]
+        if t._dtype is not dt.get_default_dtype():
+            suffixes.append(f"dtype={t._dtype!r}")
+        suffixes += _autograd_suffixes(t)
+        return _add_suffixes(prefix + "...", suffixes, indent)
     if t.numel() == 0:
         if t.dim() != 1:
             suffixes.append("size=" + str(tuple(t._size)))

@@ -52,7 +52,7 @@ from .storage import Storage
 from .user_warnings import warn_at_user_code
 
 __all__ = ["Tensor", "VersionCounter", "define_method", "python_value_watch",
-           "set_legacy_constructor", "CONJ_BIT", "NEG_BIT", "SPARSE_BIT", "apply_math_bits"]  # fmt: skip
+           "set_legacy_constructor", "CONJ_BIT", "NEG_BIT", "SPARSE_BIT", "META_BIT", "apply_math_bits"]  # fmt: skip
 
 _tensor_ids = itertools.count(1)
 
@@ -64,6 +64,9 @@ NEG_BIT = 2
 # default of PyTorch's ``DispatchKeySet``, which the dispatcher unions over the arguments in
 # one scan: a call on dense tensors pays nothing for the sparse layout.
 SPARSE_BIT = 4
+# Not a math bit either: the ``Meta`` backend key of a tensor on the meta device
+# (``vizgrad.meta_device``), which has metadata and no data.
+META_BIT = 8
 
 
 def apply_math_bits(array: np.ndarray, bits: int) -> np.ndarray:
@@ -112,6 +115,8 @@ def strided_array(storage: Storage, dtype: DType, size, stride, offset: int) -> 
     This is how kernels read a non-contiguous tensor without copying it, and how a
     tensor reads a storage allocated for another dtype (``view(dtype)``, ``view_as_real``).
     """
+    if storage._bytes is None:
+        return None  # a meta storage holds no bytes: a meta tensor has no array to read
     itemsize = dtype.itemsize
     try:
         if 0 in size:
@@ -321,7 +326,12 @@ class Tensor(metaclass=_TensorType):
 
     @property
     def is_cpu(self) -> bool:
-        return True
+        return self._storage.device.type == "cpu"
+
+    @property
+    def is_meta(self) -> bool:
+        """On the meta device: metadata without data (``vizgrad.meta_device``)."""
+        return bool(self._math_bits & META_BIT)
 
     @property
     def is_cuda(self) -> bool:
@@ -395,8 +405,8 @@ class Tensor(metaclass=_TensorType):
 
         An empty tensor has no first element; PyTorch reports 0.
         """
-        if 0 in self._size:
-            return 0
+        if 0 in self._size or self._math_bits & META_BIT:
+            return 0  # (a meta tensor's storage has a null data pointer)
         return self._storage.data_ptr() + self._offset * self._dtype.itemsize
 
     def untyped_storage(self) -> Storage:
@@ -579,6 +589,8 @@ class Tensor(metaclass=_TensorType):
             raise RuntimeError(
                 f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
             )
+        if self._math_bits & META_BIT:
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         if python_value_watch.observer is not None:
             python_value_watch.observer("number")
         return self._resolved_array().reshape(-1)[0].item()
@@ -586,6 +598,8 @@ class Tensor(metaclass=_TensorType):
     def _to_python_scalar(self, kind, name: str):
         if self.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if self._math_bits & META_BIT:  # ``float(t)`` is ``t.item()`` in PyTorch
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         if python_value_watch.observer is not None:
             python_value_watch.observer(name)
         return kind(self._resolved_array().reshape(-1)[0].item())
@@ -597,6 +611,8 @@ class Tensor(metaclass=_TensorType):
                 if self.numel() > 1
                 else "Boolean value of Tensor with no values is ambiguous"
             )
+        if self._math_bits & META_BIT:
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         if python_value_watch.observer is not None:
             python_value_watch.observer("boolean")
         return bool(self._resolved_array().reshape(-1)[0].item())
@@ -616,6 +632,8 @@ class Tensor(metaclass=_TensorType):
         return operator.index(self.item())
 
     def tolist(self):
+        if self._math_bits & META_BIT:
+            raise NotImplementedError("Cannot copy out of meta tensor; no data!")
         if python_value_watch.observer is not None:
             python_value_watch.observer("list")
         return self._resolved_array().tolist()
@@ -626,6 +644,11 @@ class Tensor(metaclass=_TensorType):
         A math bit would have the array show other values than the tensor's: refused,
         as in PyTorch, unless ``force=True`` (then the values are copied out resolved).
         """
+        if self._math_bits & META_BIT:
+            raise TypeError(
+                "can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the "
+                "tensor to host memory first."
+            )
         if force:
             return self._resolved_array() if self._math_bits else self._array
         if self.requires_grad:
@@ -655,6 +678,8 @@ class Tensor(metaclass=_TensorType):
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
+        if self._math_bits & META_BIT:  # no value to format: ``object.__format__``
+            return object.__format__(self, spec)
         if self.dim() == 0:
             return self.item().__format__(spec)
         return repr(self)

@@ -71,10 +71,10 @@ def _in_layout_of(variable, grad, may_keep_layout: bool):
     if is_non_overlapping_and_dense(variable._size, variable._stride):
         keep = may_keep_layout and _obeys_layout_contract(grad, variable)
         stride = grad._stride if keep else variable._stride
-        result = empty_strided(variable._size, stride, dtype=grad.dtype)
+        result = empty_strided(variable._size, stride, dtype=grad.dtype, device=grad.device)
     else:
-        result = empty(variable._size, dtype=grad.dtype)
-    return result.copy_(grad)
+        result = empty(variable._size, dtype=grad.dtype, device=grad.device)
+    return result.copy_(grad)  # (on ``grad``'s device, as ``grad.options()``: meta stays meta)
 
 
 # The references to a gradient AccumulateGrad may steal, when nobody else holds it: the

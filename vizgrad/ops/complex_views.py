@@ -494,7 +494,7 @@ def _angle(operands, out, inplace):
         if out is not None:
             check_can_cast(real_dtype, out._dtype)
         angles = TensorIterator("angle", (self,), result_dtype=real_dtype).run(_angle_loop)
-        target = Tensor._new_contiguous((0,), real_dtype) if out is None else out
+        target = angles.new_empty((0,)) if out is None else out  # (where ``angles`` is)
         return write_to_out(angles, target, check_cast=False)
     it = TensorIterator("angle", (self,), out=out, promote_integer_inputs_to_float=True)
     return it.run(_angle_loop)

@@ -34,6 +34,7 @@ from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import ALIASES, ALL_DTYPES, BOOL, from_numpy_dtype, int8, uint8
 from ..dtypes import bool as bool_
 from ..dtypes import dtype as DType
+from ..meta_device import empty_meta
 from ..shape import (
     broadcast_shapes,
     is_channels_last_contiguous,
@@ -214,6 +215,8 @@ define_method("contiguous", _contiguous_method)
 
 def _to_copy_kernel(self: Tensor, *, dtype=None, layout=None, device=None, pin_memory=None,
                     non_blocking=False, memory_format=None) -> Tensor:  # fmt: skip
+    if device is not None and Device(device).type == "meta":  # ``cpu_tensor.to("meta")``
+        return empty_meta(self._size, strides_like(self, memory_format), dtype or self._dtype)
     return _copy_to_new(self, dtype or self._dtype, memory_format)
 
 
@@ -243,10 +246,13 @@ def _to_dtype_kernel(self: Tensor, dtype, non_blocking=False, copy=False, memory
 
 def _to_dtype_layout_kernel(self, *, dtype=None, layout=None, device=None, pin_memory=None,
                             non_blocking=False, copy=False, memory_format=None):  # fmt: skip
-    return _to_dtype_kernel(self, dtype, non_blocking, copy, memory_format)
+    return _to_device_kernel(self, device, dtype, non_blocking, copy, memory_format)
 
 
 def _to_device_kernel(self, device, dtype, non_blocking=False, copy=False, memory_format=None):
+    """To another device (the CPU or the meta device), ``to`` always copies."""
+    if device is not None and Device(device) != self.device:
+        return _to_copy(self, dtype=dtype, device=device, memory_format=memory_format)
     return _to_dtype_kernel(self, dtype, non_blocking, copy, memory_format)
 
 
@@ -286,7 +292,7 @@ def _to_device_and_dtype(self: Tensor, device, dtype, non_blocking: bool, copy: 
                                 non_blocking=non_blocking, copy=copy, memory_format=fmt)  # fmt: skip
     if device is None:
         return _to_dtype(self, dtype, non_blocking, copy, fmt)
-    check_device(device)
+    check_device(device, meta=True)
     if dtype is None:
         return _to_dtype_layout(self, dtype=self._dtype, device=device,
                                 non_blocking=non_blocking, copy=copy, memory_format=fmt)  # fmt: skip

@@ -45,6 +45,7 @@ from ..dtypes import (
 )
 from ..dtypes import bool as bool_dtype
 from ..dtypes import dtype as DType
+from ..meta_device import empty_meta
 from ..promotion import promote_types
 from ..shape import (
     channels_last_strides,
@@ -81,10 +82,12 @@ MAX_DIMS = 64  # PyTorch's limit on the number of dimensions of nested data
 # --- value checks shared by every creation function ---------------------------------------
 
 
-def check_device(device) -> None:
-    """``device=`` (or, when None, ``get_default_device()``): only the CPU backend exists;
-    anything else raises as PyTorch built without that backend does (``check_backend``)."""
-    check_backend(device)
+def check_device(device, *, meta: bool = False):
+    """``device=`` (or, when None, ``get_default_device()``): only the CPU backend exists,
+    and the meta device for the factories that make meta tensors (``meta=True``); anything
+    else raises as PyTorch built without that backend does (``check_backend``). Returns
+    the device."""
+    return check_backend(device, meta=meta)
 
 
 def check_nonnegative(shape) -> None:
@@ -351,8 +354,12 @@ def _require_grad(result: Tensor, requires_grad: bool) -> Tensor:
 
 
 def _tensor_from_data(data, dtype, device, requires_grad: bool) -> Tensor:
-    """``internal_new_from_data``: a new tensor holding a copy of ``data``."""
-    check_device(device)
+    """``internal_new_from_data``: a new tensor holding a copy of ``data``.
+
+    On the meta device nested data is only measured (along first elements) and its dtype
+    inferred: nothing is stored, so nothing else is checked, as in PyTorch.
+    """
+    where = check_device(device, meta=True)
     if isinstance(data, str | bytes):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     if isinstance(data, Tensor):
@@ -366,8 +373,13 @@ def _tensor_from_data(data, dtype, device, requires_grad: bool) -> Tensor:
     elif isinstance(data, np.ndarray):
         source = from_numpy(data)  # checks dtype and strides as PyTorch does
         result = _copy_preserving_layout(source, dtype or source._dtype)
+    elif where.type == "meta":
+        sizes = _compute_sizes(data)
+        result = empty_meta(sizes, contiguous_strides(sizes), dtype or _infer_scalar_type(data))
     else:
         result = Tensor._from_array(_array_from_nested(data, dtype), dtype)
+    if where.type == "meta" and not result.is_meta:
+        result = empty_meta(result._size, result._stride, result._dtype)
     return _require_grad(result, requires_grad)
 
 
@@ -406,7 +418,11 @@ def as_tensor(*args, **kwargs) -> Tensor:
     """
     _, (data,), options = _AS_TENSOR_SIGNATURE.parse(args, kwargs)
     dtype = options["dtype"]
-    check_device(options["device"])
+    where = check_device(options["device"], meta=True)
+    if where.type == "meta":  # no memory to share there: a meta tensor of data's geometry
+        if isinstance(data, Tensor):
+            return data.to(device=where, dtype=dtype)
+        return _tensor_from_data(data, dtype, where, False)
     if isinstance(data, np.ndarray):
         data = from_numpy(data)
     if isinstance(data, Tensor):
@@ -498,8 +514,11 @@ def _factory_kernels(fill, check_size=check_nonnegative):
 
     def kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None,
                memory_format=None):  # fmt: skip
-        check_device(device)
+        where = check_device(device, meta=True)
         check_size(size)
+        if where.type == "meta":  # shape, dtype and strides only: there is nothing to fill
+            stride = _strides_for_new(size, memory_format or contiguous_format)
+            return empty_meta(size, stride, dtype or get_default_dtype())
         if memory_format is None:
             return _filled(size, dtype or get_default_dtype(), fill)
         stride = _strides_for_new(size, memory_format)
@@ -558,10 +577,13 @@ empty = native_function(
 def _full_kernel(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
     """Without a dtype, the value's kind decides (``infer_full_options``): ``full((2,), 3)``
     is int64, ``full((2,), 3.)`` the default float dtype, ``full((2,), True)`` bool."""
-    check_device(device)
+    where = check_device(device, meta=True)
     check_nonnegative(size)
     dtype = dtype or scalar_type_of(fill_value)
-    return _filled(size, dtype, checked_scalar(fill_value, dtype))
+    value = checked_scalar(fill_value, dtype)
+    if where.type == "meta":
+        return empty_meta(size, contiguous_strides(size), dtype)
+    return _filled(size, dtype, value)
 
 
 def _full_out_kernel(size, fill_value, *, out):
@@ -600,7 +622,7 @@ scalar_tensor = native_function(
 
 def _empty_strided_kernel(size, stride, *, dtype=None, layout=None, device=None,
                           pin_memory=None):  # fmt: skip
-    check_device(device)
+    where = check_device(device, meta=True)
     check_nonnegative(size)
     if len(size) != len(stride):
         raise RuntimeError(
@@ -612,7 +634,8 @@ def _empty_strided_kernel(size, stride, *, dtype=None, layout=None, device=None,
             f"Storage size calculation overflowed with sizes={list(size)} and "
             f"strides={list(stride)}"
         )
-    return Tensor._empty_strided(size, stride, dtype or get_default_dtype())
+    allocate = empty_meta if where.type == "meta" else Tensor._empty_strided
+    return allocate(size, stride, dtype or get_default_dtype())
 
 
 empty_strided = native_function(
@@ -681,10 +704,13 @@ def _like_kernel(fill):
 
     def kernel(self, *, dtype=None, layout=None, device=None, pin_memory=None,
                memory_format=None):  # fmt: skip
-        if device is not None:
-            check_device(device)
-        result = Tensor._empty_strided(self._size, strides_like(self, memory_format),
-                                       dtype or self._dtype)  # fmt: skip
+        # Where ``self`` is, unless told: ``zeros_like(cpu_tensor, device="meta")`` and
+        # ``zeros_like(meta_tensor, device="cpu")`` read only ``self``'s metadata.
+        where = self.device if device is None else check_device(device, meta=True)
+        stride = strides_like(self, memory_format)
+        if where.type == "meta":
+            return empty_meta(self._size, stride, dtype or self._dtype)
+        result = Tensor._empty_strided(self._size, stride, dtype or self._dtype)
         if fill is not None:
             result._array[...] = fill
         return result
@@ -740,8 +766,11 @@ def _new_factory_kernel(fill):
     """``Tensor.new_zeros``…: like the factory, but in ``self``'s dtype unless told."""
 
     def kernel(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
-        check_device(device or self.device)  # where ``self`` is, not the default device
+        # Where ``self`` is (not the default device), unless told.
+        where = check_device(device or self.device, meta=True)
         check_nonnegative(size)
+        if where.type == "meta":
+            return empty_meta(size, contiguous_strides(size), dtype or self._dtype)
         return _filled(size, dtype or self._dtype, fill)
 
     return kernel

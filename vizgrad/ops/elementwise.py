@@ -15,7 +15,12 @@ from ..promotion import result_type
 from .iterator import TensorIterator
 from .overload_kernels import StructuredKernel
 
-__all__ = ["elementwise", "structured"]
+__all__ = ["elementwise", "structured", "ITERATOR_KERNELS"]
+
+# Every kernel these wrappers made, with the wrapper that made it: a kernel whose whole
+# set-up is its TensorIterator's, which is what runs on the meta device
+# (``vizgrad.ops.meta_kernels`` gives these kernels to the ``Meta`` key).
+ITERATOR_KERNELS: dict = {}
 
 
 class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in declarations
@@ -49,6 +54,11 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
         return (self.promote(**options), *self.config[1:])
 
     def for_overload(self, schema, variant):
+        kernel = self._kernel_for_overload(schema, variant)
+        ITERATOR_KERNELS[kernel] = self
+        return kernel
+
+    def _kernel_for_overload(self, schema, variant):
         kernel = self._variant_kernel(schema.base_name, variant)
         # Options the schema takes by position (``isclose(a, b, rtol, atol)``,
         # ``rsub.Scalar``'s ``alpha``) reach the loop by name, as the keyword ones do.
@@ -120,7 +130,19 @@ class structured(StructuredKernel):  # noqa: N801 - reads as a wrapper in declar
     def for_overload(self, schema, variant):
         impl = self.impl
         if variant is INPLACE:
-            return lambda *operands, **options: impl(operands, operands[0], True, **options)
-        if variant is OUT:
-            return lambda *operands, out, **options: impl(operands, out, False, **options)
-        return lambda *operands, **options: impl(operands, None, False, **options)
+
+            def kernel(*operands, **options):
+                return impl(operands, operands[0], True, **options)
+
+        elif variant is OUT:
+
+            def kernel(*operands, out, **options):
+                return impl(operands, out, False, **options)
+
+        else:
+
+            def kernel(*operands, **options):
+                return impl(operands, None, False, **options)
+
+        ITERATOR_KERNELS[kernel] = self
+        return kernel

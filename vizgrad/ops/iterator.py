@@ -11,6 +11,11 @@ Before a pointwise kernel runs, PyTorch's TensorIterator decides, once for all o
 
 Kernels then only compute: ``kernel(out_array, *input_arrays)`` with NumPy on strided
 views of the storages, so non-contiguous inputs are never copied.
+
+This set-up is PyTorch's *meta function* of the structured kernel: with an operand on the
+meta device it is all that runs. The output is made on the meta device (after
+``check_same_device``), and ``run`` returns it without calling the loop, so a meta
+result's shape, dtype and strides are, by construction, those of the CPU result.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from ..dtypes import (
     scalar_dtype,
 )
 from ..memory_overlap import assert_no_internal_overlap, assert_no_partial_overlap
+from ..meta_device import check_copy_device, check_same_device, empty_meta
 from ..promotion import check_can_cast, result_type
 from ..shape import (
     broadcast_shapes,
@@ -37,7 +43,7 @@ from ..shape import (
     is_contiguous,
     is_non_overlapping_and_dense,
 )
-from ..tensor import Tensor
+from ..tensor import META_BIT, Tensor
 from ..user_warnings import warn_at_user_code
 from .cache_blocking import MIN_ELEMENTS as TILED_MIN_ELEMENTS
 from .cache_blocking import blocked_calls
@@ -88,6 +94,11 @@ class TensorIterator:
             return
 
         tensors = [t for t in operands if isinstance(t, Tensor)]
+        # Whether an operand (or ``out``) is on the meta device: then only this set-up runs.
+        bits = 0 if out is None else out._math_bits
+        for t in tensors:
+            bits |= t._math_bits
+        meta = bits & META_BIT
         # Which operands PyTorch's iterator holds: the tensors, and the Python numbers
         # wrapped as 0-dim tensors unless they are the kernel's parameters.
         only_tensors = scalar_parameters or len(tensors) == len(operands)
@@ -100,9 +111,17 @@ class TensorIterator:
         self.compute_dtype = compute_dtype or common
         output_dtype = result_dtype or common
 
+        if meta and not inplace:
+            # An in-place write needs no device check (nor does PyTorch make one: ``meta.add_(cpu)``
+            # passes, and ``cpu.add_(meta)`` computes nothing); anything else is computed on the
+            # operands' one device, and written to an ``out=`` only if that is its device too.
+            device = check_same_device(operands)
+            if out is not None:
+                check_copy_device(device, out)
         if out is None:
             stride = output_strides(self.shape, tensors, only_tensors)
-            self.output = Tensor._empty_strided(self.shape, stride, output_dtype)
+            allocate = empty_meta if meta else Tensor._empty_strided
+            self.output = allocate(self.shape, stride, output_dtype)
         else:
             # PyTorch checks memory overlap before dtypes: ``expanded.add_(1.5)`` of an
             # int tensor reports the overlap, not the cast.
@@ -120,6 +139,9 @@ class TensorIterator:
                 for t in tensors:
                     assert_no_partial_overlap(out, t)
             self.output = out
+        if meta:  # the meta function ends here: there is no data to compute
+            self._write_array = self.inputs = None
+            return
 
         self.inputs = [_as_compute_array(x, self.compute_dtype) for x in operands]
         # The kernel writes in the compute dtype (or the fixed result dtype); if the
@@ -156,9 +178,10 @@ class TensorIterator:
                     first = x
                 elif x._dtype is not first._dtype or x._size != first._size:
                     return False
-                if not x._contiguous:
+                array = x._array
+                if not x._contiguous or array is None:  # (a meta tensor has no array)
                     return False
-                inputs.append(x._array)
+                inputs.append(array)
                 continue
             inputs.append(None)
             if type(x) is float:
@@ -188,6 +211,8 @@ class TensorIterator:
         kernel_dtype = result_dtype or common
         if out is not None:
             if out._dtype is not kernel_dtype or out._size != first._size or not out._contiguous:
+                return False
+            if out._math_bits & META_BIT:  # on the meta device: the general set-up checks devices
                 return False
             for x in operands:
                 if x is not out and isinstance(x, Tensor) and x._storage is out._storage:
@@ -221,6 +246,9 @@ class TensorIterator:
         (``cache_blocking``): the same elements, computed in a cache-friendly order.
         """
         out = self._write_array
+        if out is None:  # the operands are on the meta device: the set-up was everything
+            _check_compiled_for(kernel, self.compute_dtype)
+            return self.output
         calls = None if out.size < TILED_MIN_ELEMENTS else blocked_calls(out, self.inputs)
         if calls is None:
             kernel(self._write_array, *self.inputs, *args, **kwargs)
@@ -423,12 +451,28 @@ def dispatch_dtypes(kernel_name: str, supported):
         def dispatched(out, *inputs, **options):
             np_dtype = inputs[0].dtype if inputs else out.dtype
             if np_dtype not in compiled_for:
-                name = from_numpy_dtype(np_dtype).scalar_name
-                raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{name}'")
+                raise _not_compiled_for(kernel_name, np_dtype)
             return kernel(out, *inputs, **options)
 
         dispatched.__name__ = kernel.__name__
         dispatched.__doc__ = kernel.__doc__
+        dispatched.compiled_for = (kernel_name, compiled_for)  # for the meta set-up's check
         return dispatched
 
     return decorate
+
+
+def _not_compiled_for(kernel_name: str, np_dtype) -> NotImplementedError:
+    name = from_numpy_dtype(np_dtype).scalar_name
+    return NotImplementedError(f"\"{kernel_name}\" not implemented for '{name}'")
+
+
+def _check_compiled_for(kernel, compute_dtype) -> None:
+    """On the meta device the loop does not run, but its dtype dispatch still decides:
+    a dtype the CPU kernel was not compiled for is refused as the CPU call refuses it."""
+    dispatch = getattr(kernel, "compiled_for", None)
+    if dispatch is not None:
+        kernel_name, compiled_for = dispatch
+        np_dtype = np.dtype(compute_dtype.numpy)
+        if np_dtype not in compiled_for:
+            raise _not_compiled_for(kernel_name, np_dtype)

@@ -14,8 +14,9 @@ import numpy as np
 from ..dispatcher import Operator
 from ..dtypes import CPP_TYPE_NAMES
 from ..dtypes import dtype as DType
+from ..meta_device import check_copy_device
 from ..promotion import check_can_cast
-from ..tensor import Tensor
+from ..tensor import META_BIT, Tensor
 from .iterator import resize_output
 
 __all__ = ["OPERATORS", "check_out_dtype", "write_to_out"]
@@ -47,5 +48,8 @@ def write_to_out(result: Tensor, out: Tensor, *, check_cast: bool = True) -> Ten
         check_can_cast(result._dtype, out._dtype)
     # (No internal-overlap check: PyTorch's reductions write into an expanded out= too.)
     resize_output(out, result._size)
+    if (result._math_bits | out._math_bits) & META_BIT:  # no data to copy: only the devices
+        check_copy_device(result.device, out)  # must agree (PyTorch's ``_safe_copy_out``)
+        return out
     np.copyto(out._array, result._array, casting="unsafe")
     return out

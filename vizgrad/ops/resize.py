@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dispatcher import RESIZE
+from ..meta_device import MetaStorage
 from ..shape import check_numel, check_storage_nbytes, contiguous_strides, numel_of
 from ..storage import Storage
 from ..tensor import Tensor
@@ -23,6 +24,9 @@ __all__: list[str] = []
 
 
 def _grow_storage(storage: Storage, nbytes: int) -> None:
+    if isinstance(storage, MetaStorage):  # no bytes to copy: it only counts more
+        storage.grow(nbytes)
+        return
     if not storage.resizable():  # PyTorch's ``resize_bytes_cpu`` check
         raise RuntimeError("Trying to resize storage that is not resizable")
     bigger = np.empty(nbytes, dtype=np.uint8)

@@ -1,0 +1,164 @@
+"""Which operators run on the meta device, and their ``Meta`` kernels.
+
+A meta kernel computes its result's metadata and no data (``vizgrad.meta_device``). In
+PyTorch most come for free from how the CPU kernel is written, and so they do here:
+
+* **Elementwise operators** (``add``, ``mul``, ``exp``, ``where``, comparisons… every
+  kernel ``elementwise`` or ``structured`` made, with its in-place and ``out=``
+  overloads): their set-up is a ``TensorIterator``, which with a meta operand is all that
+  runs (``vizgrad.ops.iterator``). So the Meta kernel *is* the CPU kernel, and a meta
+  result has the CPU result's shape, dtype and strides by construction.
+* **View operators** (``view``, ``t``, ``expand``, ``select``, ``as_strided``…) compute
+  metadata over their input's storage and read nothing: again the CPU kernel.
+* A few more whose CPU kernel reads no data (``where`` with a number, ``_unsafe_view``,
+  ``resize_``, the ``*_like`` and ``new_*`` factories: ``_RUN_AS_ON_CPU``).
+* ``sum`` and ``mean`` (not their ``out=``): a reduction's CPU kernel gets its result's
+  shape from NumPy, so its meta function is written here, from the same dims and dtype
+  rules (``reduction_dims``, ``sum_dtype``, ``_mean_dtype``); the result is contiguous,
+  as the CPU kernels' results are. With them, ``backward()`` runs on meta tensors.
+* A few written here because their CPU kernel writes or reads data: ``clone``,
+  ``_to_copy``, ``copy_``, ``fill_``, ``zero_``, and the samplers ``nn.init`` calls
+  (``uniform_``, ``normal_``), so ``nn`` modules can be built on the meta device.
+
+Every other operator has no Meta kernel, and the dispatcher refuses a call with a meta
+argument with PyTorch's ``NotImplementedError`` (``dispatcher.meta_missing``): the other
+reductions, matrix products, indexing with tensors… are not written for the meta device yet.
+"""
+
+from __future__ import annotations
+
+from ..dispatcher import META_BACKEND_KEY, NON_DIFFERENTIABLE_VIEW, VIEW, register_kernel
+from ..meta_device import NO_DATA, empty_meta
+from ..shape import broadcast_shapes, contiguous_strides
+from ..tensor import Tensor
+from .creation import checked_scalar, strides_like
+from .elementwise import ITERATOR_KERNELS
+from .iterator import check_inplace_target
+from .reduction_args import reduction_dims
+from .reduction_dtypes import sum_dtype
+from .reductions import _mean_dtype
+from .registry import OPERATORS
+from .sampling import _check_std
+
+__all__ = ["META_OVERLOADS"]
+
+# Overloads whose CPU kernel reads no data, so runs on meta tensors as it is: ``where``
+# with a number calls ``where.self``; ``_unsafe_view`` (``reshape``'s copy path) is
+# ``view``'s geometry without the view tracking; the ``*_like`` and ``new_*`` factories
+# make their result where ``self`` is, unless told (``vizgrad.ops.creation``); ``resize_``
+# grows a meta storage by counting (``vizgrad.ops.resize``). Verified against PyTorch's
+# meta results (``tests/test_meta_device.py``).
+_RUN_AS_ON_CPU = frozenset({
+    "aten::where.ScalarSelf", "aten::where.ScalarOther", "aten::where.Scalar",
+    "aten::_unsafe_view", "aten::resize_",
+    "aten::empty_like", "aten::zeros_like", "aten::ones_like", "aten::full_like",
+    "aten::new_empty", "aten::new_zeros", "aten::new_ones", "aten::new_full",
+})  # fmt: skip
+
+
+def _clone(self: Tensor, *, memory_format=None) -> Tensor:
+    return empty_meta(self._size, strides_like(self, memory_format), self._dtype)
+
+
+def _to_copy(self: Tensor, *, dtype=None, layout=None, device=None, pin_memory=None,
+             non_blocking=False, memory_format=None) -> Tensor:  # fmt: skip
+    """``x.to(...)`` of a meta tensor: another meta tensor; to the CPU there is nothing to copy."""
+    if device is not None and str(device) != "meta":
+        raise NotImplementedError(NO_DATA)
+    return empty_meta(self._size, strides_like(self, memory_format), dtype or self._dtype)
+
+
+def _copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
+    """``copy_`` into a meta tensor checks the shapes and writes nothing; out of one into a
+    CPU tensor it has nothing to copy (PyTorch's ``NotImplementedError``)."""
+    if not self.is_meta:
+        raise NotImplementedError(NO_DATA)
+    if src is not self:
+        shape = self._size if src._size == self._size else broadcast_shapes(self._size, src._size)
+        check_inplace_target("copy_", self, shape, [src])
+    return self
+
+
+def _fill_(self: Tensor, value) -> Tensor:
+    if isinstance(value, Tensor):
+        if value.dim() != 0:
+            raise RuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{value.dim()} dimensions."
+            )
+    else:
+        checked_scalar(value, self._dtype)
+    return self
+
+
+def _zero_(self: Tensor) -> Tensor:
+    return self
+
+
+def _reduced(self: Tensor, dim, keepdim: bool, dtype) -> Tensor:
+    """A reduction's result: ``self``'s shape without (or, with ``keepdim``, with size 1
+    at) the reduced dims, checked and wrapped as the CPU kernels check them."""
+    dims = reduction_dims(dim, self.dim())
+    if keepdim:
+        size = tuple(1 if d in dims else s for d, s in enumerate(self._size))
+    else:
+        size = tuple(s for d, s in enumerate(self._size) if d not in dims)
+    return empty_meta(size, contiguous_strides(size), dtype)
+
+
+def _sum(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    return _reduced(self, dim, keepdim, dtype or sum_dtype(self._dtype))
+
+
+def _mean(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    return _reduced(self, dim, keepdim, _mean_dtype(self, dtype))
+
+
+def _uniform_(self: Tensor, from_=0.0, to=1.0, *, generator=None) -> Tensor:
+    """Nothing to draw: the generator is not advanced. PyTorch 2.13's meta ``uniform_``
+    checks neither the bounds nor the dtype, so neither does this."""
+    return self
+
+
+def _normal_(self: Tensor, mean=0.0, std=1.0, *, generator=None) -> Tensor:
+    _check_std(float(std))  # the one check PyTorch's meta ``normal_`` makes
+    return self
+
+
+_WRITTEN_HERE = {
+    "aten::clone": _clone,
+    "aten::_to_copy": _to_copy,
+    "aten::copy_": _copy_,
+    "aten::fill_.Scalar": _fill_,
+    "aten::fill_.Tensor": _fill_,
+    "aten::zero_": _zero_,
+    "aten::sum": _sum,
+    "aten::sum.dim_IntList": _sum,
+    "aten::mean": _mean,
+    "aten::mean.dim": _mean,
+    "aten::uniform_": _uniform_,
+    "aten::normal_": _normal_,
+}
+
+
+def _register() -> frozenset:
+    registered = []
+    for qualname, op in OPERATORS.items():
+        if qualname in _WRITTEN_HERE:
+            kernel = _WRITTEN_HERE[qualname]
+        elif (
+            op.kernel in ITERATOR_KERNELS
+            or op.variant is VIEW
+            or op.variant is NON_DIFFERENTIABLE_VIEW
+            or qualname in _RUN_AS_ON_CPU
+        ):
+            kernel = op.kernel
+        else:
+            continue
+        register_kernel(op, META_BACKEND_KEY, kernel)
+        registered.append(qualname)
+    return frozenset(registered)
+
+
+# Every overload with a Meta kernel, by qualified name.
+META_OVERLOADS = _register()
