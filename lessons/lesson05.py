@@ -19,7 +19,14 @@ from vizgrad import events
 from .exercise import Part, Wrong, exercise, require_all
 from .lesson04 import as_dtype, explain_promotion
 
-__all__ = ["KEY_ROLES", "keys_visited", "overloads_called", "versions_after", "kernel_dtypes"]
+__all__ = [
+    "KEY_ROLES",
+    "keys_visited",
+    "overloads_called",
+    "versions_after",
+    "kernel_dtypes",
+    "meta_strides",
+]
 
 KEY_ROLES = {
     "AutogradCPU": "autograd, first, so that it can wrap the whole call and record a grad_fn",
@@ -336,3 +343,61 @@ def _dtype_error(answer):
         )
     if "CPU" not in abs_keys:
         raise Wrong("that NotImplementedError did not come from the CPU kernel of abs")
+
+
+# --- 05.meta_strides: the Meta backend computes layouts, not numbers ----------------------
+
+META_SETUP = """\
+a = vg.empty(2, 3, 4, device="meta").permute(2, 0, 1)  # shape (4, 2, 3), strides (1, 12, 4)
+b = vg.empty(4, 2, 3, device="meta")                   # shape (4, 2, 3), strides (6, 3, 1)
+"""
+
+META_CALLS = ("a + 1", "a + b", "b + a")
+
+
+def meta_strides() -> tuple[tuple[int, ...], ...]:
+    """The strides of each of ``META_CALLS``' results, computed on the meta device."""
+    namespace = {"vg": vg}
+    exec(META_SETUP, namespace)  # noqa: S102 - our own constant source
+    return tuple(eval(call, namespace).stride() for call in META_CALLS)  # noqa: S307
+
+
+@exercise(
+    "05.meta_strides",
+    "a and b are meta tensors: shapes and strides, no data. What are the strides of "
+    "a + 1, a + b and b + a? Answer three tuples.",
+    hints=(
+        "A meta tensor goes to the Meta backend, which runs the same TensorIterator set-up "
+        "as the CPU kernel (lesson 4) and skips the loop: the output's layout is the CPU's.",
+        "The output is laid out like the inputs, not row-major: a is a permuted tensor, so "
+        "a + 1 is laid out as a is.",
+        "When the inputs disagree, the first input with a layout of its own decides.",
+    ),
+    solution="""
+answer = ((1, 12, 4), (1, 12, 4), (6, 3, 1))
+check("05.meta_strides", answer)
+""",
+    explanation="the Meta backend computes what the CPU kernel would allocate — shape, dtype and "
+    "strides — without touching any data: TensorIterator lays the output out like its inputs, "
+    "the first input deciding where they disagree. That is how PyTorch finds the shapes of a "
+    "model too big to allocate (torch.device('meta')), and why meta and CPU layouts never differ.",
+)
+def _meta_strides(answer):
+    expected = meta_strides()
+    if isinstance(answer, str) or not hasattr(answer, "__len__") or len(answer) != 3:
+        raise Wrong("give three tuples of strides, one per call, like ((6, 3, 1), …)")
+    parts = []
+    for call, given, want in zip(META_CALLS, answer, expected, strict=True):
+        given = tuple(given) if hasattr(given, "__iter__") else given
+        label = f"{call} → {given}"
+        if given == want:
+            parts.append(Part(label))
+        elif given == (6, 3, 1):
+            parts.append(Part(label, f"it is {want}: the output is laid out like its inputs, "
+                                     "not row-major — a's permuted layout is kept."))  # fmt: skip
+        elif given == (1, 12, 4):
+            parts.append(Part(label, f"it is {want}: where the inputs disagree, the first "
+                                     "one decides, and here that is b, row-major."))  # fmt: skip
+        else:
+            parts.append(Part(label, f"it is {want}; run the call and read .stride()."))
+    require_all(parts)

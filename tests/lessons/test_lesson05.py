@@ -189,3 +189,36 @@ def test_the_notebook_shows_the_checked_code():
     assert lesson.VERSIONS_CODE.strip() in text
     for source in (*lesson.KERNEL_CALLS, *lesson.ABS_CALLS):
         assert f"`{source}`" in text
+
+
+# --- 05.meta_strides ---------------------------------------------------------------------
+
+
+def _torch_meta_strides():
+    """The strides torch gives the calls on its own meta tensors."""
+    namespace = {"vg": torch}
+    exec(lesson.META_SETUP, namespace)
+    return tuple(tuple(eval(call, namespace).stride()) for call in lesson.META_CALLS)
+
+
+def test_meta_strides_are_torchs():
+    expected = _torch_meta_strides()
+    assert lesson.meta_strides() == expected
+    assert check("05.meta_strides", expected).correct
+    assert check("05.meta_strides", [list(strides) for strides in expected]).correct
+
+
+def test_meta_strides_explain_the_layout_rules():
+    row_major, permuted = (6, 3, 1), (1, 12, 4)
+    _one_at_a_time("05.meta_strides", (row_major, permuted, row_major), "a + 1",
+                   "not row-major", "permuted")  # fmt: skip
+    _one_at_a_time("05.meta_strides", (permuted, permuted, permuted), "b + a",
+                   "first", "b", right=2)  # fmt: skip
+    _wrong("05.meta_strides", "(1, 12, 4)", "three tuples")
+
+
+def test_the_notebook_shows_the_meta_setup():
+    text = "\n".join(cell.source for cell in nbformat.read(NOTEBOOK, as_version=4).cells)
+    assert lesson.META_SETUP.strip() in text
+    for call in lesson.META_CALLS:
+        assert f"`{call}`" in text
