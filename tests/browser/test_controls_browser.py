@@ -18,7 +18,9 @@ One notebook, run from the Run menu; then the test clicks and checks what is dra
   text view and the tree again;
 * the GraphView's "saved tensors" and "values" toggles add and remove what they
   name, and its backward-step controls (◀, ▶, slider, play/pause) move the drawing;
-* the Timeline's play button plays, pauses where it is, and stops at the last step.
+* the Timeline's play button plays, pauses where it is, and stops at the last step;
+* the DispatchTrace of a dense, a sparse and a meta call shows each call's backend key
+  (CPU, SparseCPU, Meta) with what the dispatcher decided.
 
 (The exported page's controls are ``test_export_browser``'s.)
 
@@ -122,6 +124,14 @@ rec16.show()""",
     """\
 x17 = vg.arange(6.0).reshape(2, 3)
 vw.StrideMap(x17, x17.view(vg.int16), names=["x17", "as int16"])""",
+    # 18: the first dispatch choosing among three backends (lesson 5)
+    """\
+d18 = vg.tensor([[0.0, 2.0], [3.0, 0.0]])
+with vw.DispatchTrace() as trace18:
+    d18 * 2
+    d18.to_sparse() * 2
+    vg.empty(2, 2, device="meta") * 2
+trace18""",
     f"print({DONE!r})",
 ]
 
@@ -528,3 +538,22 @@ def test_a_view_of_another_dtype_lights_a_cell_of_its_own_strip(notebook_page, a
     arithmetic = stride_map.locator(".vg-arithmetic").inner_text()
     assert "1·6" in arithmetic and "= 11" in arithmetic, arithmetic
     page.screenshot(path=str(artifacts_dir / "controls-dtype-view.png"))
+
+
+def test_the_dispatch_trace_shows_the_backend_each_call_chose(notebook_page, artifacts_dir):
+    page = notebook_page
+    trace = cell_output(page, 18).locator(".vg-dispatch-trace")
+    trace.locator("li.vg-trace-call").first.wait_for(timeout=30_000)
+    trace.scroll_into_view_if_needed()
+    calls = trace.locator("li.vg-trace-call[data-op='aten::mul.Tensor']")
+    assert calls.count() == 3
+    backend_of = (
+        "els => els.map(e => e.dataset.key).filter(k => !k.startsWith('A') && k !== 'dtype')"
+    )
+    keys = [calls.nth(i).locator("li.vg-trace-step").evaluate_all(backend_of) for i in range(3)]
+    assert keys == [["CPU"], ["SparseCPU"], ["Meta"]], keys
+    sparse_step = calls.nth(1).locator("li.vg-trace-step[data-key='SparseCPU']").inner_text()
+    assert "layout sparse_coo" in sparse_step, sparse_step
+    meta_step = calls.nth(2).locator("li.vg-trace-step[data-key='Meta']").inner_text()
+    assert "meta device" in meta_step, meta_step
+    page.screenshot(path=str(artifacts_dir / "controls-trace-backends.png"))

@@ -455,21 +455,25 @@ def test_a_call_that_raised_after_autograd_decided_says_no_node_was_recorded():
 def test_the_backend_step_says_which_backend_ran_and_why():
     dense = vg.tensor([[0.0, 2.0], [3.0, 0.0]])
     sparse = dense.to_sparse()
+    meta = vg.empty(2, 2, device="meta")
 
     def program():
         dense * 2
         sparse * 2
         with pytest.raises(NotImplementedError):
             vg.cumsum(sparse, 0)
+        meta * 2
 
     state = trace_of(program)
     backends = [[s for s in call.steps if s.key not in ("AutogradCPU", "ADInplaceOrView")][-1]
                 for call in top_calls(state)]  # fmt: skip
-    assert [s.key for s in backends] == ["CPU", "SparseCPU", "SparseCPU"]
+    assert [s.key for s in backends] == ["CPU", "SparseCPU", "SparseCPU", "Meta"]
     calls = top_calls(state)
     assert step_decision(calls[0], backends[0]).startswith("CPU backend (strided) kernel")
     assert "layout sparse_coo" in step_decision(calls[1], backends[1])
     assert "strided" not in step_decision(calls[1], backends[1])
     assert "no SparseCPU kernel" in step_decision(calls[2], backends[2])
+    assert "meta device" in step_decision(calls[3], backends[3])
     html = render_tree_html(state)
-    assert 'data-key="SparseCPU"' in html and "raised NotImplementedError" in html
+    assert 'data-key="SparseCPU"' in html and 'data-key="Meta"' in html
+    assert "raised NotImplementedError" in html
