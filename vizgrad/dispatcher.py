@@ -652,7 +652,7 @@ def _input_requires_grad(args, kwargs) -> bool:
     for value in (*args, *kwargs.values()):
         if isinstance(value, Tensor) and value.requires_grad:
             return True
-        if isinstance(value, tuple | list) and any(
+        if isinstance(value, _SEQUENCES) and any(
             isinstance(v, Tensor) and v.requires_grad for v in value
         ):
             return True
