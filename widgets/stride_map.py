@@ -148,6 +148,18 @@ class StrideMap(BrowserView):
                     f"StrideMap(): argument {position} must be a vizgrad Tensor, not "
                     f"{type(t).__name__}"
                 )
+            # The map draws a storage's elements: a strided tensor with data.
+            if t.is_sparse:
+                raise TypeError(
+                    f"StrideMap(): argument {position} is a sparse COO tensor, which has no "
+                    "strided storage to draw; draw its parts instead: "
+                    "StrideMap(s._indices(), s._values())"
+                )
+            if t.is_meta:
+                raise TypeError(
+                    f"StrideMap(): argument {position} is on the meta device: it has a shape "
+                    f"{tuple(t.shape)} and strides {t.stride()}, but no elements to draw"
+                )
         if names is not None and len(names) != len(tensors):
             raise ValueError(f"StrideMap(): {len(tensors)} tensors but {len(names)} names")
         super().__init__(**kwargs)

@@ -589,6 +589,19 @@ def test_constructor_checks_its_arguments():
         StrideMap(np.zeros(3))
     with pytest.raises(ValueError, match="names"):
         StrideMap(vg.zeros(3), names=["a", "b"])
+    # Tensors without a strided storage to draw say so, and what to draw instead.
+    sparse = vg.tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse()
+    with pytest.raises(TypeError, match=r"argument 2 is a sparse COO tensor.*_values\(\)"):
+        StrideMap(vg.zeros(3), sparse)
+    with pytest.raises(
+        TypeError, match=r"meta device: it has a shape \(2, 3\) and strides \(3, 1\)"
+    ):
+        StrideMap(vg.empty(2, 3, device="meta"))
+    parts = StrideMap(sparse._indices(), sparse._values(), names=["indices", "values"])
+    try:
+        assert [v["shape"] for v in parts.data["views"]] == [[2, 2], [2]]
+    finally:
+        parts.close()
 
 
 def test_a_map_listens_to_in_place_writes_only():
