@@ -213,15 +213,13 @@ def register_kernel(op: Operator, key: str, kernel) -> None:
     ``SparseCPU``, whose kernels live with the sparse layout (``vizgrad.ops.sparse_coo``),
     and ``Meta``, whose kernels live with the meta device (``vizgrad.ops.meta_kernels``).
     """
-    slot = _KERNEL_SLOTS.get(key)
-    if slot is None:
+    backend = _OTHER_BACKENDS.get(key)
+    if backend is None:
         raise ValueError(f"vizgrad has no backend {key!r} besides CPU, SparseCPU and Meta")
+    slot = backend[0]
     if getattr(op, slot) is not None:
         raise RuntimeError(f"{op.qualname} has two {key} kernels")
     setattr(op, slot, kernel)
-
-
-_KERNEL_SLOTS = {SPARSE_BACKEND_KEY: "sparse_kernel", META_BACKEND_KEY: "meta_kernel"}
 
 
 def current_call() -> int:
@@ -425,9 +423,9 @@ def _math_bit_keys(op: Operator, args: tuple, kwargs: dict, action="redispatch",
             _state.depth -= 1
             _state.below_autograd -= 1
     if bits & SPARSE_BIT:
-        return _sparse_backend(op, args, kwargs, action)
+        return _layout_or_device_backend(op, args, kwargs, action, SPARSE_BACKEND_KEY)
     if bits & META_BIT:
-        return _meta_backend(op, args, kwargs, action)
+        return _layout_or_device_backend(op, args, kwargs, action, META_BACKEND_KEY)
     return _backend(op, args, kwargs, action)
 
 
@@ -445,41 +443,21 @@ def _backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
         _state.below_autograd -= 1
 
 
-def _sparse_backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
-    """The backend step when an argument is sparse: the operator's SparseCPU kernel.
+def _layout_or_device_backend(op: Operator, args: tuple, kwargs: dict, action, key: str):
+    """The backend step when an argument is sparse (``SparseCPU``) or on the meta device
+    (``Meta``): the operator's kernel for that key.
 
-    PyTorch picks the backend from the union of the arguments' dispatch keys, in which a
-    sparse tensor's ``SparseCPU`` outranks ``CPU``: one sparse argument is enough
-    (``dense + sparse`` runs ``add``'s sparse kernel). An operator without one fails.
-    """
-    kernel = op.sparse_kernel
-    if events.bus.active and "op_dispatched" in events.bus.wanted:
-        note = _SPARSE_BACKEND_NOTE if kernel is not None else _NO_SPARSE_KERNEL_NOTE
-        _emit_step(op, SPARSE_BACKEND_KEY, action, args, note)
-    if kernel is None:
-        raise backend_missing(op, SPARSE_BACKEND_KEY)
-    _state.depth += 1
-    _state.below_autograd += 1
-    try:
-        return kernel(*args, **kwargs)
-    finally:
-        _state.depth -= 1
-        _state.below_autograd -= 1
-
-
-def _meta_backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
-    """The backend step when an argument is on the meta device: the operator's Meta kernel.
-
-    As with a sparse argument, one is enough: PyTorch's ``Meta`` key outranks ``CPU`` in the
-    union of the arguments' keys, and the meta kernel checks the devices itself (an
+    PyTorch picks the backend from the union of the arguments' dispatch keys, in which
+    ``SparseCPU`` and ``Meta`` outrank ``CPU``: one such argument is enough (``dense +
+    sparse`` runs ``add``'s sparse kernel; a meta kernel checks the devices itself, an
     elementwise one through its TensorIterator set-up). An operator without one fails.
     """
-    kernel = op.meta_kernel
+    slot, note, no_kernel_note, missing = _OTHER_BACKENDS[key]
+    kernel = getattr(op, slot)
     if events.bus.active and "op_dispatched" in events.bus.wanted:
-        note = _META_BACKEND_NOTE if kernel is not None else _NO_META_KERNEL_NOTE
-        _emit_step(op, META_BACKEND_KEY, action, args, note)
+        _emit_step(op, key, action, args, note if kernel is not None else no_kernel_note)
     if kernel is None:
-        raise meta_missing(op)
+        raise missing(op)
     _state.depth += 1
     _state.below_autograd += 1
     try:
@@ -637,6 +615,12 @@ _META_BACKEND_NOTE = (
 _NO_META_KERNEL_NOTE = (
     "an argument is on the meta device, and this operator has no Meta kernel: NotImplementedError"
 )
+# ``key -> (Operator slot of its kernels, note, note without a kernel, error without one)``.
+_OTHER_BACKENDS = {
+    SPARSE_BACKEND_KEY: ("sparse_kernel", _SPARSE_BACKEND_NOTE, _NO_SPARSE_KERNEL_NOTE,
+                         lambda op: backend_missing(op, SPARSE_BACKEND_KEY)),
+    META_BACKEND_KEY: ("meta_kernel", _META_BACKEND_NOTE, _NO_META_KERNEL_NOTE, meta_missing),
+}  # fmt: skip
 _RESOLVES = "{} bit set on an input: a resolved clone of it goes to the kernel"
 _MATH_BIT_NOTES = {
     FUNCTIONAL: _RESOLVES,

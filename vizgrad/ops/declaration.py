@@ -50,7 +50,7 @@ from ..tensor import define_method
 from .overload_kernels import OverloadKernel, StructuredKernel, out_wrapper
 from .registry import OPERATORS
 
-__all__ = ["native_function", "alias_kernels"]
+__all__ = ["native_function", "alias_kernels", "make_leaf_require_grad"]
 
 
 def _variant_of(schema: FunctionSchema) -> str:
@@ -353,13 +353,16 @@ def _call_overload(signature: PythonSignature, args: tuple, kwargs: dict):
     requires_grad = kwargs.pop("requires_grad", False)
     result = _dispatch_call(op, out_op, args, kwargs)
     if requires_grad:
-        if not (result.is_floating_point() or result.is_complex()):
-            raise RuntimeError(
-                "Only Tensors of floating point and complex dtype can require gradients"
-            )
-        # A new leaf, complex ones too (``set_requires_grad``, not ``requires_grad_``).
-        result._requires_grad = True
+        make_leaf_require_grad(result)
     return result
+
+
+def make_leaf_require_grad(result) -> None:
+    """A factory's ``requires_grad=True``: its new tensor becomes a leaf that requires grad,
+    complex ones too (``set_requires_grad``, not ``requires_grad_``)."""
+    if not (result.is_floating_point() or result.is_complex()):
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    result._requires_grad = True
 
 
 def _dispatch_call(op, out_op, args: tuple, kwargs: dict):

@@ -46,7 +46,7 @@ from ..user_warnings import warn_at_user_code
 from .arithmetic import add, mul
 from .copy import clone
 from .creation import as_tensor
-from .declaration import native_function
+from .declaration import make_leaf_require_grad, native_function
 from .detach import detach
 from .linalg import mm
 from .permutations import t
@@ -234,11 +234,7 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
     result = _sparse(index_array.copy(), values._resolved_array().copy(), size,
                      is_coalesced, values._dtype)  # fmt: skip
     if requires_grad:
-        if not (result.is_floating_point() or result.is_complex()):
-            raise RuntimeError(
-                "Only Tensors of floating point and complex dtype can require gradients"
-            )
-        result._requires_grad = True
+        make_leaf_require_grad(result)
     return result
 
 
