@@ -6,46 +6,20 @@ operator without a meta kernel and for mixing devices, autograd, and the dispatc
 import numpy as np
 import pytest
 import torch
+from meta_checks import (
+    assert_meta_same,
+    check_op,
+    cpu_like,
+    meta_pair,
+    meta_pairs,
+    metadata,
+    outcome,
+    raise_,
+    torch_cpu,
+)
 from oracle import assert_same_error
 
 import vizgrad as vg
-
-
-def meta_pair(size, stride=None, dtype="float32", requires_grad=False):
-    """The same meta tensor in both libraries: ``empty_strided`` of that geometry."""
-    size = tuple(size)
-    if stride is None:
-        stride = torch.empty(size).stride()
-    v = vg.empty_strided(size, stride, dtype=getattr(vg, dtype), device="meta")
-    t = torch.empty_strided(size, stride, dtype=getattr(torch, dtype), device="meta")
-    if requires_grad:
-        v.requires_grad_()
-        t.requires_grad_()
-    return v, t
-
-
-def cpu_like(v):
-    """A CPU tensor of ``v``'s geometry and dtype, with values every tested op accepts."""
-    c = vg.empty_strided(v.shape, v.stride(), dtype=v.dtype)
-    c.fill_(True if v.dtype is vg.bool else 1)
-    return c
-
-
-def metadata(x):
-    return (tuple(x.shape), x.stride(), x.storage_offset(), str(x.dtype).split(".")[1])
-
-
-def assert_meta_same(v, t):
-    """Two meta results: one shape, stride, storage offset, dtype and device."""
-    if isinstance(t, tuple | list):
-        assert len(v) == len(t)
-        for a, b in zip(v, t, strict=True):
-            assert_meta_same(a, b)
-        return
-    assert v.is_meta and t.is_meta
-    assert str(v.device) == str(t.device) == "meta"
-    assert metadata(v) == metadata(t)
-
 
 # --- factories and .to("meta") ---------------------------------------------------------------
 
@@ -193,84 +167,18 @@ DTYPES = [("float32", "float32"), ("int64", "float32"), ("int32", "float64"),
           ("uint8", "int8"), ("float16", "float64"), ("bool", "int64")]  # fmt: skip
 
 
-def _pairs(geometry, dtypes):
-    return [
-        meta_pair(size, stride, dtype)
-        for (size, stride), dtype in zip(geometry, dtypes, strict=True)
-    ]
-
-
-def _outcome(fn, *args):
-    try:
-        return fn(*args), None
-    except Exception as error:  # noqa: BLE001 - compared below
-        return None, error
-
-
-def _raise(error):
-    raise error
-
-
-def _torch_cpu(t):
-    """A CPU tensor of a torch meta tensor's geometry, with values every tested op accepts."""
-    c = torch.empty_strided(t.shape, t.stride(), dtype=t.dtype)
-    return c.fill_(True if t.dtype is torch.bool else 1)
-
-
-def _check_op(fn, pairs):
-    """vizgrad's meta result against PyTorch's, and against vizgrad's CPU result.
-
-    vizgrad's meta result comes from its CPU kernel's own set-up, so it is the CPU result's
-    metadata. PyTorch 2.13 runs most elementwise operators on meta tensors through Python
-    references (``torch/_refs``), which now and then depart from its CPU kernels: where
-    they do, vizgrad follows the CPU kernels.
-    """
-    vs = [p[0] for p in pairs]
-    ts = [p[1] for p in pairs]
-    t_cpu, t_cpu_error = _outcome(fn, torch, *[_torch_cpu(t) for t in ts])
-    t_meta, t_meta_error = _outcome(fn, torch, *ts)
-    v_meta, v_meta_error = _outcome(fn, vg, *vs)
-    v_cpu, v_cpu_error = _outcome(fn, vg, *[cpu_like(v) for v in vs])
-    if t_cpu_error is not None:
-        assert_same_error(lambda: _raise(v_cpu_error or AssertionError("no error")),
-                          lambda: _raise(t_cpu_error))  # fmt: skip
-    else:
-        assert metadata(v_cpu) == metadata(t_cpu)
-    if v_meta_error is not None:
-        # Refused as PyTorch's meta path refuses, or as its CPU kernel does, before the loop.
-        # Worded as PyTorch's CPU kernel words it, or else as its meta path does.
-        torch_errors = [e for e in (t_cpu_error, t_meta_error) if e is not None]
-        assert torch_errors, f"vizgrad refused: {v_meta_error!r}"
-        for i, torch_error in enumerate(torch_errors):
-            try:
-                assert_same_error(lambda: _raise(v_meta_error), lambda e=torch_error: _raise(e))
-                return
-            except AssertionError:
-                if i == len(torch_errors) - 1:
-                    raise
-        return
-    if v_cpu_error is None:  # one set-up: meta and CPU agree whenever both run
-        assert metadata(v_meta) == metadata(v_cpu)
-    assert t_meta_error is None, f"torch refused: {t_meta_error!r}"
-    if t_cpu_error is None and metadata(t_meta) != metadata(t_cpu):
-        assert metadata(v_meta) == metadata(t_cpu)  # torch's meta departs from its CPU
-        assert str(v_meta.device) == "meta"
-    else:
-        assert_meta_same(v_meta, t_meta)
-
-
 @pytest.mark.parametrize("geometry", GEOMETRIES)
 @pytest.mark.parametrize("op", UNARY)
 def test_unary_ops_match_pytorch_meta_and_cpu(op, geometry):
     for dtype in ("float32", "int64", "bool", "float16"):
-        _check_op(UNARY[op], _pairs(GEOMETRIES[geometry][:1], [dtype]))
+        check_op(UNARY[op], meta_pairs(GEOMETRIES[geometry][:1], [dtype]))
 
 
 @pytest.mark.parametrize("geometry", GEOMETRIES)
 @pytest.mark.parametrize("op", BINARY)
 def test_binary_ops_match_pytorch_meta_and_cpu(op, geometry):
     for dtypes in DTYPES:
-        _check_op(BINARY[op], _pairs(GEOMETRIES[geometry], dtypes))
+        check_op(BINARY[op], meta_pairs(GEOMETRIES[geometry], dtypes))
 
 
 def test_ternary_and_structured_ops():
@@ -280,8 +188,8 @@ def test_ternary_and_structured_ops():
         lambda lib, x, y, z: lib.clamp(x, y, z),
         lambda lib, x, y, z: lib.where(x > y, y, z),
     ):
-        pairs = _pairs(GEOMETRIES["channels_last"] + [((4, 1), None)], ["float32"] * 3)
-        _check_op(fn, pairs)
+        pairs = meta_pairs(GEOMETRIES["channels_last"] + [((4, 1), None)], ["float32"] * 3)
+        check_op(fn, pairs)
 
 
 @pytest.mark.parametrize("geometry", ["same", "transposed", "channels_last_both", "broadcast"])
@@ -291,12 +199,12 @@ def test_inplace_ops_keep_self(geometry):
         def call(lib, x, y, op=op):
             return getattr(x, op)(y)
 
-        (v, t), (vo, to) = _pairs(GEOMETRIES[geometry], ["float32", "float32"])
+        (v, t), (vo, to) = meta_pairs(GEOMETRIES[geometry], ["float32", "float32"])
         before = metadata(v)
-        t_result, t_error = _outcome(call, torch, _torch_cpu(t), _torch_cpu(to))
+        t_result, t_error = outcome(call, torch, torch_cpu(t), torch_cpu(to))
         if t_error is not None:  # the broadcast shape is not self's: PyTorch's CPU message
             assert_same_error(lambda v=v, vo=vo, call=call: call(vg, v, vo),
-                              lambda error=t_error: _raise(error))  # fmt: skip
+                              lambda error=t_error: raise_(error))  # fmt: skip
             continue
         result = call(vg, v, vo)
         assert result is v and metadata(v) == before
@@ -309,18 +217,18 @@ def test_inplace_ops_keep_self(geometry):
 
 def test_inplace_cast_error():
     # PyTorch's CPU message (its meta path words it otherwise: see the docs).
-    (v, t), (vo, to) = _pairs(GEOMETRIES["same"], ["int64", "float32"])
-    assert_same_error(lambda: v.add_(vo), lambda: _torch_cpu(t).add_(_torch_cpu(to)))
+    (v, t), (vo, to) = meta_pairs(GEOMETRIES["same"], ["int64", "float32"])
+    assert_same_error(lambda: v.add_(vo), lambda: torch_cpu(t).add_(torch_cpu(to)))
 
 
 @pytest.mark.parametrize("geometry", ["same", "transposed", "channels_last_both", "broadcast"])
 def test_out_resizes_like_the_inputs(geometry):
     """An ``out=`` the iterator resizes follows the inputs' layout, as PyTorch's CPU kernels
     lay it out (its meta path makes it contiguous: the one difference in strides)."""
-    (v, t), (vo, to) = _pairs(GEOMETRIES[geometry], ["float32", "float32"])
+    (v, t), (vo, to) = meta_pairs(GEOMETRIES[geometry], ["float32", "float32"])
     v_out, t_out = vg.empty(0, device="meta"), torch.empty(0)
     assert vg.add(v, vo, out=v_out) is v_out
-    torch.add(_torch_cpu(t), _torch_cpu(to), out=t_out)
+    torch.add(torch_cpu(t), torch_cpu(to), out=t_out)
     assert v_out.is_meta and metadata(v_out) == metadata(t_out)
     v_cpu_out = vg.empty(0)
     vg.add(cpu_like(v), cpu_like(vo), out=v_cpu_out)
@@ -330,8 +238,8 @@ def test_out_resizes_like_the_inputs(geometry):
 
 
 def test_out_dtype_errors():
-    (v, t), (vo, to) = _pairs(GEOMETRIES["same"], ["float32", "float32"])
-    t, to = _torch_cpu(t), _torch_cpu(to)
+    (v, t), (vo, to) = meta_pairs(GEOMETRIES["same"], ["float32", "float32"])
+    t, to = torch_cpu(t), torch_cpu(to)
     assert_same_error(lambda: vg.add(v, vo, out=vg.empty(2, 3, dtype=vg.int64, device="meta")),
                       lambda: torch.add(t, to, out=torch.empty(2, 3, dtype=torch.int64)))  # fmt: skip
     assert_same_error(lambda: vg.neg(v, out=vg.empty(2, 3, dtype=vg.float64, device="meta")),
@@ -390,25 +298,13 @@ def test_resize_():
 
 
 def test_operator_without_meta_kernel_raises_pytorch_error():
-    (v, t), (vo, to) = _pairs(GEOMETRIES["same"], ["float32", "float32"])
+    (v, t), (vo, to) = meta_pairs(GEOMETRIES["same"], ["float32", "float32"])
     for call in (
         lambda lib, x, y: lib.equal(x, y),
         lambda lib, x, y: lib.masked_select(x, y > 0),
         lambda lib, x, y: lib.bincount(x.to(lib.int64).flatten()),
     ):
         assert_same_error(lambda call=call: call(vg, v, vo), lambda call=call: call(torch, t, to))
-
-
-def test_operators_torch_runs_but_vizgrad_refuses_say_so():
-    v = vg.empty(2, 3, device="meta")
-    with pytest.raises(
-        NotImplementedError,
-        match=r"^aten::prod: attempted to run this operator "
-        "with Meta tensors, but there was no fake impl or Meta kernel registered",
-    ):
-        v.prod()
-    with pytest.raises(NotImplementedError, match=r"^aten::mm: "):
-        vg.mm(v, v.t())
 
 
 def test_mixing_devices():
@@ -481,9 +377,9 @@ def test_sum_and_mean_match_pytorch_meta_and_cpu(name, dtype):
     """``sum`` and ``mean`` have meta functions of their own: checked against PyTorch's meta
     results, and against vizgrad's CPU results, layout and errors included."""
     geometry = [((2, 3, 4), (1, 2, 6))]  # permuted: the results are contiguous all the same
-    _check_op(REDUCTIONS[name], _pairs(geometry, [dtype]))
+    check_op(REDUCTIONS[name], meta_pairs(geometry, [dtype]))
     if dtype == "float32":
-        _check_op(REDUCTIONS[name], _pairs([((2, 3, 4, 5), (60, 1, 15, 3))], [dtype]))
+        check_op(REDUCTIONS[name], meta_pairs([((2, 3, 4, 5), (60, 1, 15, 3))], [dtype]))
 
 
 def test_backward_through_meta_elementwise_ops():
@@ -634,7 +530,7 @@ def test_every_tensor_only_overload_matches_pytorch(namespace, name):
 
     geometry = [((2, 3, 4, 5), (60, 1, 15, 3))] + [((3, 1, 1), None)] * (arity - 1)
     for dtype in ("float32", "int64", "bool", "complex64"):
-        _check_op(fn, _pairs(geometry, [dtype] * arity))
+        check_op(fn, meta_pairs(geometry, [dtype] * arity))
 
 
 @pytest.mark.parametrize("namespace, name", TENSOR_ONLY)
@@ -644,7 +540,7 @@ def test_every_tensor_only_overloads_inplace_and_out_variants(namespace, name):
     arity = TENSOR_ONLY[namespace, name]
     geometry = [((2, 3, 4, 5), (60, 1, 15, 3))] + [((3, 1, 1), None)] * (arity - 1)
     for dtype in ("float32", "int64", "bool"):
-        pairs = _pairs(geometry, [dtype] * arity)
+        pairs = meta_pairs(geometry, [dtype] * arity)
         if hasattr(torch.Tensor, name + "_"):
             _check_inplace_variant(name + "_", pairs)
         if name != "mean":  # its out= overload has no Meta kernel (see meta_kernels)
@@ -653,10 +549,10 @@ def test_every_tensor_only_overloads_inplace_and_out_variants(namespace, name):
 
 def _check_inplace_variant(method, pairs):
     (v, t), *others = pairs
-    v_rest, t_cpu_rest = [p[0] for p in others], [_torch_cpu(p[1]) for p in others]
-    _, error = _outcome(getattr(_torch_cpu(t), method), *t_cpu_rest)
+    v_rest, t_cpu_rest = [p[0] for p in others], [torch_cpu(p[1]) for p in others]
+    _, error = outcome(getattr(torch_cpu(t), method), *t_cpu_rest)
     if error is not None:
-        assert_same_error(lambda: getattr(v, method)(*v_rest), lambda: _raise(error))
+        assert_same_error(lambda: getattr(v, method)(*v_rest), lambda: raise_(error))
         return
     before = metadata(v)
     assert getattr(v, method)(*v_rest) is v and metadata(v) == before
@@ -666,12 +562,12 @@ def _check_out_variant(namespace, name, pairs):
     v_fn, t_fn = (
         getattr(getattr(lib, namespace) if namespace else lib, name) for lib in (vg, torch)
     )
-    vs, t_cpus = [p[0] for p in pairs], [_torch_cpu(p[1]) for p in pairs]
+    vs, t_cpus = [p[0] for p in pairs], [torch_cpu(p[1]) for p in pairs]
     t_out = torch.empty(0, dtype=t_cpus[0].dtype)
     v_out = vg.empty(0, dtype=vs[0].dtype, device="meta")
-    _, error = _outcome(lambda: t_fn(*t_cpus, out=t_out))
+    _, error = outcome(lambda: t_fn(*t_cpus, out=t_out))
     if error is not None:
-        assert_same_error(lambda: v_fn(*vs, out=v_out), lambda: _raise(error))
+        assert_same_error(lambda: v_fn(*vs, out=v_out), lambda: raise_(error))
         return
     assert v_fn(*vs, out=v_out) is v_out
     assert v_out.is_meta and metadata(v_out) == metadata(t_out)

@@ -364,26 +364,26 @@ def _outputs(op: Operator, kwargs: dict) -> list:
 _SEQUENCES = (tuple, list)  # made once: ``tuple | list`` in a call builds a union each time
 
 
-def _math_bits_of(op: Operator, args: tuple, kwargs: dict) -> int:
-    """The math bits set on any tensor argument: which of their keys the call visits
-    (the Negative and Conjugate keys of PyTorch's ``computeDispatchKeySet``, the union
-    of the arguments' key sets)."""
+def _key_set_of(op: Operator, args: tuple, kwargs: dict) -> int:
+    """The union of the tensor arguments' key sets (PyTorch's ``computeDispatchKeySet``):
+    which of the Negative and Conjugate keys the call visits, and whether its backend is
+    ``SparseCPU`` or ``Meta`` rather than ``CPU``."""
     bits = 0
     for value in args:
         if isinstance(value, Tensor):
-            bits |= value._math_bits
+            bits |= value._key_set
         elif op.lists_may_hold_tensors and isinstance(value, _SEQUENCES):
             for v in value:
                 if isinstance(v, Tensor):
-                    bits |= v._math_bits
+                    bits |= v._key_set
     if kwargs:
         for value in kwargs.values():
             if isinstance(value, Tensor):
-                bits |= value._math_bits
+                bits |= value._key_set
             elif isinstance(value, _SEQUENCES):  # ``out=(values, indices)``
                 for v in value:
                     if isinstance(v, Tensor):
-                        bits |= v._math_bits
+                        bits |= v._key_set
     return bits
 
 
@@ -399,7 +399,7 @@ def _math_bit_keys(op: Operator, args: tuple, kwargs: dict, action="redispatch",
     A key is visited when an argument has its bit set and ``op`` does not fall through
     it; its fallback gets ``below``, the rest of the walk, to redispatch to.
     """
-    bits = _math_bits_of(op, args, kwargs)
+    bits = _key_set_of(op, args, kwargs)
     if not bits:  # the rule: a single scan of the arguments
         return _backend(op, args, kwargs, action)
     for i, bit in enumerate(keys):

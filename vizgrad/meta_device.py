@@ -13,7 +13,7 @@ bytes (``MetaStorage``), how a meta tensor is made (``empty_meta``), the device 
 an elementwise call with a meta argument, and PyTorch's errors for reading what is not
 there. Which operators run on meta tensors, and how, is ``vizgrad.ops.meta_kernels``.
 
-A meta tensor carries ``META_BIT`` in ``Tensor._math_bits``, the field that holds what a
+A meta tensor carries ``META_BIT`` in ``Tensor._key_set``, the field that holds what a
 tensor adds to the dense CPU default of PyTorch's ``DispatchKeySet``: the dispatcher
 already unions it over the arguments of every call, so a call on CPU tensors pays
 nothing for the meta device, and a call with one meta argument runs the ``Meta`` backend
@@ -112,12 +112,12 @@ def empty_meta(size, stride, dtype: DType) -> Tensor:
     check_storage_nbytes(size, dtype.itemsize, stride)
     storage = MetaStorage(storage_extent(size, stride) * dtype.itemsize, dtype)
     result = Tensor(storage, size, stride, 0, None, None, dtype)
-    result._math_bits = META_BIT
+    result._key_set = META_BIT
     return result
 
 
 def _is_cpu_scalar(t: Tensor) -> bool:
-    return not t._size and not t._math_bits & META_BIT
+    return not t._size and not t._key_set & META_BIT
 
 
 def check_same_device(operands) -> Device:

@@ -21,7 +21,7 @@ A sparse tensor has no storage, so nothing that reads one works: ``data_ptr()``,
 ``storage()``, ``numpy()``, ``view``… fail as in PyTorch, and its strides are zeros
 (what PyTorch 2.13 reports). The dispatcher sends every operator call with a sparse
 argument to the ``SparseCPU`` backend (``vizgrad.ops.sparse_coo``), which the
-``SPARSE_BIT`` in ``_math_bits`` asks for.
+``SPARSE_BIT`` in ``_key_set`` asks for.
 
 PyTorch has one ``torch.Tensor`` class over different ``TensorImpl``\\ s; vizgrad's
 ``Tensor`` is its strided ``TensorImpl``, so the sparse one is a subclass.
@@ -76,7 +76,7 @@ class SparseCooTensor(Tensor):
         self._id = next(_tensor_ids)
         self._version_counter = VersionCounter()
         self._autograd_meta = None
-        self._math_bits = SPARSE_BIT
+        self._key_set = SPARSE_BIT
 
     @property
     def layout(self):

@@ -56,13 +56,13 @@ __all__ = ["Tensor", "VersionCounter", "define_method", "python_value_watch",
 
 _tensor_ids = itertools.count(1)
 
-# The math bits of ``Tensor._math_bits`` (PyTorch's ``Conjugate`` and ``Negative`` keys).
+# The bits of ``Tensor._key_set``: what a tensor adds to the dense CPU default of PyTorch's
+# ``DispatchKeySet``. First the math bits (PyTorch's ``Conjugate`` and ``Negative`` keys).
 CONJ_BIT = 1
 NEG_BIT = 2
 # Not a math bit: the ``SparseCPU`` backend key of a sparse tensor (``vizgrad.sparse_tensor``).
-# It shares ``_math_bits`` with them because that field is what a tensor adds to the dense
-# default of PyTorch's ``DispatchKeySet``, which the dispatcher unions over the arguments in
-# one scan: a call on dense tensors pays nothing for the sparse layout.
+# It shares ``_key_set`` with them because the dispatcher unions that field over the
+# arguments in one scan: a call on dense tensors pays nothing for the sparse layout.
 SPARSE_BIT = 4
 # Not a math bit either: the ``Meta`` backend key of a tensor on the meta device
 # (``vizgrad.meta_device``), which has metadata and no data.
@@ -190,7 +190,7 @@ class Tensor(metaclass=_TensorType):
         "_contiguous",  # is_contiguous(), computed once per metadata change
         "_inference",  # made in inference mode: no version counter, no autograd
         "_id",
-        "_math_bits",  # CONJ_BIT | NEG_BIT: the values are the bytes conjugated / negated
+        "_key_set",  # CONJ_BIT | NEG_BIT (values are the bytes conjugated / negated), SPARSE_BIT, META_BIT
         "_version_counter",
         "_autograd_meta",  # AutogradMeta, or None while autograd knows nothing of it
         "__weakref__",
@@ -216,7 +216,7 @@ class Tensor(metaclass=_TensorType):
         self._id = next(_tensor_ids)
         self._version_counter = VersionCounter()
         self._autograd_meta = None
-        self._math_bits = 0
+        self._key_set = 0
         if events.bus.active and "tensor_created" in events.bus.wanted:
             events.bus.emit(
                 events.TensorCreated(
@@ -262,7 +262,7 @@ class Tensor(metaclass=_TensorType):
         dtype = self._dtype if dtype is None else dtype
         view = _construct(Tensor, self._storage, size, stride, offset, None, None, dtype)
         view._inference = self._inference  # a view is an inference tensor iff its base is
-        view._math_bits = self._math_bits  # and reads the values as its base does
+        view._key_set = self._key_set  # and reads the values as its base does
         return view
 
     def _set_metadata(self, size, stride, offset: int) -> None:
@@ -331,7 +331,7 @@ class Tensor(metaclass=_TensorType):
     @property
     def is_meta(self) -> bool:
         """On the meta device: metadata without data (``vizgrad.meta_device``)."""
-        return bool(self._math_bits & META_BIT)
+        return bool(self._key_set & META_BIT)
 
     @property
     def is_cuda(self) -> bool:
@@ -376,26 +376,26 @@ class Tensor(metaclass=_TensorType):
 
     def is_conj(self) -> bool:
         """The values are the complex conjugate of the bytes (``conj()``'s lazy view)."""
-        return bool(self._math_bits & CONJ_BIT)
+        return bool(self._key_set & CONJ_BIT)
 
     def is_neg(self) -> bool:
         """The values are the negation of the bytes (``conj().imag``'s lazy view)."""
-        return bool(self._math_bits & NEG_BIT)
+        return bool(self._key_set & NEG_BIT)
 
     def _set_conj(self, conj: bool) -> None:
         """``TensorImpl::_set_conj``: the metadata of a view op (``_conj``), not a write."""
-        self._math_bits = (self._math_bits & ~CONJ_BIT) | (CONJ_BIT if conj else 0)
+        self._key_set = (self._key_set & ~CONJ_BIT) | (CONJ_BIT if conj else 0)
 
     def _set_neg(self, neg: bool) -> None:
         """``TensorImpl::_set_neg``: the metadata of a view op (``_neg_view``), not a write."""
-        self._math_bits = (self._math_bits & ~NEG_BIT) | (NEG_BIT if neg else 0)
+        self._key_set = (self._key_set & ~NEG_BIT) | (NEG_BIT if neg else 0)
 
     def _resolved_array(self) -> np.ndarray:
         """The values this tensor stands for: its array through its math bits (a new
         array when a bit is set, the array itself otherwise). For reading, never writing."""
-        if not self._math_bits:
+        if not self._key_set:
             return self._array
-        return apply_math_bits(self._array, self._math_bits)
+        return apply_math_bits(self._array, self._key_set)
 
     def is_signed(self) -> bool:
         return self._dtype.is_signed
@@ -405,7 +405,7 @@ class Tensor(metaclass=_TensorType):
 
         An empty tensor has no first element; PyTorch reports 0.
         """
-        if 0 in self._size or self._math_bits & META_BIT:
+        if 0 in self._size or self._key_set & META_BIT:
             return 0  # (a meta tensor's storage has a null data pointer)
         return self._storage.data_ptr() + self._offset * self._dtype.itemsize
 
@@ -589,7 +589,7 @@ class Tensor(metaclass=_TensorType):
             raise RuntimeError(
                 f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
             )
-        if self._math_bits & META_BIT:
+        if self._key_set & META_BIT:
             raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         if python_value_watch.observer is not None:
             python_value_watch.observer("number")
@@ -598,7 +598,7 @@ class Tensor(metaclass=_TensorType):
     def _to_python_scalar(self, kind, name: str):
         if self.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        if self._math_bits & META_BIT:  # ``float(t)`` is ``t.item()`` in PyTorch
+        if self._key_set & META_BIT:  # ``float(t)`` is ``t.item()`` in PyTorch
             raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         if python_value_watch.observer is not None:
             python_value_watch.observer(name)
@@ -611,7 +611,7 @@ class Tensor(metaclass=_TensorType):
                 if self.numel() > 1
                 else "Boolean value of Tensor with no values is ambiguous"
             )
-        if self._math_bits & META_BIT:
+        if self._key_set & META_BIT:
             raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         if python_value_watch.observer is not None:
             python_value_watch.observer("boolean")
@@ -632,7 +632,7 @@ class Tensor(metaclass=_TensorType):
         return operator.index(self.item())
 
     def tolist(self):
-        if self._math_bits & META_BIT:
+        if self._key_set & META_BIT:
             raise NotImplementedError("Cannot copy out of meta tensor; no data!")
         if python_value_watch.observer is not None:
             python_value_watch.observer("list")
@@ -644,24 +644,24 @@ class Tensor(metaclass=_TensorType):
         A math bit would have the array show other values than the tensor's: refused,
         as in PyTorch, unless ``force=True`` (then the values are copied out resolved).
         """
-        if self._math_bits & META_BIT:
+        if self._key_set & META_BIT:
             raise TypeError(
                 "can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the "
                 "tensor to host memory first."
             )
         if force:
-            return self._resolved_array() if self._math_bits else self._array
+            return self._resolved_array() if self._key_set else self._array
         if self.requires_grad:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
             )
-        if self._math_bits & CONJ_BIT:
+        if self._key_set & CONJ_BIT:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that has conjugate bit set. Use "
                 "tensor.resolve_conj().numpy() instead."
             )
-        if self._math_bits & NEG_BIT:
+        if self._key_set & NEG_BIT:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that has negative bit set. Use "
                 "tensor.resolve_neg().numpy() instead."
@@ -678,7 +678,7 @@ class Tensor(metaclass=_TensorType):
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        if self._math_bits & META_BIT:  # no value to format: ``object.__format__``
+        if self._key_set & META_BIT:  # no value to format: ``object.__format__``
             return object.__format__(self, spec)
         if self.dim() == 0:
             return self.item().__format__(spec)

@@ -41,7 +41,7 @@ class Parameter(Tensor):
         data = _check_tensor(data, "Parameter")
         Tensor.__init__(self, data._storage, data._size, data._stride, data._offset)
         self._inference = data._inference
-        self._math_bits = data._math_bits  # read as ``data`` is: a conjugate stays conjugate
+        self._key_set = data._key_set  # read as ``data`` is: a conjugate stays conjugate
         self._version_counter = data._version_counter  # ``detach()`` shares it
         if requires_grad:
             if (
@@ -85,7 +85,7 @@ class Buffer(Tensor):
         data = _check_tensor(data, "Buffer")
         Tensor.__init__(self, data._storage, data._size, data._stride, data._offset)
         self._inference = data._inference
-        self._math_bits = data._math_bits
+        self._key_set = data._key_set
         self._version_counter = data._version_counter
         if data.requires_grad:
             self.requires_grad_(True)

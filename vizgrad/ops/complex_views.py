@@ -149,7 +149,7 @@ def _flipped(bit: int):
 
     def kernel(self: Tensor) -> Tensor:
         view = self._alias(self._size, self._stride, self._offset)
-        view._math_bits = self._math_bits ^ bit
+        view._key_set = self._key_set ^ bit
         return view
 
     return kernel
@@ -213,7 +213,7 @@ _neg_view_op = _neg_view.overloads["_neg_view"]
 def _resolving(bit: int):
     """``resolve_conj``/``resolve_neg``: ``self``, or a plain ``clone`` if ``bit`` is set
     (``clone`` applies the bits as it copies)."""
-    return lambda self: clone(self) if self._math_bits & bit else self
+    return lambda self: clone(self) if self._key_set & bit else self
 
 
 resolve_conj = native_function(

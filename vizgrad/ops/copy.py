@@ -96,8 +96,8 @@ def _copy_kernel(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tenso
     # ``copy_`` handles the math bits itself (the Conjugate and Negative keys fall through
     # to it): the bytes written are ``src``'s values read through ``self``'s bits.
     source = src._array
-    if src._math_bits != self._math_bits:
-        source = apply_math_bits(source, src._math_bits ^ self._math_bits)
+    if src._key_set != self._key_set:
+        source = apply_math_bits(source, src._key_set ^ self._key_set)
     if src._size != self._size:
         source = np.broadcast_to(source, self._size)
     cast_into(self._array, source, src._dtype, self._dtype)

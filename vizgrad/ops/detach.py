@@ -76,7 +76,7 @@ def _set_data(self: Tensor, new_data) -> None:
         raise TypeError(f"Variable data has to be a tensor, but got {type(new_data).__name__}")
     self._storage = new_data._storage
     self._dtype = new_data._dtype
-    self._math_bits = new_data._math_bits
+    self._key_set = new_data._key_set
     self._set_metadata(new_data._size, new_data._stride, new_data._offset)
 
 

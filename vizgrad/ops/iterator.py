@@ -95,9 +95,9 @@ class TensorIterator:
 
         tensors = [t for t in operands if isinstance(t, Tensor)]
         # Whether an operand (or ``out``) is on the meta device: then only this set-up runs.
-        bits = 0 if out is None else out._math_bits
+        bits = 0 if out is None else out._key_set
         for t in tensors:
-            bits |= t._math_bits
+            bits |= t._key_set
         meta = bits & META_BIT
         # Which operands PyTorch's iterator holds: the tensors, and the Python numbers
         # wrapped as 0-dim tensors unless they are the kernel's parameters.
@@ -212,7 +212,7 @@ class TensorIterator:
         if out is not None:
             if out._dtype is not kernel_dtype or out._size != first._size or not out._contiguous:
                 return False
-            if out._math_bits & META_BIT:  # on the meta device: the general set-up checks devices
+            if out._key_set & META_BIT:  # on the meta device: the general set-up checks devices
                 return False
             for x in operands:
                 if x is not out and isinstance(x, Tensor) and x._storage is out._storage:

@@ -115,7 +115,7 @@ class _MathBitFallback:
 
     def _resolve(self, op, value, is_written: bool, mutable: list):
         if isinstance(value, Tensor):
-            if not value._math_bits & self.bit:
+            if not value._key_set & self.bit:
                 return value
             resolved = _clone(value)
             if is_written:
@@ -127,7 +127,7 @@ class _MathBitFallback:
                 mutable.append((value, resolved))
             return resolved
         if isinstance(value, list | tuple) and any(
-            isinstance(v, Tensor) and v._math_bits & self.bit for v in value
+            isinstance(v, Tensor) and v._key_set & self.bit for v in value
         ):
             if is_written:
                 raise RuntimeError(

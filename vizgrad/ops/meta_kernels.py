@@ -27,13 +27,23 @@ reductions, matrix products, indexing with tensors… are not written for the me
 
 from __future__ import annotations
 
-from ..dispatcher import META_BACKEND_KEY, NON_DIFFERENTIABLE_VIEW, VIEW, register_kernel
+from ..dispatcher import (
+    COMPOSITE_IMPLICIT,
+    META_BACKEND_KEY,
+    NON_DIFFERENTIABLE_VIEW,
+    VIEW,
+    register_kernel,
+)
 from ..meta_device import NO_DATA, empty_meta
 from ..shape import broadcast_shapes, contiguous_strides
 from ..tensor import Tensor
 from .creation import checked_scalar, strides_like
 from .elementwise import ITERATOR_KERNELS
 from .iterator import check_inplace_target
+from .meta_indexing import KERNELS as INDEXING_KERNELS
+from .meta_linear_algebra import KERNELS as LINEAR_ALGEBRA_KERNELS
+from .meta_nn import KERNELS as NN_KERNELS
+from .meta_reductions import KERNELS as REDUCTION_KERNELS
 from .reduction_args import reduction_dims
 from .reduction_dtypes import sum_dtype
 from .reductions import _mean_dtype
@@ -141,16 +151,33 @@ _WRITTEN_HERE = {
 }
 
 
+def _written() -> dict:
+    """Every meta kernel written out, by qualified name: those above and each family's."""
+    written = dict(_WRITTEN_HERE)
+    for family in (REDUCTION_KERNELS, LINEAR_ALGEBRA_KERNELS, INDEXING_KERNELS, NN_KERNELS):
+        for qualname, kernel in family.items():
+            if qualname in written:
+                raise RuntimeError(f"{qualname} has two meta kernels")
+            if qualname not in OPERATORS:
+                raise RuntimeError(f"a meta kernel for {qualname}, which is not an operator")
+            written[qualname] = kernel
+    return written
+
+
 def _register() -> frozenset:
+    written = _written()
     registered = []
     for qualname, op in OPERATORS.items():
-        if qualname in _WRITTEN_HERE:
-            kernel = _WRITTEN_HERE[qualname]
+        if qualname in written:
+            kernel = written[qualname]
         elif (
             op.kernel in ITERATOR_KERNELS
             or op.variant is VIEW
             or op.variant is NON_DIFFERENTIABLE_VIEW
             or qualname in _RUN_AS_ON_CPU
+            # CompositeImplicitAutograd kernels are registered for every backend in
+            # PyTorch: made of other operators, they run wherever those do.
+            or op.kind is COMPOSITE_IMPLICIT
         ):
             kernel = op.kernel
         else:

@@ -48,7 +48,7 @@ def write_to_out(result: Tensor, out: Tensor, *, check_cast: bool = True) -> Ten
         check_can_cast(result._dtype, out._dtype)
     # (No internal-overlap check: PyTorch's reductions write into an expanded out= too.)
     resize_output(out, result._size)
-    if (result._math_bits | out._math_bits) & META_BIT:  # no data to copy: only the devices
+    if (result._key_set | out._key_set) & META_BIT:  # no data to copy: only the devices
         check_copy_device(result.device, out)  # must agree (PyTorch's ``_safe_copy_out``)
         return out
     np.copyto(out._array, result._array, casting="unsafe")

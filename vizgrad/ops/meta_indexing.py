@@ -1,0 +1,3 @@
+"""Meta kernels of the indexing operators (to be written)."""
+
+KERNELS: dict = {}

@@ -1,0 +1,3 @@
+"""Meta kernels of the linear algebra operators (to be written)."""
+
+KERNELS: dict = {}

@@ -1,0 +1,3 @@
+"""Meta kernels of the nn operators (to be written)."""
+
+KERNELS: dict = {}

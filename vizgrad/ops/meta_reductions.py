@@ -1,0 +1,3 @@
+"""Meta kernels of the reductions operators (to be written)."""
+
+KERNELS: dict = {}
