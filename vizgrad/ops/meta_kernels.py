@@ -44,6 +44,7 @@ from .meta_indexing import KERNELS as INDEXING_KERNELS
 from .meta_linear_algebra import KERNELS as LINEAR_ALGEBRA_KERNELS
 from .meta_nn import KERNELS as NN_KERNELS
 from .meta_reductions import KERNELS as REDUCTION_KERNELS
+from .overload_kernels import Precomputed
 from .reduction_args import reduction_dims
 from .reduction_dtypes import sum_dtype
 from .reductions import _mean_dtype
@@ -151,6 +152,42 @@ _WRITTEN_HERE = {
 }
 
 
+def structured_meta_kernel(meta, single: bool):
+    """The Meta kernel of a structured kernel (``meta_then_impl``): its meta function's
+    checks, and empty outputs of the shapes, dtypes (and strides, if it says) it gives.
+
+    PyTorch's structured kernels get their Meta kernel the same way: ``TORCH_META_FUNC``
+    runs, and ``set_output`` allocates on the meta device."""
+
+    def kernel(*args, **kwargs):
+        specs = meta(*args, **kwargs)
+        if isinstance(specs, Precomputed):
+            specs = specs.specs
+        outputs = [
+            empty_meta(spec[0], spec[2] if len(spec) > 2 else contiguous_strides(spec[0]), spec[1])
+            for spec in ([specs] if single else specs)
+        ]
+        return outputs[0] if single else tuple(outputs)
+
+    kernel.__name__ = f"{getattr(meta, '__name__', 'meta')}_kernel"
+    return kernel
+
+
+def _structured(op) -> object:
+    """``op``'s Meta kernel if its CPU kernel is structured (a meta function, then an impl)."""
+    meta_out = getattr(op.kernel, "meta_kernel", None)  # an ``out_wrapper(meta=...)``
+    if meta_out is not None:
+        return meta_out
+    meta = getattr(op.kernel, "meta_function", None)  # ``meta_then_impl``
+    if meta is None:
+        return None
+    kernel = structured_meta_kernel(meta, len(op.function_schema.returns) == 1)
+    result_type = getattr(op.kernel, "result_type", None)  # ``max.dim``'s ``return_types.max``
+    if result_type is None:
+        return kernel
+    return lambda *args, **kwargs: result_type(kernel(*args, **kwargs))
+
+
 def _written() -> dict:
     """Every meta kernel written out, by qualified name: those above and each family's."""
     written = dict(_WRITTEN_HERE)
@@ -170,6 +207,8 @@ def _register() -> frozenset:
     for qualname, op in OPERATORS.items():
         if qualname in written:
             kernel = written[qualname]
+        elif _structured(op) is not None:
+            kernel = _structured(op)
         elif (
             op.kernel in ITERATOR_KERNELS
             or op.variant is VIEW

@@ -19,6 +19,7 @@ from ..memory_overlap import (
     assert_no_partial_overlap,
     warn_if_expanded,
 )
+from ..meta_device import META, check_copy_device
 from ..promotion import check_can_cast
 from ..schema import FunctionSchema
 from ..shape import contiguous_strides
@@ -134,6 +135,9 @@ def meta_then_impl(meta, impl):
         return results
 
     kernel.__name__ = getattr(impl, "__name__", "kernel")
+    # Its Meta kernel is its meta step alone (``vizgrad.ops.meta_kernels``): a meta
+    # result has the shape and dtype this kernel allocates, by construction.
+    kernel.meta_function = meta
     return kernel
 
 
@@ -201,6 +205,17 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
         kernel = self.kernel if self.impl is None else self.impl
 
         def out_kernel(*args, **kwargs):
+            return run(args, kwargs, kernel)
+
+        def meta_out_kernel(*args, **kwargs):
+            """On the meta device: the checks and ``set_output``, then nothing to write
+            but that the outputs are where the result would be (``_safe_copy_out``)."""
+            outs = run(args, kwargs, None)
+            for out in [outs] if single else outs:
+                check_copy_device(META, out)
+            return outs
+
+        def run(args, kwargs, kernel):
             outs = {name: kwargs.pop(name) for name in out_names}
             call = _Call(args, kwargs, outs, positional)
             call.run(self.checks)
@@ -211,7 +226,7 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
                     specs = specs.specs
                     call = _Call(args, kwargs, outs, positional)
                 self._set_outputs(call, [specs] if single else list(specs))
-            result = kernel(*args, **kwargs)
+            result = None if kernel is None else kernel(*args, **kwargs)
             if result is None:  # an impl that wrote nothing (an empty ``self``)
                 return outs[out_names[0]] if single else tuple(outs.values())
             results = [result] if single else list(result)
@@ -228,6 +243,8 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
             return written[0] if single else tuple(written)
 
         out_kernel.__name__ = f"{getattr(kernel, '__name__', 'kernel')}_out"
+        if meta is not None:  # a structured kernel's: ``vizgrad.ops.meta_kernels`` registers it
+            out_kernel.meta_kernel = meta_out_kernel
         return out_kernel
 
     def _set_outputs(self, call: _Call, specs: list) -> None:
