@@ -460,11 +460,6 @@ def test_tensor_from_data_on_the_meta_device():
     )
 
 
-def test_factories_without_a_meta_version_say_so():
-    with pytest.raises(NotImplementedError, match="has no meta version yet"):
-        vg.arange(3, device="meta")
-
-
 def test_like_and_new_factories_told_another_device():
     for make in (
         lambda lib: lib.zeros_like(lib.empty(2, 3, device="meta"), device="cpu"),

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from . import events, module_scope
 from .autograd_meta import CreationMeta, DifferentiableViewMeta
+from .device import device as Device
+from .device import get_default_device
 from .grad_mode import state as grad_state
 from .schema import FunctionSchema
 from .tensor import CONJ_BIT, META_BIT, NEG_BIT, SPARSE_BIT, Tensor
@@ -85,6 +87,7 @@ AUTOGRAD_KEY = "AutogradCPU"
 INPLACE_OR_VIEW_KEY = "ADInplaceOrView"
 NEGATIVE_KEY = "Negative"
 CONJUGATE_KEY = "Conjugate"
+BACKEND_SELECT_KEY = "BackendSelect"
 BACKEND_KEY = "CPU"
 SPARSE_BACKEND_KEY = "SparseCPU"
 META_BACKEND_KEY = "Meta"
@@ -107,7 +110,7 @@ class Operator:
                  "kernel", "derivative", "kind", "params", "params_names", "out_names",
                  "argument_names", "tensor_inputs", "lists_may_hold_tensors",
                  "below_autograd", "overload_name", "keyword_defaults",
-                 "sparse_kernel", "meta_kernel")  # fmt: skip
+                 "sparse_kernel", "meta_kernel", "backend_select")  # fmt: skip
 
     def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=EXPLICIT):
         self.schema = schema
@@ -151,6 +154,13 @@ class Operator:
         # (no version to bump, no view to track), so it goes straight to the math bits'
         # keys and the backend.
         self.below_autograd = _math_bit_keys if variant is FUNCTIONAL else redispatch_below_autograd
+        # A factory (``empty``, ``arange``, ``rand``…) takes TensorOptions: its backend
+        # comes from its ``device=``, not only from tensor arguments it may not have
+        # (PyTorch's BackendSelect key; torchgen's ``needs_backend_select`` leaves out the
+        # ``*_like`` and ``new_*`` factories, whose ``self`` says where they are).
+        self.backend_select = parsed.has_tensor_options and not (
+            self.name.endswith("_like") or self.name.startswith("new_")
+        )
 
     def __call__(self, *args, **kwargs):
         return dispatch(self, args, kwargs)
@@ -301,6 +311,10 @@ def _walk_keys(op: Operator, args: tuple, kwargs: dict):
         # the backend run. The outer call's own keys record history and bump versions for
         # what it returns.
         return _math_bit_keys(op, args, kwargs, "call")
+    if op.backend_select and not op.tensor_inputs:
+        # A factory of no tensor: no argument brings an autograd key, so the walk starts at
+        # BackendSelect (``requires_grad=True`` is set on the result by the binding).
+        return _math_bit_keys(op, args, kwargs, "call")
     if events.bus.active and "op_dispatched" in events.bus.wanted:
         _emit_step(op, AUTOGRAD_KEY, "call", args, _autograd_note(op, args, kwargs))
     _state.depth += 1
@@ -401,6 +415,8 @@ def _math_bit_keys(op: Operator, args: tuple, kwargs: dict, action="redispatch",
     """
     bits = _key_set_of(op, args, kwargs)
     if not bits:  # the rule: a single scan of the arguments
+        if op.backend_select:
+            return _backend_select(op, args, kwargs, action, bits)
         return _backend(op, args, kwargs, action)
     for i, bit in enumerate(keys):
         registered = _state.fallbacks.get(bit)
@@ -422,11 +438,35 @@ def _math_bit_keys(op: Operator, args: tuple, kwargs: dict, action="redispatch",
         finally:
             _state.depth -= 1
             _state.below_autograd -= 1
+    if op.backend_select:
+        return _backend_select(op, args, kwargs, action, bits)
     if bits & SPARSE_BIT:
         return _layout_or_device_backend(op, args, kwargs, action, SPARSE_BACKEND_KEY)
     if bits & META_BIT:
         return _layout_or_device_backend(op, args, kwargs, action, META_BACKEND_KEY)
     return _backend(op, args, kwargs, action)
+
+
+def _backend_select(op: Operator, args: tuple, kwargs: dict, action: str, bits: int):
+    """BackendSelect: a factory's backend, from its ``device=`` (or the default device)
+    and the tensors it was given (``linspace`` of a 0-dim tensor), as PyTorch's generated
+    BackendSelect kernels compute it (``computeDispatchKey`` of the TensorOptions).
+
+    ``layout=`` is left to the CPU kernel, which makes only strided tensors.
+    """
+    device = kwargs.get("device")
+    where = get_default_device() if device is None else device
+    on_meta = (where.type if isinstance(where, Device) else str(where).split(":")[0]) == "meta"
+    key = META_BACKEND_KEY if on_meta or bits & META_BIT else BACKEND_KEY
+    if events.bus.active and "op_dispatched" in events.bus.wanted:
+        _emit_step(op, BACKEND_SELECT_KEY, action, args, _BACKEND_SELECT_NOTES[key])
+    _state.depth += 1
+    try:
+        if key is BACKEND_KEY:
+            return _backend(op, args, kwargs)
+        return _layout_or_device_backend(op, args, kwargs, "redispatch", key)
+    finally:
+        _state.depth -= 1
 
 
 def _backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
@@ -604,6 +644,10 @@ _INPLACE_OR_VIEW_NOTES = {
     OUT: "out=: bumps the version counter of out after the kernel writes it",
 }
 _BACKEND_NOTE = "CPU strided kernel; the dtype is dispatched inside it"
+_BACKEND_SELECT_NOTES = {
+    BACKEND_KEY: "a factory: its backend comes from device= (cpu)",
+    META_BACKEND_KEY: "a factory: its backend comes from device= (meta)",
+}
 _SPARSE_BACKEND_NOTE = "SparseCPU kernel: an argument has layout sparse_coo"
 _NO_SPARSE_KERNEL_NOTE = (
     "an argument has layout sparse_coo, and this operator has no SparseCPU kernel: "

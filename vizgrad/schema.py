@@ -29,7 +29,14 @@ import ast
 import math
 from dataclasses import dataclass
 
-__all__ = ["NO_DEFAULT", "Argument", "FunctionSchema", "Return", "split_top_level"]
+__all__ = [
+    "NO_DEFAULT",
+    "TENSOR_OPTIONS",
+    "Argument",
+    "FunctionSchema",
+    "Return",
+    "split_top_level",
+]
 
 
 class _NoDefault:
@@ -85,6 +92,11 @@ def _parse_default(text: str):
     return ast.literal_eval(text)
 
 
+# TensorOptions: the keyword arguments a factory takes to say what to make.
+TENSOR_OPTIONS = {"dtype": "ScalarType?", "layout": "Layout?", "device": "Device?",
+                  "pin_memory": "bool?"}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Argument:
     """One argument of a schema: ``int[1]? dim``, ``Tensor(a!) out``, ``Scalar alpha=1``."""
@@ -130,6 +142,12 @@ class Argument:
     @property
     def is_tensor(self) -> bool:
         return self.base_type == "Tensor"
+
+    @property
+    def is_tensor_option(self) -> bool:
+        """One of the TensorOptions a factory takes to say what to make (``dtype``,
+        ``layout``, ``device``, ``pin_memory``)."""
+        return TENSOR_OPTIONS.get(self.name) == self.type
 
     @classmethod
     def parse(cls, text: str, kwarg_only: bool) -> Argument:
@@ -220,6 +238,12 @@ class FunctionSchema:
     def is_view(self) -> bool:
         """Returns an alias of ``self`` without writing it (``view``, ``t``, ``select``)."""
         return any(r.alias is not None and not r.alias.endswith("!") for r in self.returns)
+
+    @property
+    def has_tensor_options(self) -> bool:
+        """A factory overload (``zeros``, ``rand``…): it takes dtype, layout and device."""
+        options = {a.name for a in self.arguments if a.is_tensor_option}
+        return {"dtype", "layout", "device"} <= options
 
     def without_out(self) -> tuple[Argument, ...]:
         """The arguments other than ``out=``: what the functional twin takes."""

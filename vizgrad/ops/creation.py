@@ -518,6 +518,7 @@ def _factory_kernels(fill, check_size=check_nonnegative):
         check_size(size)
         if where.type == "meta":  # shape, dtype and strides only: there is nothing to fill
             stride = _strides_for_new(size, memory_format or contiguous_format)
+            check_storage_nbytes(size, (dtype or get_default_dtype()).itemsize)
             return empty_meta(size, stride, dtype or get_default_dtype())
         if memory_format is None:
             return _filled(size, dtype or get_default_dtype(), fill)
@@ -533,7 +534,7 @@ def _factory_kernels(fill, check_size=check_nonnegative):
                 )
             check_nonnegative(size)
         resize_output(out, size)
-        if fill is not None:
+        if fill is not None and not out.is_meta:  # a meta ``out`` has no values to fill
             out._array[...] = fill
         return out
 
@@ -582,6 +583,7 @@ def _full_kernel(size, fill_value, *, dtype=None, layout=None, device=None, pin_
     dtype = dtype or scalar_type_of(fill_value)
     value = checked_scalar(fill_value, dtype)
     if where.type == "meta":
+        check_storage_nbytes(size, dtype.itemsize)
         return empty_meta(size, contiguous_strides(size), dtype)
     return _filled(size, dtype, value)
 
@@ -589,7 +591,8 @@ def _full_kernel(size, fill_value, *, dtype=None, layout=None, device=None, pin_
 def _full_out_kernel(size, fill_value, *, out):
     value = checked_scalar(fill_value, out._dtype)  # check before touching out
     resize_output(out, size)
-    out._array[...] = value
+    if not out.is_meta:  # a meta ``out`` has no values to fill
+        out._array[...] = value
     return out
 
 

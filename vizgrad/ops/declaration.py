@@ -45,7 +45,7 @@ from ..dispatcher import (
     Operator,
     dispatch,
 )
-from ..schema import Argument, FunctionSchema
+from ..schema import TENSOR_OPTIONS, Argument, FunctionSchema
 from ..tensor import define_method
 from .overload_kernels import OverloadKernel, StructuredKernel, out_wrapper
 from .registry import OPERATORS
@@ -63,28 +63,13 @@ def _variant_of(schema: FunctionSchema) -> str:
     return FUNCTIONAL
 
 
-# TensorOptions: the keyword arguments a factory takes to say what to make.
-_TENSOR_OPTIONS = {"dtype": "ScalarType?", "layout": "Layout?", "device": "Device?",
-                   "pin_memory": "bool?"}  # fmt: skip
-
-
-def _is_tensor_option(argument) -> bool:
-    return _TENSOR_OPTIONS.get(argument.name) == argument.type
-
-
-def _has_tensor_options(schema: FunctionSchema) -> bool:
-    """A factory overload (``zeros``, ``rand``…): it takes dtype, layout and device."""
-    return {"dtype", "layout", "device"} <= {a.name for a in schema.arguments
-                                              if _is_tensor_option(a)}  # fmt: skip
-
-
 def _same_arguments(schema: FunctionSchema, other: FunctionSchema) -> bool:
     """An out= overload's functional twin: the same arguments but for ``out`` and the
     TensorOptions (``zeros.out`` takes its dtype from ``out``), as torchgen pairs them."""
 
     def key(s):
         return [(a.name, a.type, a.default_text, a.kwarg_only) for a in s.without_out()
-                if not _is_tensor_option(a)]  # fmt: skip
+                if not a.is_tensor_option]  # fmt: skip
 
     return key(schema) == key(other)
 
@@ -317,12 +302,12 @@ def _signature(name, op, out_op, *, method, numbers_as_tensors):
     """
     schema = (op or out_op).function_schema
     arguments = schema.without_out() if op is not None else schema.arguments
-    is_factory = _has_tensor_options(schema)
+    is_factory = schema.has_tensor_options
     params, options = [], []
     for argument in arguments:
         if argument.name == "self" and method:
             continue
-        if is_factory and _is_tensor_option(argument):
+        if is_factory and argument.is_tensor_option:
             options.append(_PIN_MEMORY if argument.name == "pin_memory" else argument)
             continue
         # A tensor ``self`` is ``input`` to Python; a number keeps its name (``pow(self=2, …)``).
@@ -378,7 +363,7 @@ def _dispatch_call(op, out_op, args: tuple, kwargs: dict):
     out = kwargs.pop("out")
     if out is None:
         return dispatch(op, args, kwargs)
-    for name in _TENSOR_OPTIONS:  # what out= itself says for a factory
+    for name in TENSOR_OPTIONS:  # what out= itself says for a factory
         value = kwargs.pop(name, None) if name not in out_op.params_names else None
         if name == "dtype" and value is not None and value is not out.dtype:
             raise RuntimeError(

@@ -40,6 +40,7 @@ from ..tensor import Tensor
 from .creation import checked_scalar, strides_like
 from .elementwise import ITERATOR_KERNELS
 from .iterator import check_inplace_target
+from .meta_factories import KERNELS as FACTORY_KERNELS
 from .meta_indexing import KERNELS as INDEXING_KERNELS
 from .meta_linear_algebra import KERNELS as LINEAR_ALGEBRA_KERNELS
 from .meta_nn import KERNELS as NN_KERNELS
@@ -62,6 +63,9 @@ __all__ = ["META_OVERLOADS"]
 _RUN_AS_ON_CPU = frozenset({
     "aten::where.ScalarSelf", "aten::where.ScalarOther", "aten::where.Scalar",
     "aten::_unsafe_view", "aten::resize_",
+    "aten::empty.memory_format", "aten::empty_strided", "aten::zeros", "aten::ones", "aten::full",
+    "aten::empty.out", "aten::zeros.out", "aten::ones.out", "aten::full.out",
+    "aten::fft_fftfreq", "aten::fft_fftfreq.out", "aten::fft_rfftfreq", "aten::fft_rfftfreq.out",
     "aten::empty_like", "aten::zeros_like", "aten::ones_like", "aten::full_like",
     "aten::new_empty", "aten::new_zeros", "aten::new_ones", "aten::new_full",
 })  # fmt: skip
@@ -191,7 +195,14 @@ def _structured(op) -> object:
 def _written() -> dict:
     """Every meta kernel written out, by qualified name: those above and each family's."""
     written = dict(_WRITTEN_HERE)
-    for family in (REDUCTION_KERNELS, LINEAR_ALGEBRA_KERNELS, INDEXING_KERNELS, NN_KERNELS):
+    families = (
+        FACTORY_KERNELS,
+        REDUCTION_KERNELS,
+        LINEAR_ALGEBRA_KERNELS,
+        INDEXING_KERNELS,
+        NN_KERNELS,
+    )
+    for family in families:
         for qualname, kernel in family.items():
             if qualname in written:
                 raise RuntimeError(f"{qualname} has two meta kernels")

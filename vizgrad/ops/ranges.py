@@ -136,10 +136,16 @@ def _arange_kernel(start, end, step=1, *, dtype=None, layout=None, device=None,
     """Without a dtype, int64 when every bound is an integer, else the default float dtype."""
     check_device(device)
     start, end, step = _range_bound(start), _range_bound(end), _range_bound(step)
-    if dtype is None:
-        all_integers = all(isinstance(v, int) for v in (start, end, step))
-        dtype = INT64 if all_integers else get_default_dtype()
+    dtype = _arange_dtype(start, end, step, dtype)
     return _new_1d(_arange_values(start, end, step, dtype), dtype)
+
+
+def _arange_dtype(start, end, step, dtype):
+    """``dtype``, or int64 when every bound is an integer, else the default float dtype."""
+    if dtype is not None:
+        return dtype
+    all_integers = all(isinstance(v, int) for v in (start, end, step))
+    return INT64 if all_integers else get_default_dtype()
 
 
 def _arange_end_kernel(end, **options):
@@ -181,8 +187,9 @@ arange = native_function(
 # --- linspace and logspace ----------------------------------------------------------
 
 
-def _space_bounds(fn_name: str, start, end, steps):
-    """The bounds as numbers (a tensor bound must be 0-dim) and the default dtype."""
+def _check_space_arguments(fn_name: str, start, end, steps) -> int:
+    """A tensor bound must be 0-dim, and ``steps`` non-negative: the checks made before any
+    value is read (the meta kernels make them too). Returns ``steps``."""
     for value, name in ((start, "start"), (end, "end")):
         if isinstance(value, Tensor) and value.dim() != 0:
             raise RuntimeError(
@@ -191,10 +198,16 @@ def _space_bounds(fn_name: str, start, end, steps):
             )
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    return operator.index(steps)
+
+
+def _space_bounds(fn_name: str, start, end, steps):
+    """The bounds as numbers (a tensor bound must be 0-dim) and the default dtype."""
+    steps = _check_space_arguments(fn_name, start, end, steps)
     start, end = python_scalar(start), python_scalar(end)
     any_complex = isinstance(start, complex) or isinstance(end, complex)
     default = default_complex_dtype() if any_complex else get_default_dtype()
-    return start, end, operator.index(steps), default
+    return start, end, steps, default
 
 
 def _linspace_values(start, end, steps: int, dtype) -> np.ndarray:
