@@ -336,6 +336,22 @@ def test_frexp_out(dtypes, out_shape):
     both(run, (v,), (t,))
 
 
+@pytest.mark.parametrize("out_shape", [(0,), (2, 3), (5,)], ids=repr)
+def test_frexp_out_resized_is_laid_out_like_the_input(out_shape):
+    """A resized ``out`` takes the input's layout (TensorIterator's), one of the right shape
+    keeps its own."""
+    for size, stride in (((3, 2), (1, 3)), ((2, 3, 4, 5), (60, 1, 15, 3))):
+        v, t = vg.empty_strided(size, stride).fill_(3.0), torch.empty_strided(size, stride).fill_(3)
+        outs = {}
+        for lib, x in ((vg, v), (torch, t)):
+            mantissa, exponent = lib.zeros(out_shape), lib.zeros(out_shape, dtype=lib.int32)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                lib.frexp(x, out=(mantissa, exponent))
+            outs[lib] = (mantissa.stride(), exponent.stride(), mantissa.tolist())
+        assert outs[vg] == outs[torch]
+
+
 def test_frexp_and_ldexp_invert_each_other():
     v, t = pair((50,), "float64", (-1e6, 1e6))
     mantissa, exponent = vg.frexp(v)

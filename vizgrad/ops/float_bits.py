@@ -19,7 +19,7 @@ from ..dtypes import CPP_TYPE_NAMES, FLOATING, int32
 from ..memory_overlap import assert_no_internal_overlap, assert_no_partial_overlap
 from ..tensor import Tensor
 from .arithmetic import mul, pow
-from .creation import empty_like, zeros_like
+from .creation import empty_like, strides_like, zeros_like
 from .declaration import native_function
 from .elementwise import elementwise
 from .iterator import FLOATING_TYPES, dispatch_dtypes, resize_output
@@ -168,20 +168,32 @@ def _frexp_into(self: Tensor, mantissa: Tensor, exponent: Tensor):
     return mantissa, exponent
 
 
-def _frexp_kernel(self: Tensor):
-    # Both outputs are ``empty_like(input)``; the exponent is int32.
-    return _frexp_into(self, empty_like(self), empty_like(self, dtype=int32))
+def frexp_outputs(self: Tensor) -> tuple:
+    """Both outputs are ``empty_like(input)``; the exponent is int32. (Also the meta
+    kernel: ``vizgrad.ops.meta_kernels``.)"""
+    return empty_like(self), empty_like(self, dtype=int32)
 
 
-def _frexp_out_kernel(self: Tensor, *, mantissa: Tensor, exponent: Tensor):
-    # The TensorIterator of two outputs: each checked not to overlap itself nor (in part)
-    # the input, as given, then resized to the input's shape.
+def frexp_set_outputs(self: Tensor, *, mantissa: Tensor, exponent: Tensor) -> tuple:
+    """The TensorIterator of two outputs: each checked not to overlap itself nor (in part)
+    the input, as given, then resized to the input's shape. (Also the meta kernel.)"""
     for out in (mantissa, exponent):
         assert_no_internal_overlap(out)
         assert_no_partial_overlap(out, self)
     for out in (mantissa, exponent):
-        resize_output(out, self._size)
-    return _frexp_into(self, mantissa, exponent)
+        if out._size != self._size:
+            resize_output(out, self._size)
+            # A resized output is laid out as the iterator lays out a new one: like ``self``.
+            out._set_metadata(self._size, strides_like(self), out._offset)
+    return mantissa, exponent
+
+
+def _frexp_kernel(self: Tensor):
+    return _frexp_into(self, *frexp_outputs(self))
+
+
+def _frexp_out_kernel(self: Tensor, *, mantissa: Tensor, exponent: Tensor):
+    return _frexp_into(self, *frexp_set_outputs(self, mantissa=mantissa, exponent=exponent))
 
 
 frexp = native_function(
