@@ -29,6 +29,9 @@ def cpu_like(v):
 
 
 def metadata(x):
+    """Shape, strides, storage offset and dtype (of each result, for several)."""
+    if isinstance(x, tuple | list):
+        return (type(x).__name__, *(metadata(e) for e in x))
     return (tuple(x.shape), x.stride(), x.storage_offset(), str(x.dtype).split(".")[1])
 
 
@@ -105,6 +108,7 @@ def check_op(fn, pairs):
     assert t_meta_error is None, f"torch refused: {t_meta_error!r}"
     if t_cpu_error is None and metadata(t_meta) != metadata(t_cpu):
         assert metadata(v_meta) == metadata(t_cpu)  # torch's meta departs from its CPU
-        assert str(v_meta.device) == "meta"
+        for result in v_meta if isinstance(v_meta, tuple | list) else [v_meta]:
+            assert str(result.device) == "meta"
     else:
         assert_meta_same(v_meta, t_meta)

@@ -566,3 +566,70 @@ def _check_out_variant(namespace, name, pairs):
         return
     assert v_fn(*vs, out=v_out) is v_out
     assert v_out.is_meta and metadata(v_out) == metadata(t_out)
+
+
+# --- queries, and operators whose CPU kernels call others or read no data -------------------------
+
+QUERIES = {
+    "is_complex": lambda lib, x, i: lib.is_complex(x),
+    "is_floating_point": lambda lib, x, i: lib.is_floating_point(i),
+    "is_same_size": lambda lib, x, i: x.is_same_size(i),
+    "numel": lambda lib, x, i: lib.numel(x),
+    "result_type": lambda lib, x, i: lib.result_type(i, 1.0),
+    "result_type_tensors": lambda lib, x, i: lib.result_type(x, i),
+    "dense_dim": lambda lib, x, i: x.dense_dim(),
+    "sparse_dim": lambda lib, x, i: x.sparse_dim(),
+    "is_coalesced": lambda lib, x, i: x.is_coalesced(),
+    "indices": lambda lib, x, i: x.indices(),
+    "values": lambda lib, x, i: x.values(),
+    "is_nonzero": lambda lib, x, i: x[0, :1].is_nonzero(),
+}
+
+
+@pytest.mark.parametrize("name", QUERIES)
+def test_queries_read_no_data(name):
+    (v, t), (vi, ti) = meta_pairs([((3, 2), (1, 3)), ((3, 2), None)], ["float32", "int64"])
+    v_answer, v_error = outcome(QUERIES[name], vg, v, vi)
+    t_answer, t_error = outcome(QUERIES[name], torch, t, ti)
+    if t_error is not None:
+        assert_same_error(lambda: raise_(v_error or AssertionError("no error")),
+                          lambda: raise_(t_error))  # fmt: skip
+        return
+    assert v_error is None, f"vizgrad refused: {v_error!r}"
+    assert str(v_answer).replace("vizgrad.", "") == str(t_answer).replace("torch.", "")
+
+
+COMPOSED = {
+    "square_out": lambda lib, x, i: lib.square(x, out=lib.empty(0, device=x.device)),
+    "frexp": lambda lib, x, i: lib.frexp(x),
+    "frexp_out": lambda lib, x, i: lib.frexp(
+        x, out=(lib.empty(0, device=x.device), lib.empty(0, dtype=lib.int32, device=x.device))
+    ),
+    "frexp_int": lambda lib, x, i: lib.frexp(i),
+    "ldexp": lambda lib, x, i: lib.ldexp(x, i),
+    "ldexp_": lambda lib, x, i: x.clone().ldexp_(i),
+    "ldexp_out": lambda lib, x, i: lib.ldexp(x, i, out=lib.empty(0, device=x.device)),
+    "ldexp_out_int": lambda lib, x, i: lib.ldexp(
+        x, i, out=lib.empty(0, dtype=lib.int64, device=x.device)
+    ),
+    "pow_scalar_base": lambda lib, x, i: lib.pow(2.0, i),
+    "pow_one_base": lambda lib, x, i: lib.pow(1, i),
+    "hardtanh": lambda lib, x, i: lib.nn.functional.hardtanh(x, -2, 2),
+    "hardtanh_int": lambda lib, x, i: lib.nn.functional.hardtanh(i),
+    "conj_physical_": lambda lib, x, i: x.to(lib.complex64).conj_physical_(),
+    "conj_physical": lambda lib, x, i: lib.conj_physical(x.to(lib.complex64)),
+    "conj_physical_of_conj": lambda lib, x, i: lib.conj_physical(x.to(lib.complex64).conj()),
+    "mvlgamma": lambda lib, x, i: lib.mvlgamma(x, 2),
+    "mvlgamma_int": lambda lib, x, i: lib.mvlgamma(i, 3),
+    "mvlgamma_": lambda lib, x, i: x.clone().mvlgamma_(2),
+    "mvlgamma_out": lambda lib, x, i: lib.mvlgamma(x, 2, out=lib.empty(0, device=x.device)),
+    "mvlgamma_bad_p": lambda lib, x, i: lib.mvlgamma(x, 0),
+    "fill": lambda lib, x, i: lib.fill(x, 2.0),
+    "fill_tensor": lambda lib, x, i: lib.fill(i, lib.tensor(2)),
+    "fill_2d_tensor": lambda lib, x, i: lib.fill(x, lib.ones(2, 2)),
+}
+
+
+@pytest.mark.parametrize("name", COMPOSED)
+def test_operators_made_of_others_or_reading_no_data(name):
+    check_op(COMPOSED[name], meta_pairs([((3, 2), (1, 3)), ((3, 2), None)], ["float32", "int64"]))

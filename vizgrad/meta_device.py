@@ -116,6 +116,14 @@ def empty_meta(size, stride, dtype: DType) -> Tensor:
     return result
 
 
+def empty_strided_beside(t: Tensor, size, stride, dtype: DType) -> Tensor:
+    """``at::empty_strided(size, stride, t.options())``: a new tensor on ``t``'s device, for
+    a kernel whose output is where its input is (on the meta device, no bytes)."""
+    if t._key_set & META_BIT:
+        return empty_meta(size, stride, dtype)
+    return Tensor._empty_strided(tuple(size), tuple(stride), dtype)
+
+
 def _is_cpu_scalar(t: Tensor) -> bool:
     return not t._size and not t._key_set & META_BIT
 

@@ -38,6 +38,7 @@ from ..dtypes import (
     complex128,
     float64,
 )
+from ..meta_device import empty_strided_beside
 from ..promotion import result_type
 from ..shape import contiguous_strides
 from ..tensor import Tensor
@@ -669,12 +670,13 @@ def _pow_scalar_base(operands, out, inplace):
     """pow.Scalar's output is laid out contiguously, whatever the exponent's strides."""
     base, exponent = operands
     if out is None:
-        out = Tensor._empty_strided(exponent._size, contiguous_strides(exponent._size),
-                                    result_type(base, exponent))  # fmt: skip
+        out = empty_strided_beside(exponent, exponent._size, contiguous_strides(exponent._size),
+                                   result_type(base, exponent))  # fmt: skip
     if base == 1 and not isinstance(base, bool):
         # 1 ** x is 1 for every x: PyTorch fills without computing (or checking).
         resize_output(out, exponent._size)
-        out._array.fill(1)
+        if not out.is_meta:
+            out._array.fill(1)
         return out
     return TensorIterator("pow", operands, out=out).run(_pow_kernel)
 

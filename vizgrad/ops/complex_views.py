@@ -246,8 +246,9 @@ def _conj_physical_kernel(self: Tensor) -> Tensor:
     through to it: a conjugate view's values are its bytes, copied (``conj().clone()``)."""
     if self.is_conj():
         return clone(_conj_op(self))
-    # ``unary_op_impl``: an empty output, which the iterator lays out like ``self``.
-    return _conj_physical_out(self, out=Tensor._new_contiguous((0,), self._dtype))
+    # ``unary_op_impl``: an empty output where ``self`` is (a meta one on the meta device),
+    # which the iterator lays out like ``self``.
+    return _conj_physical_out(self, out=self.new_empty((0,)))
 
 
 _conj_physical = native_function(

@@ -518,7 +518,6 @@ def _factory_kernels(fill, check_size=check_nonnegative):
         check_size(size)
         if where.type == "meta":  # shape, dtype and strides only: there is nothing to fill
             stride = _strides_for_new(size, memory_format or contiguous_format)
-            check_storage_nbytes(size, (dtype or get_default_dtype()).itemsize)
             return empty_meta(size, stride, dtype or get_default_dtype())
         if memory_format is None:
             return _filled(size, dtype or get_default_dtype(), fill)
@@ -583,7 +582,6 @@ def _full_kernel(size, fill_value, *, dtype=None, layout=None, device=None, pin_
     dtype = dtype or scalar_type_of(fill_value)
     value = checked_scalar(fill_value, dtype)
     if where.type == "meta":
-        check_storage_nbytes(size, dtype.itemsize)
         return empty_meta(size, contiguous_strides(size), dtype)
     return _filled(size, dtype, value)
 

@@ -146,13 +146,13 @@ def _returning(result_type: type, kernel):
         return result_type(kernel(*args, **kwargs))
 
     named_kernel.__name__ = getattr(kernel, "__name__", "kernel")
-    # A structured kernel's Meta twins (``vizgrad.ops.meta_kernels``) return the same type.
+    # Its Meta kernel (``vizgrad.ops.meta_kernels``) returns the same type.
+    named_kernel.result_type = result_type
     meta_out = getattr(kernel, "meta_kernel", None)
     if meta_out is not None:
         named_kernel.meta_kernel = _returning(result_type, meta_out)
     if hasattr(kernel, "meta_function"):
         named_kernel.meta_function = kernel.meta_function
-        named_kernel.result_type = result_type
     return named_kernel
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from ..dtypes import default_complex_dtype, get_default_dtype
 from ..dtypes import int64 as INT64
 from ..meta_device import empty_meta
-from ..shape import check_numel, check_storage_nbytes, contiguous_strides
+from ..shape import check_numel, contiguous_strides
 from ..tensor import Tensor
 from .creation import check_nonnegative, checked_scalar, strides_like
 from .iterator import resize_output
@@ -41,9 +41,9 @@ __all__ = ["KERNELS"]
 
 
 def _new(size: tuple, dtype) -> Tensor:
-    """``at::empty(size, dtype, device=meta)``: its checks of the sizes, then no bytes."""
+    """``at::empty(size, dtype, device=meta)``: its checks of the sizes (``empty_meta``
+    counts the bytes), then no bytes."""
     check_nonnegative(size)
-    check_storage_nbytes(size, dtype.itemsize)
     return empty_meta(size, contiguous_strides(size), dtype)
 
 

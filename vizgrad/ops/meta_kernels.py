@@ -39,6 +39,7 @@ from ..shape import broadcast_shapes, contiguous_strides
 from ..tensor import Tensor
 from .creation import checked_scalar, strides_like
 from .elementwise import ITERATOR_KERNELS
+from .float_bits import frexp_outputs, frexp_set_outputs
 from .iterator import check_inplace_target
 from .meta_factories import KERNELS as FACTORY_KERNELS
 from .meta_indexing import KERNELS as INDEXING_KERNELS
@@ -66,6 +67,13 @@ _RUN_AS_ON_CPU = frozenset({
     "aten::empty.memory_format", "aten::empty_strided", "aten::zeros", "aten::ones", "aten::full",
     "aten::empty.out", "aten::zeros.out", "aten::ones.out", "aten::full.out",
     "aten::fft_fftfreq", "aten::fft_fftfreq.out", "aten::fft_rfftfreq", "aten::fft_rfftfreq.out",
+    "aten::square.out", "aten::ldexp.Tensor", "aten::ldexp_", "aten::ldexp.out", "aten::hardtanh",
+    "aten::hardtanh.out", "aten::conj_physical_", "aten::_conj_physical", "aten::mvlgamma",
+    "aten::mvlgamma_", "aten::mvlgamma.out",
+    "aten::is_complex", "aten::is_floating_point", "aten::is_same_size", "aten::numel",
+    "aten::is_nonzero", "aten::result_type.Tensor", "aten::result_type.Scalar",
+    "aten::result_type.Scalar_Tensor", "aten::result_type.Scalar_Scalar", "aten::dense_dim",
+    "aten::sparse_dim", "aten::is_coalesced", "aten::indices", "aten::values",
     "aten::empty_like", "aten::zeros_like", "aten::ones_like", "aten::full_like",
     "aten::new_empty", "aten::new_zeros", "aten::new_ones", "aten::new_full",
 })  # fmt: skip
@@ -110,6 +118,11 @@ def _zero_(self: Tensor) -> Tensor:
     return self
 
 
+def _fill(self: Tensor, value) -> Tensor:
+    """``fill``: ``empty_like(self).fill_(value)``, a new tensor in ``self``'s layout."""
+    return _fill_(empty_meta(self._size, strides_like(self), self._dtype), value)
+
+
 def _reduced(self: Tensor, dim, keepdim: bool, dtype) -> Tensor:
     """A reduction's result: ``self``'s shape without (or, with ``keepdim``, with size 1
     at) the reduced dims, checked and wrapped as the CPU kernels check them."""
@@ -147,6 +160,10 @@ _WRITTEN_HERE = {
     "aten::fill_.Scalar": _fill_,
     "aten::fill_.Tensor": _fill_,
     "aten::zero_": _zero_,
+    "aten::fill.Scalar": _fill,
+    "aten::fill.Tensor": _fill,
+    "aten::frexp.Tensor": frexp_outputs,
+    "aten::frexp.Tensor_out": frexp_set_outputs,
     "aten::sum": _sum,
     "aten::sum.dim_IntList": _sum,
     "aten::mean": _mean,
@@ -185,8 +202,13 @@ def _structured(op) -> object:
     meta = getattr(op.kernel, "meta_function", None)  # ``meta_then_impl``
     if meta is None:
         return None
-    kernel = structured_meta_kernel(meta, len(op.function_schema.returns) == 1)
-    result_type = getattr(op.kernel, "result_type", None)  # ``max.dim``'s ``return_types.max``
+    return _named_as_on_cpu(op, structured_meta_kernel(meta, len(op.function_schema.returns) == 1))
+
+
+def _named_as_on_cpu(op, kernel):
+    """``kernel``, returning the named tuple ``op``'s CPU kernel returns (``max.dim``'s
+    ``return_types.max``), if it does."""
+    result_type = getattr(op.kernel, "result_type", None)
     if result_type is None:
         return kernel
     return lambda *args, **kwargs: result_type(kernel(*args, **kwargs))
@@ -217,7 +239,7 @@ def _register() -> frozenset:
     registered = []
     for qualname, op in OPERATORS.items():
         if qualname in written:
-            kernel = written[qualname]
+            kernel = _named_as_on_cpu(op, written[qualname])
         elif _structured(op) is not None:
             kernel = _structured(op)
         elif (

@@ -256,7 +256,7 @@ def _check_mvlgamma(input, p):
 
 def _mvlgamma_terms(self, p: int, dtype):
     """``x - (i - 1)/2`` for i = 1..p, along a new last dim (ATen builds them so)."""
-    offsets = arange(-p / 2.0 + 0.5, 0.5, 0.5, dtype=dtype)
+    offsets = arange(-p / 2.0 + 0.5, 0.5, 0.5, dtype=dtype, device=self.device)  # self.options()
     return offsets.add(self.unsqueeze(-1))
 
 
