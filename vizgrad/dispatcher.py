@@ -464,7 +464,8 @@ def _backend_select(op: Operator, args: tuple, kwargs: dict, action: str, bits: 
     try:
         if key is BACKEND_KEY:
             return _backend(op, args, kwargs)
-        return _layout_or_device_backend(op, args, kwargs, "redispatch", key)
+        why = "device=meta" if on_meta else None  # else a tensor argument is on the meta device
+        return _layout_or_device_backend(op, args, kwargs, "redispatch", key, why)
     finally:
         _state.depth -= 1
 
@@ -483,7 +484,8 @@ def _backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
         _state.below_autograd -= 1
 
 
-def _layout_or_device_backend(op: Operator, args: tuple, kwargs: dict, action, key: str):
+def _layout_or_device_backend(op: Operator, args: tuple, kwargs: dict, action, key: str,
+                              why: str | None = None):  # fmt: skip
     """The backend step when an argument is sparse (``SparseCPU``) or on the meta device
     (``Meta``): the operator's kernel for that key.
 
@@ -491,8 +493,11 @@ def _layout_or_device_backend(op: Operator, args: tuple, kwargs: dict, action, k
     ``SparseCPU`` and ``Meta`` outrank ``CPU``: one such argument is enough (``dense +
     sparse`` runs ``add``'s sparse kernel; a meta kernel checks the devices itself, an
     elementwise one through its TensorIterator set-up). An operator without one fails.
+    ``why`` replaces the note's reason when the backend was chosen otherwise (BackendSelect).
     """
     slot, note, no_kernel_note, missing = _OTHER_BACKENDS[key]
+    if why is not None:
+        note, no_kernel_note = (text.replace(_META_REASON, why) for text in (note, no_kernel_note))
     kernel = getattr(op, slot)
     if events.bus.active and "op_dispatched" in events.bus.wanted:
         _emit_step(op, key, action, args, note if kernel is not None else no_kernel_note)
@@ -653,12 +658,9 @@ _NO_SPARSE_KERNEL_NOTE = (
     "an argument has layout sparse_coo, and this operator has no SparseCPU kernel: "
     "NotImplementedError"
 )
-_META_BACKEND_NOTE = (
-    "Meta kernel: an argument is on the meta device; computes the result's metadata, no data"
-)
-_NO_META_KERNEL_NOTE = (
-    "an argument is on the meta device, and this operator has no Meta kernel: NotImplementedError"
-)
+_META_REASON = "an argument is on the meta device"
+_META_BACKEND_NOTE = f"Meta kernel: {_META_REASON}; computes the result's metadata, no data"
+_NO_META_KERNEL_NOTE = f"{_META_REASON}, and this operator has no Meta kernel: NotImplementedError"
 # ``key -> (Operator slot of its kernels, note, note without a kernel, error without one)``.
 _OTHER_BACKENDS = {
     SPARSE_BACKEND_KEY: ("sparse_kernel", _SPARSE_BACKEND_NOTE, _NO_SPARSE_KERNEL_NOTE,

@@ -477,3 +477,21 @@ def test_the_backend_step_says_which_backend_ran_and_why():
     html = render_tree_html(state)
     assert 'data-key="SparseCPU"' in html and 'data-key="Meta"' in html
     assert "raised NotImplementedError" in html
+
+
+def test_a_factory_shows_backend_select_then_its_backend():
+    """A factory starts at BackendSelect, which says why it picked the backend; the dtype
+    row follows the backend's step only."""
+    state = trace_of(lambda: (vg.empty(2, device="meta"), vg.arange(3)))
+    meta_call, cpu_call = top_calls(state)
+    assert [s.key for s in meta_call.steps] == ["BackendSelect", "Meta"]
+    assert [s.key for s in cpu_call.steps] == ["BackendSelect", "CPU"]
+    assert step_decision(meta_call, meta_call.steps[0]) == (
+        "a factory: its backend comes from device= (meta)"
+    )
+    meta_step = step_decision(meta_call, meta_call.steps[1])
+    assert meta_step.startswith("Meta kernel: device=meta") and "size [2]" in meta_step
+    html = render_tree_html(state)
+    select_rows = html.count('data-key="BackendSelect"')
+    assert select_rows == 2
+    assert "output #" not in html.split('data-key="BackendSelect"')[1].split("</li>")[0]

@@ -23,6 +23,7 @@ import html
 
 from ..state.dispatch import (
     AUTOGRAD_KEY,
+    BACKEND_SELECT_KEY,
     INPLACE_OR_VIEW_KEY,
     VARIANT_LABELS,
     DispatchState,
@@ -44,6 +45,10 @@ __all__ = [
     "render_text",
     "render_text_html",
 ]
+
+# The keys that decide something before the backend kernel runs: the dtype row follows
+# the backend's step, not theirs.
+_ABOVE_THE_BACKEND = (AUTOGRAD_KEY, INPLACE_OR_VIEW_KEY, BACKEND_SELECT_KEY)
 
 # Operator names, keys and most sentences repeat from call to call: escape each once.
 escape = functools.lru_cache(maxsize=8192)(html.escape)
@@ -206,6 +211,8 @@ def step_decision(call: OperatorCall, step: DispatchStep) -> str:
         return _autograd_decision(call)
     if step.key == INPLACE_OR_VIEW_KEY:
         return _inplace_or_view_decision(call)
+    if step.key == BACKEND_SELECT_KEY:  # a factory: which backend its device= names
+        return step.note
     return _backend_decision(call, step)
 
 
@@ -317,7 +324,7 @@ def _draw_call(r: _Render, call: OperatorCall, out: list) -> None:
             out.append(_step_html(INPLACE_OR_VIEW_KEY, fall_through, "vg-trace-fallthrough"))
             fall_through = None
         out.append(_step_html(step.key, step_decision(call, step)))
-        if step.key not in (AUTOGRAD_KEY, INPLACE_OR_VIEW_KEY) and call.kernel is not None:
+        if step.key not in _ABOVE_THE_BACKEND and call.kernel is not None:
             out.append(_step_html("dtype", kernel_decision(call), "vg-trace-kernel"))
     for child in children[child_at:]:
         _call_html(r, child, out)

@@ -41,6 +41,7 @@ __all__ = ["DispatchStep", "OperatorCall", "DispatchState", "VARIANT_LABELS"]
 
 AUTOGRAD_KEY = "AutogradCPU"
 INPLACE_OR_VIEW_KEY = "ADInplaceOrView"
+BACKEND_SELECT_KEY = "BackendSelect"  # only factories visit it, before their backend
 
 # How each overload variant is named where a learner reads it.
 VARIANT_LABELS = {
