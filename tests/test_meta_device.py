@@ -633,3 +633,56 @@ COMPOSED = {
 @pytest.mark.parametrize("name", COMPOSED)
 def test_operators_made_of_others_or_reading_no_data(name):
     check_op(COMPOSED[name], meta_pairs([((3, 2), (1, 3)), ((3, 2), None)], ["float32", "int64"]))
+
+
+# --- modules between the meta device and the CPU ---------------------------------------------------
+
+
+def _module_state(module):
+    """What a module's tensors are: name, type, device, shape, dtype, requires_grad, grad's."""
+    return [
+        (name, type(t).__name__, str(t.device), tuple(t.shape), str(t.dtype).split(".")[1],
+         t.requires_grad, None if t.grad is None else (str(t.grad.device), tuple(t.grad.shape)))
+        for name, t in [*module.named_parameters(), *module.named_buffers()]
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("recurse", [True, False])
+def test_to_empty_gives_a_meta_module_memory(recurse):
+    """Build on the meta device, then ``to_empty(device="cpu")`` and initialise: PyTorch's way
+    of making a model without paying for its first initialisation."""
+    states, same_objects, models = [], [], []
+    for lib in (vg, torch):
+        model = lib.nn.Sequential(lib.nn.Linear(3, 4, device="meta"), lib.nn.BatchNorm1d(4))
+        model[1].to("meta")
+        before = [model[0].weight, model[1].weight]
+        assert model.to_empty(device="cpu", recurse=recurse) is model
+        states.append(_module_state(model))
+        same_objects.append([a is b for a, b in zip(before, [model[0].weight, model[1].weight])])
+        models.append(model)
+    assert states[0] == states[1]
+    assert same_objects[0] == same_objects[1]
+    if recurse:
+        model = models[0]
+        model[0].reset_parameters()  # real memory now, and values
+        model[1].reset_parameters()
+        assert model(vg.ones(2, 3)).shape == (2, 4)
+
+
+def test_moving_a_module_to_the_meta_device_makes_new_parameters():
+    """A CPU parameter cannot take meta data in place (``set_data`` refuses): ``to("meta")``
+    puts a new ``Parameter`` in its place, and moves its gradient too."""
+    states, kept = [], []
+    for lib in (vg, torch):
+        lib.manual_seed(0)
+        layer = lib.nn.Linear(2, 3)
+        layer(lib.ones(1, 2)).sum().backward()
+        weight = layer.weight
+        layer.to("meta")
+        states.append(_module_state(layer))
+        kept.append(layer.weight is weight)
+    assert states[0] == states[1] and kept[0] == kept[1] is False
+    assert_same_error(
+        lambda: setattr(vg.nn.Parameter(vg.ones(2)), "data", vg.empty(2, device="meta")),
+        lambda: setattr(torch.nn.Parameter(torch.ones(2)), "data", torch.empty(2, device="meta")),
+    )

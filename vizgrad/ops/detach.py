@@ -8,7 +8,7 @@ noticed); ``.data`` does not (PyTorch's ``variable_data()``).
 from __future__ import annotations
 
 from ..dispatcher import NON_DIFFERENTIABLE_VIEW, NONDIFFERENTIABLE
-from ..tensor import Tensor, define_method
+from ..tensor import META_BIT, SPARSE_BIT, Tensor, define_method
 from .declaration import native_function
 
 __all__ = [
@@ -70,10 +70,21 @@ def _get_data(self: Tensor) -> Tensor:
     return self._alias(self._size, self._stride, self._offset)
 
 
+def has_compatible_shallow_copy_type(self: Tensor, other: Tensor) -> bool:
+    """``torch._has_compatible_shallow_copy_type``: whether ``self`` can take ``other``'s
+    data in place, the same kind of tensor (dense CPU, sparse, or meta)."""
+    return not (self._key_set ^ other._key_set) & (SPARSE_BIT | META_BIT)
+
+
 def _set_data(self: Tensor, new_data) -> None:
     """``x.data = y``: ``x`` now reads ``y``'s storage with ``y``'s metadata and dtype."""
     if not isinstance(new_data, Tensor):
         raise TypeError(f"Variable data has to be a tensor, but got {type(new_data).__name__}")
+    if not has_compatible_shallow_copy_type(self, new_data):
+        raise RuntimeError(
+            "Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have "
+            "incompatible tensor type."
+        )
     self._storage = new_data._storage
     self._dtype = new_data._dtype
     self._key_set = new_data._key_set

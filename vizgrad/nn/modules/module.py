@@ -30,6 +30,8 @@ from ...arg_parser import PythonArgParser
 from ...autograd.graph import RemovableHandle as _AutogradHandle
 from ...device import device as Device
 from ...grad_mode import no_grad
+from ...ops.creation import empty_like
+from ...ops.detach import has_compatible_shallow_copy_type
 from ...tensor import Tensor
 from ...typename import typename
 from ...utils import hooks as _hooks
@@ -317,29 +319,46 @@ class Module:
     def _apply(self, fn, recurse: bool = True):
         """Replace every parameter's and buffer's value by ``fn`` of it, children first.
 
-        A parameter stays the same object: its ``.data`` becomes the converted tensor (as
-        PyTorch does for a CPU tensor), so optimizers holding it see the change; so does
-        its gradient's.
+        A parameter stays the same object when it can take the converted tensor as its
+        ``.data`` (a CPU tensor converted to another CPU tensor), so optimizers holding it
+        see the change; so does its gradient. Moved to or from the meta device, it cannot
+        (``compute_should_use_set_data``): a new ``Parameter`` takes its place, as in
+        PyTorch.
         """
         if recurse:
             for module in self.children():
                 module._apply(fn)
-        for param in self._parameters.values():
+        for key, param in self._parameters.items():
             if param is None:
                 continue
             # Parameters are leaves: the conversion must not be recorded.
             with no_grad():
                 param_applied = fn(param)
-            param.data = param_applied
             param_grad = param.grad
+            if has_compatible_shallow_copy_type(param, param_applied):
+                param.data = param_applied
+                out_param = param
+            else:
+                out_param = Parameter(param_applied, param.requires_grad)
+                self._parameters[key] = out_param
             if param_grad is not None:
                 with no_grad():
                     grad_applied = fn(param_grad)
-                param_grad.data = grad_applied
+                if has_compatible_shallow_copy_type(param_grad, grad_applied):
+                    out_param.grad.data = grad_applied
+                else:
+                    out_param.grad = grad_applied.requires_grad_(param_grad.requires_grad)
         for key, buf in self._buffers.items():
             if buf is not None:
                 self._buffers[key] = fn(buf)
         return self
+
+    def to_empty(self, *, device, recurse: bool = True):
+        """Move the parameters and buffers to ``device`` without copying their values: new,
+        uninitialised memory of the same shapes (``empty_like``). How a module built on
+        the meta device gets real memory, to be initialised next (``reset_parameters()``,
+        or ``load_state_dict``)."""
+        return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
 
     def apply(self, fn):
         """Call ``fn(module)`` on every submodule (children first), then on this one."""
