@@ -658,7 +658,8 @@ def test_to_empty_gives_a_meta_module_memory(recurse):
         before = [model[0].weight, model[1].weight]
         assert model.to_empty(device="cpu", recurse=recurse) is model
         states.append(_module_state(model))
-        same_objects.append([a is b for a, b in zip(before, [model[0].weight, model[1].weight])])
+        after = [model[0].weight, model[1].weight]
+        same_objects.append([a is b for a, b in zip(before, after, strict=True)])
         models.append(model)
     assert states[0] == states[1]
     assert same_objects[0] == same_objects[1]
