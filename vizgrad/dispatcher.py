@@ -459,7 +459,11 @@ def _backend_select(op: Operator, args: tuple, kwargs: dict, action: str, bits: 
     on_meta = (where.type if isinstance(where, Device) else str(where).split(":")[0]) == "meta"
     key = META_BACKEND_KEY if on_meta or bits & META_BIT else BACKEND_KEY
     if events.bus.active and "op_dispatched" in events.bus.wanted:
-        _emit_step(op, BACKEND_SELECT_KEY, action, args, _BACKEND_SELECT_NOTES[key])
+        if on_meta or not bits & META_BIT:
+            note = f"a factory: its backend comes from device= ({key.lower()})"
+        else:
+            note = "a factory given a tensor on the meta device: its backend is Meta"
+        _emit_step(op, BACKEND_SELECT_KEY, action, args, note)
     _state.depth += 1
     try:
         if key is BACKEND_KEY:
@@ -649,10 +653,6 @@ _INPLACE_OR_VIEW_NOTES = {
     OUT: "out=: bumps the version counter of out after the kernel writes it",
 }
 _BACKEND_NOTE = "CPU strided kernel; the dtype is dispatched inside it"
-_BACKEND_SELECT_NOTES = {
-    BACKEND_KEY: "a factory: its backend comes from device= (cpu)",
-    META_BACKEND_KEY: "a factory: its backend comes from device= (meta)",
-}
 _SPARSE_BACKEND_NOTE = "SparseCPU kernel: an argument has layout sparse_coo"
 _NO_SPARSE_KERNEL_NOTE = (
     "an argument has layout sparse_coo, and this operator has no SparseCPU kernel: "
