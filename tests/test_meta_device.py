@@ -583,6 +583,10 @@ QUERIES = {
     "indices": lambda lib, x, i: x.indices(),
     "values": lambda lib, x, i: x.values(),
     "is_nonzero": lambda lib, x, i: x[0, :1].is_nonzero(),
+    "is_conj": lambda lib, x, i: lib.is_conj(x),
+    "is_neg": lambda lib, x, i: lib.is_neg(x),
+    "is_inference": lambda lib, x, i: lib.is_inference(x),
+    "is_signed": lambda lib, x, i: lib.is_signed(i),
 }
 
 

@@ -71,6 +71,7 @@ _RUN_AS_ON_CPU = frozenset({
     "aten::hardtanh.out", "aten::conj_physical_", "aten::_conj_physical", "aten::mvlgamma",
     "aten::mvlgamma_", "aten::mvlgamma.out",
     "aten::is_complex", "aten::is_floating_point", "aten::is_same_size", "aten::numel",
+    "aten::is_conj", "aten::is_neg", "aten::is_inference", "aten::is_signed",
     "aten::is_nonzero", "aten::result_type.Tensor", "aten::result_type.Scalar",
     "aten::result_type.Scalar_Tensor", "aten::result_type.Scalar_Scalar", "aten::dense_dim",
     "aten::sparse_dim", "aten::is_coalesced", "aten::indices", "aten::values",
