@@ -29,6 +29,8 @@ def cpu_like(v):
 
 
 def metadata(x):
+    if isinstance(x, tuple | list):  # an operator's several results
+        return tuple(metadata(e) for e in x)
     return (tuple(x.shape), x.stride(), x.storage_offset(), str(x.dtype).split(".")[1])
 
 
@@ -105,6 +107,7 @@ def check_op(fn, pairs):
     assert t_meta_error is None, f"torch refused: {t_meta_error!r}"
     if t_cpu_error is None and metadata(t_meta) != metadata(t_cpu):
         assert metadata(v_meta) == metadata(t_cpu)  # torch's meta departs from its CPU
-        assert str(v_meta.device) == "meta"
+        results = v_meta if isinstance(v_meta, tuple | list) else [v_meta]
+        assert all(str(r.device) == "meta" for r in results)
     else:
         assert_meta_same(v_meta, t_meta)
