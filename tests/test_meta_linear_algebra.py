@@ -573,12 +573,37 @@ def test_out_on_the_cpu_with_meta_inputs_is_refused(call):
     assert_same_error(lambda: call(vg, v_a, v_b), lambda: raise_(error))
 
 
-def test_dot_of_a_meta_and_a_cpu_vector_is_refused():
-    (v, t) = meta_pair((3,))
-    for args in ((v, vg.ones(3)), (vg.ones(3), v)):
-        t_args = tuple(t if a is v else torch.ones(3) for a in args)
-        _, error = outcome(torch.dot, *t_args)
-        assert_same_error(lambda a=args: vg.dot(*a), lambda e=error: raise_(e))
+MIXED = {
+    "dot": (lambda lib, a, b: lib.dot(a, b), [(3,), (3,)]),
+    "vdot": (lambda lib, a, b: lib.vdot(a, b), [(3,), (3,)]),
+    "mv": (lambda lib, a, b: lib.mv(a, b), [(2, 3), (3,)]),
+    "addmm": (lambda lib, s, a, b: lib.addmm(s, a, b), [(4,), (2, 3), (3, 4)]),
+    "addmm_": (lambda lib, s, a, b: s.addmm_(a, b), [(2, 4), (2, 3), (3, 4)]),
+    "addmv": (lambda lib, s, a, b: lib.addmv(s, a, b), [(2,), (2, 3), (3,)]),
+    "addmv_": (lambda lib, s, a, b: s.addmv_(a, b), [(2,), (2, 3), (3,)]),
+    "cholesky_solve": (lambda lib, b, a: lib.cholesky_solve(b, a), [(3, 2), (3, 3)]),
+}
+
+
+@pytest.mark.parametrize("name", MIXED)
+def test_a_meta_and_a_cpu_operand_are_refused_as_in_pytorch(name):
+    """Each operand on the CPU in turn, the others on the meta device."""
+    fn, shapes = MIXED[name]
+    for cpu in range(len(shapes)):
+        pairs = [meta_pair(s) for s in shapes]
+        v_args = [
+            vg.ones(s) if i == cpu else p[0]
+            for i, (s, p) in enumerate(zip(shapes, pairs, strict=True))
+        ]
+        t_args = [
+            torch.ones(s) if i == cpu else p[1]
+            for i, (s, p) in enumerate(zip(shapes, pairs, strict=True))
+        ]
+        t_result, error = outcome(fn, torch, *t_args)
+        if error is None:  # PyTorch lets this operand be elsewhere
+            assert_meta_same(fn(vg, *v_args), t_result)
+            continue
+        assert_same_error(lambda a=v_args: fn(vg, *a), lambda e=error: raise_(e))
 
 
 def test_lstsq_has_no_meta_kernel_as_in_pytorch():

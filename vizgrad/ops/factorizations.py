@@ -117,6 +117,11 @@ def _check_inputs_solver(A: Tensor, B: Tensor, left: bool, f_name: str) -> None:
 def _linear_solve_check_inputs(b: Tensor, A: Tensor, name: str) -> None:
     """``linearSolveCheckInputs``: the older solvers' (``cholesky_solve``,
     ``triangular_solve``) checks of ``b`` against ``A``."""
+    if b.device != A.device:
+        raise RuntimeError(
+            f"Expected b and A to be on the same device, but found b on {b.device} and A on "
+            f"{A.device} instead."
+        )
     if b._dtype is not A._dtype:
         raise RuntimeError(
             f"Expected b and A to have the same dtype, but found b of type "

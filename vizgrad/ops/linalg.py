@@ -19,6 +19,7 @@ import numpy as np
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT, INPLACE, OUT
 from ..dtypes import BOOL, CPP_TYPE_NAMES
+from ..meta_device import check_same_device
 from ..promotion import result_type
 from ..shape import broadcast_shapes, numel_of, wrap_dim
 from ..tensor import Tensor
@@ -224,6 +225,9 @@ def _check_mv(mat: Tensor, vec: Tensor, rows_label: int | None = None) -> None:
 
 
 def _mv_meta(self: Tensor, vec: Tensor):
+    # On the meta device PyTorch runs ``mv``'s Python reference: one device first (a CPU
+    # and a meta operand can only meet there).
+    check_same_device((self, vec))
     _check_mv(self, vec)
     return (self._size[0],), self._dtype
 
@@ -561,7 +565,10 @@ ger = native_function(
 def _addmm_meta(self, mat1, mat2, *, beta=1, alpha=1):
     """``addmm``'s meta function (``addmm_meta``: two matrices of one dtype, ``self``'s
     too, that can be multiplied), then ``self`` broadcast to the product's shape, as the
-    CPU kernel expands it before computing; the result is contiguous, in ``mat1``'s dtype."""
+    CPU kernel expands it before computing; the result is contiguous, in ``mat1``'s dtype.
+
+    PyTorch's meta path first checks that ``self`` is where ``mat1`` is (not ``mat2``)."""
+    check_same_device((mat1, self))
     for t, name in ((mat1, "mat1"), (mat2, "mat2")):
         if t.dim() != 2:
             raise RuntimeError(f"{name} must be a matrix, got {t.dim()}-D tensor")

@@ -34,6 +34,7 @@ from ..derivatives import Derivative
 from ..device import contiguous_format
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import BOOL, CPP_TYPE_NAMES, FLOATING, float16, float32, float64, int64
+from ..meta_device import check_same_device
 from ..shape import broadcast_shapes, numel_of, wrap_dim
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
@@ -174,6 +175,8 @@ trace = native_function(
 
 
 def _addmv_meta(self: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1):
+    # PyTorch's meta path: ``self`` and ``vec`` where ``mat`` is, first.
+    check_same_device((mat, self, vec))
     if not (mat.dim() == 2 and vec.dim() == 1 and self.dim() <= 1):
         raise RuntimeError(
             f"vector + matrix @ vector expected, got {self.dim()}, {mat.dim()}, {vec.dim()}"

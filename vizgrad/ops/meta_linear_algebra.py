@@ -36,7 +36,7 @@ from ..shape import contiguous_strides
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
 from .copy import clone
-from .decompositions import linalg_eig, linalg_eigvals
+from .decompositions import _linalg_eigvals, linalg_eig, linalg_eigvals
 from .factorizations import (
     _CHOLESKY_DEPRECATED,
     _broadcast_batch,
@@ -59,7 +59,7 @@ from .matrix_products import (
     check_addbmm,
 )
 from .overload_kernels import out_wrapper
-from .registry import write_to_out
+from .registry import OPERATORS, write_to_out
 from .spectral import c2c_layout, c2r_layout, r2c_layout
 
 __all__ = ["KERNELS"]
@@ -78,8 +78,6 @@ def _default_out(qualname: str, functional, **options):
     """The ``out=`` kernel ``native_function`` makes for a functional kernel (and these
     ``out_wrapper`` options), around the functional Meta kernel: its checks, ``out``
     resized, and no data to copy but that ``out`` is on the meta device."""
-    from .registry import OPERATORS
-
     return out_wrapper(functional, **options).for_overload(OPERATORS[qualname].function_schema,
                                                            OUT)  # fmt: skip
 
@@ -215,7 +213,9 @@ def _fft_c2r(self: Tensor, dim, normalization: int, last_dim_size: int) -> Tenso
     return empty_meta(size, strides, dtype)
 
 
-# Kernels that read no data on meta tensors, or only through operators with Meta kernels.
+# Kernels that read no data on meta tensors, or only through operators with Meta kernels:
+# composite ``out=`` overloads (their products write ``out`` through ``out=`` overloads
+# that have Meta kernels), ``eig`` (``_eig_arrays``) and ``pinv`` (``svd``, ``matmul``…).
 _RUN_AS_ON_CPU = (
     matmul.overloads["matmul.out"],
     _tensordot.overloads["tensordot.out"],
@@ -226,13 +226,12 @@ _RUN_AS_ON_CPU = (
     linalg_eigvals.overloads["linalg_eigvals.out"],
     linalg_pinv.overloads["linalg_pinv.atol_rtol_tensor"],
     linalg_pinv.overloads["linalg_pinv.atol_rtol_tensor_out"],
+    _linalg_eigvals.overloads["_linalg_eigvals"],
 )
 
 
 def _kernels() -> dict:
-    from .decompositions import _linalg_eigvals
-
-    kernels = {f"aten::{op.qualname.split('::')[-1]}": op.kernel for op in _RUN_AS_ON_CPU}
+    kernels = {op.qualname: op.kernel for op in _RUN_AS_ON_CPU}
     kernels.update({
         "aten::dot": _dot,
         "aten::dot.out": dot_out_kernel(_dot),
@@ -247,7 +246,6 @@ def _kernels() -> dict:
         "aten::_cdist_backward": _cdist_backward,
         "aten::_euclidean_dist": _euclidean_dist,
         "aten::linalg_matrix_exp": _matrix_exp,
-        "aten::_linalg_eigvals": _linalg_eigvals.overloads["_linalg_eigvals"].kernel,
         "aten::cholesky": _cholesky,
         "aten::cholesky.out": _default_out("aten::cholesky.out", _cholesky,
                                            checks=_compatible_out("cholesky"), check_cast=False),
