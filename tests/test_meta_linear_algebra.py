@@ -617,3 +617,38 @@ def test_lstsq_has_no_meta_kernel_as_in_pytorch():
 
     _, error = outcome(lambda: torch.linalg.lstsq(t_a, t_b, out=outs(torch)))
     assert_same_error(lambda: vg.linalg.lstsq(v_a, v_b, out=outs(vg)), lambda: raise_(error))
+
+
+# Differentiable operators of the family whose backward formulas are made of operators
+# with Meta kernels: each input's gradient as PyTorch's.
+BACKWARD = {
+    "cholesky_solve": (lambda lib, b, a: lib.cholesky_solve(b, a), [(3, 2), (3, 3)]),
+    "cholesky_inverse": (lambda lib, a: lib.cholesky_inverse(a), [(2, 3, 3)]),
+    "matrix_exp": (lambda lib, a: lib.linalg.matrix_exp(a), [(3, 3)]),
+    "eig": (lambda lib, a: lib.linalg.eig(a)[0].abs(), [(3, 3)]),
+    "eigvals": (lambda lib, a: lib.linalg.eigvals(a).abs(), [(2, 3, 3)]),
+    "cdist": (lambda lib, a, b: lib.cdist(a, b, p=1.5), [(4, 3), (2, 5, 3)]),
+    "rfft": (lambda lib, a: lib.fft.rfft(a).abs(), [(4, 5)]),
+    "irfft2": (lambda lib, a: lib.fft.irfft2(a.to(lib.complex64)), [(4, 5)]),
+    "solve": (lambda lib, a, b: lib.linalg.solve(a, b), [(3, 3), (2, 3, 2)]),
+    "pinv": (lambda lib, a: lib.linalg.pinv(a), [(3, 4)]),
+    "bilinear": (lambda lib, a, b, w: lib.nn.functional.bilinear(a, b, w), [(5, 2), (5, 3), (4, 2, 3)]),
+    "addbmm": (lambda lib, s, a, b: lib.addbmm(s, a, b, beta=2), [(5,), (2, 3, 4), (2, 4, 5)]),
+    "baddbmm": (lambda lib, s, a, b: lib.baddbmm(s, a, b), [(2, 3, 5), (2, 3, 4), (2, 4, 5)]),
+    "addmv": (lambda lib, s, a, b: lib.addmv(s, a, b), [(1,), (2, 3), (3,)]),
+    "vdot": (lambda lib, a, b: lib.vdot(a, b), [(3,), (3,)]),
+    "tensordot": (lambda lib, a, b: lib.tensordot(a, b, 1), [(2, 3), (3, 4)]),
+    "inverse": (lambda lib, a: lib.inverse(a), [(3, 3)]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", BACKWARD)
+def test_backward_of_the_family_on_meta(name):
+    fn, shapes = BACKWARD[name]
+    pairs = [meta_pair(s, requires_grad=True) for s in shapes]
+    v_y, t_y = fn(vg, *[p[0] for p in pairs]), fn(torch, *[p[1] for p in pairs])
+    assert_meta_same(v_y, t_y)
+    v_y.sum().backward()
+    t_y.sum().backward()
+    for v, t in pairs:
+        assert_meta_same(v.grad, t.grad)

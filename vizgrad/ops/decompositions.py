@@ -98,8 +98,12 @@ def _given(grad):
     formulas take a shorter path then (``svdvals``'s gradient needs no division by the
     gaps between singular values, which are 0 for repeated ones). vizgrad's engine
     gives such an output zeros: a gradient that is exactly zero (and is not itself
-    being differentiated) is read as "none", which gives the same values."""
-    if grad is None or (not grad.requires_grad and not grad._array.any()):
+    being differentiated) is read as "none", which gives the same values. A meta
+    gradient has no values to read: it is taken as given (the result's metadata is
+    the same either way)."""
+    if grad is None:
+        return None
+    if not grad.is_meta and not grad.requires_grad and not grad._array.any():
         return None
     return grad
 
