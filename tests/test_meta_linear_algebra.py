@@ -652,3 +652,34 @@ def test_backward_of_the_family_on_meta(name):
     t_y.sum().backward()
     for v, t in pairs:
         assert_meta_same(v.grad, t.grad)
+
+
+def transposed_out(lib, like, dtype=None):
+    """A non-empty ``out=`` of another shape, transposed in memory: it is resized."""
+    dtype = like.dtype if dtype is None else getattr(lib, dtype)
+    return lib.empty(5, 5, dtype=dtype, device=like.device).t()
+
+
+RESIZED_OUT = {
+    "mm.out": (lambda lib, a, b: lib.mm(a, b, out=transposed_out(lib, a)), [(2, 3), (3, 4)]),
+    "dot.out": (lambda lib, a, b: lib.dot(a, b, out=transposed_out(lib, a)), [(3,), (3,)]),
+    "addbmm.out": (lambda lib, s, a, b: lib.addbmm(s, a, b, out=transposed_out(lib, s)),
+                   [(3, 5), (2, 3, 4), (2, 4, 5)]),
+    "matmul.out": (lambda lib, a, b: lib.matmul(a, b, out=transposed_out(lib, a)),
+                   [(2, 2, 3), (3, 4)]),
+    "outer.out": (lambda lib, a, b: lib.outer(a, b, out=transposed_out(lib, a)), [(2,), (3,)]),
+    "cholesky.out": (lambda lib, a: lib.cholesky(a, out=transposed_out(lib, a)), [(3, 3)]),
+    "cholesky_inverse.out": (lambda lib, a: lib.cholesky_inverse(a, out=transposed_out(lib, a)),
+                             [(3, 3)]),
+    "linalg_eigvals.out": (lambda lib, a: lib.linalg.eigvals(
+        a, out=transposed_out(lib, a, "complex64")), [(3, 3)]),
+    "_fft_r2c.out": (lambda lib, a: aten(lib, "_fft_r2c.out")(
+        a, [1], 0, True, out=transposed_out(lib, a, "complex64")), [(3, 4)]),
+}  # fmt: skip
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", RESIZED_OUT)
+def test_out_of_another_shape_is_resized_as_in_pytorch(name):
+    fn, shapes = RESIZED_OUT[name]
+    check_op(fn, [meta_pair(s) for s in shapes])
