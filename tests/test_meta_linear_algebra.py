@@ -68,6 +68,14 @@ def _mm_out(lib, a, b):
     return lib.mm(a, b, out=out_of(lib, a))
 
 
+def _mm_out_double(lib, a, b):
+    return lib.mm(a, b, out=out_of(lib, a, "float64"))
+
+
+def _dot_out_double(lib, a, b):
+    return lib.dot(a, b, out=out_of(lib, a, "float64"))
+
+
 def _bmm(lib, a, b):
     return lib.bmm(a, b)
 
@@ -170,6 +178,7 @@ PRODUCTS = {
     "mm-bad-dtypes": case(_mm, [(2, 3), (3, 4)], ["float32", "float64"]),
     "mm.out": case(_mm_out, [(2, 3), (3, 4)], layouts=[T2, C]),
     "mm.out-bad": case(_mm_out, [(2, 3), (4, 4)]),
+    "mm.out-bad-dtype": case(_mm_out_double, [(2, 3), (3, 4)]),
     "bmm": case(_bmm, [(2, 3, 4), (2, 4, 5)], layouts=[T2, C]),
     "bmm-complex": case(_bmm, [(2, 3, 4), (2, 4, 5)], "complex64"),
     "bmm-empty": case(_bmm, [(0, 3, 4), (0, 4, 5)]),
@@ -188,6 +197,7 @@ PRODUCTS = {
     "dot-bad-dim": case(_dot, [(3, 1), (3,)]),
     "dot-bad-dtypes": case(_dot, [(3,), (3,)], ["float32", "int64"]),
     "dot.out": case(_dot_out, [(3,), (3,)]),
+    "dot.out-bad-dtype": case(_dot_out_double, [(3,), (3,)]),
     "vdot": case(_vdot, [(3,), (3,)], "complex64", layouts=[(2,), (0,)]),
     "vdot.out": case(_vdot_out, [(3,), (3,)], "complex64"),
     "addmm": case(_addmm, [(4,), (2, 3), (3, 4)]),
