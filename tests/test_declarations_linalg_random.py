@@ -21,7 +21,7 @@ DECLARED = {
     vg.matmul: ["matmul", "matmul.out"],
     vg.outer: ["outer", "outer.out"],
     vg.ger: ["ger", "ger.out"],
-    vg.addmm: ["addmm", "addmm.out"],
+    vg.addmm: ["addmm", "addmm.out", "addmm_"],
     linalg._tensordot: ["tensordot", "tensordot.out"],
     einsum_module._einsum: ["einsum"],
     sampling._uniform: ["uniform_"],

@@ -35,6 +35,8 @@ from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
 from ..dtypes import FLOATING
 from ..grad_mode import is_grad_enabled
+from ..meta_device import empty_meta
+from ..shape import contiguous_strides
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
 from .declaration import native_function
@@ -57,7 +59,7 @@ from .linalg import matmul
 from .ranges import eye
 from .registry import write_to_out
 
-__all__ = ["svd", "qr"]
+__all__ = ["svd", "qr", "_linalg_svd", "_linalg_eigh"]
 
 
 # --- shared steps -------------------------------------------------------------------------------
@@ -96,8 +98,12 @@ def _given(grad):
     formulas take a shorter path then (``svdvals``'s gradient needs no division by the
     gaps between singular values, which are 0 for repeated ones). vizgrad's engine
     gives such an output zeros: a gradient that is exactly zero (and is not itself
-    being differentiated) is read as "none", which gives the same values."""
-    if grad is None or (not grad.requires_grad and not grad._array.any()):
+    being differentiated) is read as "none", which gives the same values. A meta
+    gradient has no values to read: it is taken as given (the result's metadata is
+    the same either way)."""
+    if grad is None:
+        return None
+    if not grad.is_meta and not grad.requires_grad and not grad._array.any():
         return None
     return grad
 
@@ -587,8 +593,15 @@ def _eig_into(values: np.ndarray, a: np.ndarray, vectors, info: np.ndarray,
 
 
 def _eig_arrays(A: Tensor, compute_v: bool, api_name: str):
-    """The eigenvalues (contiguous) and eigenvectors (column-major) of ``A``, complex."""
+    """The eigenvalues (contiguous) and eigenvectors (column-major) of ``A``, complex.
+
+    For a meta ``A``, only their metadata: then every ``eig`` and ``eigvals`` kernel, its
+    checks made before, is its own Meta kernel (``vizgrad.ops.meta_linear_algebra``)."""
     dtype = A._dtype.to_complex()
+    if A.is_meta:
+        vectors_size = A._size if compute_v else (0,)
+        return (empty_meta(A._size[:-1], contiguous_strides(A._size[:-1]), dtype),
+                empty_meta(vectors_size, matrix_strides(vectors_size), dtype))  # fmt: skip
     values = Tensor._new_contiguous(A._size[:-1], dtype)
     vectors = empty_matrices(A._size if compute_v else (0,), dtype)
     info = np.zeros(A._size[:-2], dtype=np.int32)
@@ -599,6 +612,8 @@ def _eig_arrays(A: Tensor, compute_v: bool, api_name: str):
 
 
 def _check_finite(A: Tensor, api_name: str) -> None:
+    if A.is_meta:  # no values to check (PyTorch checks none)
+        return
     if not np.isfinite(A._array).all():
         raise RuntimeError(f"vizgrad.{api_name}: input tensor should not contain infs or NaNs.")
 

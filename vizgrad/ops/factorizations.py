@@ -54,6 +54,10 @@ __all__ = [
     "lu_unpack",
     "lu_solve",
     "triangular_solve",
+    "_linalg_solve_ex",
+    "_linalg_det",
+    "_linalg_slogdet",
+    "_lu_with_info",
 ]
 
 
@@ -113,6 +117,11 @@ def _check_inputs_solver(A: Tensor, B: Tensor, left: bool, f_name: str) -> None:
 def _linear_solve_check_inputs(b: Tensor, A: Tensor, name: str) -> None:
     """``linearSolveCheckInputs``: the older solvers' (``cholesky_solve``,
     ``triangular_solve``) checks of ``b`` against ``A``."""
+    if b.device != A.device:
+        raise RuntimeError(
+            f"Expected b and A to be on the same device, but found b on {b.device} and A on "
+            f"{A.device} instead."
+        )
     if b._dtype is not A._dtype:
         raise RuntimeError(
             f"Expected b and A to have the same dtype, but found b of type "
@@ -560,7 +569,8 @@ def _conjugate_view_if_right(result: Tensor, left: bool) -> Tensor:
 
 
 def _lu_solve_kernel(LU: Tensor, pivots: Tensor, B: Tensor, *, left=True, adjoint=False):
-    _lu_solve_meta(LU, pivots, B, left=left, adjoint=adjoint)
+    """The functional overload's impl: the ``out=`` one's, as a conjugate view for
+    ``left=False`` (run after ``_lu_solve_meta``: ``meta_then_impl``)."""
     return _conjugate_view_if_right(_lu_solve_impl(LU, pivots, B, left=left, adjoint=adjoint), left)
 
 
@@ -596,7 +606,7 @@ linalg_lu_solve = native_function(
     "bool adjoint=False) -> Tensor",
     "linalg_lu_solve.out(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, "
     "bool adjoint=False, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_lu_solve_kernel,
+    kernel=meta_then_impl(_lu_solve_meta, _lu_solve_kernel),
     kernels={
         "linalg_lu_solve.out": out_wrapper(_lu_solve_impl, exact_dtype=True, meta=_lu_solve_meta)
     },
@@ -989,7 +999,7 @@ def _solve_meta(A: Tensor, B: Tensor, *, left=True, check_errors=False):
 
 
 def _solve_kernel_ex(A: Tensor, B: Tensor, *, left=True, check_errors=False):
-    _solve_meta(A, B, left=left, check_errors=check_errors)
+    """The functional overload's impl (after ``_solve_meta``: ``meta_then_impl``)."""
     result, *factors = _solve_impl(A, B, left=left, check_errors=check_errors)
     return (_conjugate_view_if_right(result, left), *factors)
 
@@ -1038,7 +1048,7 @@ _linalg_solve_ex = native_function(
     "_linalg_solve_ex.result(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, "
     "Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info) -> "
     "(Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info)",
-    kernel=_solve_kernel_ex,
+    kernel=meta_then_impl(_solve_meta, _solve_kernel_ex),
     kernels={
         "_linalg_solve_ex.result": out_wrapper(_solve_impl, exact_dtype=True, meta=_solve_meta)
     },
@@ -1367,16 +1377,25 @@ def _cholesky_inverse_kernel(self: Tensor, upper=False) -> Tensor:
     return result
 
 
-def _cholesky_inverse_out_kernel(self: Tensor, upper=False, *, out: Tensor) -> Tensor:
-    _square_check_inputs(self, "cholesky_inverse")
-    _compatible_out("cholesky_inverse")(self, out=out)
-    result = _cholesky_inverse_kernel(self, upper)
-    if out.numel() == 0 and out._dtype is self._dtype:
-        # PyTorch computes straight into an empty ``out`` of the input's dtype, laid out
-        # column-major as LAPACK writes; any other ``out`` gets a copy of the result.
-        resize_output(out, result._size)
-        out._set_metadata(result._size, result._stride, out._offset)
-    return write_to_out(result, out)
+def cholesky_inverse_out(kernel):
+    """``cholesky_inverse.out``'s kernel around the functional ``kernel`` (the CPU one, or
+    the Meta one)."""
+
+    def out_kernel(self: Tensor, upper=False, *, out: Tensor) -> Tensor:
+        _square_check_inputs(self, "cholesky_inverse")
+        _compatible_out("cholesky_inverse")(self, out=out)
+        result = kernel(self, upper)
+        if out.numel() == 0 and out._dtype is self._dtype:
+            # PyTorch computes straight into an empty ``out`` of the input's dtype, laid
+            # out column-major as LAPACK writes; any other ``out`` gets a copy of the result.
+            resize_output(out, result._size)
+            out._set_metadata(result._size, result._stride, out._offset)
+        return write_to_out(result, out)
+
+    return out_kernel
+
+
+_cholesky_inverse_out_kernel = cholesky_inverse_out(_cholesky_inverse_kernel)
 
 
 def cholesky_inverse_backward(grad: Tensor, L: Tensor, upper: bool, inverse: Tensor) -> Tensor:

@@ -62,14 +62,18 @@ def _check_not_complex(tol: Tensor, fn_name: str, arg_name: str) -> None:
 
 
 def _default_rtol(A: Tensor, atol_given, atol: Tensor) -> Tensor:
-    default = full((), _epsilon(A) * max(A.size(-1), A.size(-2)), dtype=float64)
-    return where(atol > 0, zeros((), dtype=float64), default) if atol_given else default
+    # Made where ``A`` is (``A.options()``), as PyTorch makes them: a meta ``A`` gets meta
+    # tolerances.
+    default = full((), _epsilon(A) * max(A.size(-1), A.size(-2)), dtype=float64, device=A.device)
+    if not atol_given:
+        return default
+    return where(atol > 0, zeros((), dtype=float64, device=A.device), default)
 
 
 def _tolerances(A: Tensor, atol, rtol, fn_name: str):
     """``get_atol_rtol`` for tensor tolerances."""
     atol_given = atol is not None
-    atol = zeros((), dtype=float64) if atol is None else atol
+    atol = zeros((), dtype=float64, device=A.device) if atol is None else atol
     _check_not_complex(atol, fn_name, "atol")
     if rtol is None:
         rtol = _default_rtol(A, atol_given, atol)
@@ -84,7 +88,8 @@ def _float_tolerances(A: Tensor, atol, rtol):
         default = _epsilon(A) * max(A.size(-1), A.size(-2))
         rtol = 0.0 if atol is not None and atol > 0.0 else default
     atol = 0.0 if atol is None else atol
-    return full((), atol, dtype=float64), full((), rtol, dtype=float64)
+    return (full((), atol, dtype=float64, device=A.device),
+            full((), rtol, dtype=float64, device=A.device))  # fmt: skip
 
 
 # --- pinv --------------------------------------------------------------------------------------
@@ -165,7 +170,8 @@ def _pinv_rcond_kernel(self: Tensor, rcond, hermitian=False) -> Tensor:
     """``pinv(A, rcond)``: NumPy's spelling, ``rcond`` the relative tolerance."""
     if isinstance(rcond, Tensor):
         _check_not_complex(rcond, "vizgrad.linalg.pinv", "rcond")
-        return linalg_pinv(self, atol=zeros((), dtype=float64), rtol=rcond, hermitian=hermitian)
+        atol = zeros((), dtype=float64, device=self.device)
+        return linalg_pinv(self, atol=atol, rtol=rcond, hermitian=hermitian)
     return linalg_pinv(self, atol=0.0, rtol=rcond, hermitian=hermitian)
 
 

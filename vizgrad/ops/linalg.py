@@ -17,13 +17,14 @@ import numbers
 import numpy as np
 
 from ..derivatives import Derivative
-from ..dispatcher import COMPOSITE_IMPLICIT
+from ..dispatcher import COMPOSITE_IMPLICIT, INPLACE, OUT
 from ..dtypes import BOOL, CPP_TYPE_NAMES
+from ..meta_device import check_same_device
 from ..promotion import result_type
 from ..shape import broadcast_shapes, numel_of, wrap_dim
 from ..tensor import Tensor
 from .declaration import native_function
-from .overload_kernels import out_wrapper
+from .overload_kernels import StructuredKernel, meta_then_impl, out_wrapper
 from .registry import write_to_out
 from .shape_views import _unsafe_view_op, reshape
 from .size_one_dims import unsqueeze
@@ -59,6 +60,57 @@ def _quietly(array_fn, arrays):
     return array_fn(*arrays)
 
 
+def check_inplace(self: Tensor, shape: tuple, dtype) -> None:
+    """``check_inplace``: an in-place structured kernel writes ``self`` as it is."""
+    if self._dtype is not dtype:
+        raise RuntimeError(
+            f"Bad in-place call: input tensor dtype {CPP_TYPE_NAMES[self._dtype.name]} and "
+            f"output tensor dtype {CPP_TYPE_NAMES[dtype.name]} should match"
+        )
+    if self._size != tuple(shape):
+        raise RuntimeError(
+            f"Bad in-place call: input tensor size {list(self._size)} and output tensor size "
+            f"{list(shape)} should match"
+        )
+
+
+class structured_product(StructuredKernel):  # noqa: N801 - reads as a wrapper in declarations
+    """A product PyTorch writes as a structured kernel (``addmm``, ``addmv``, ``baddbmm``,
+    ``linalg_cross``): ``meta`` checks the arguments and gives the output's shape and
+    dtype, ``impl`` computes the values as a new tensor.
+
+    The functional overload returns it; the in-place one first checks that ``self`` is
+    that output already (``check_inplace``), then copies into it; the ``out=`` one
+    checks that ``out`` has the output's dtype, resizes it and copies.
+    """
+
+    def __init__(self, meta, impl):
+        self.meta, self.impl = meta, impl
+
+    def for_overload(self, schema, variant):
+        meta, impl = self.meta, self.impl
+        if variant is OUT:
+            return out_wrapper(impl, exact_dtype=True, meta=meta).for_overload(schema, variant)
+        if variant is not INPLACE:
+            return meta_then_impl(meta, impl)
+
+        def inplace_kernel(self, *args, **options):
+            shape, dtype = meta(self, *args, **options)
+            check_inplace(self, shape, dtype)
+            np.copyto(self._array, impl(self, *args, **options)._array)
+            return self
+
+        def inplace_meta_kernel(self, *args, **options):
+            """On the meta device: the same checks, and ``self`` as it is."""
+            shape, dtype = meta(self, *args, **options)
+            check_inplace(self, shape, dtype)
+            return self
+
+        # Registered as its Meta kernel (``vizgrad.ops.meta_kernels``).
+        inplace_kernel.meta_kernel = inplace_meta_kernel
+        return inplace_kernel
+
+
 # --- dot and vdot -----------------------------------------------------------------------
 
 
@@ -76,21 +128,33 @@ def _check_vectors(self: Tensor, other: Tensor) -> None:
             f"[{other._size[0]}] to have the same number of elements, but got {self._size[0]} "
             f"and {other._size[0]} elements respectively"
         )
-    if self._dtype.category == BOOL:
-        raise _not_implemented("dot", self._dtype)
+
+
+def dot_meta(self: Tensor, other: Tensor):
+    """``dot``'s and ``vdot``'s checks and result: a 0-dim tensor of their dtype. (A bool
+    vector is refused by the CPU loop's dtype dispatch, not here: on the meta device
+    PyTorch's ``dot`` of bool vectors runs.)"""
+    _check_vectors(self, other)
+    return (), self._dtype
 
 
 def _dot_kernel(self, tensor):
     _check_vectors(self, tensor)
+    if self._dtype.category == BOOL:
+        raise _not_implemented("dot", self._dtype)
     return _product(np.dot, self._array, tensor._array, dtype=self._dtype)
 
 
 def _vdot_kernel(self, other):
     _check_vectors(self, other)
+    if self._dtype.category == BOOL:
+        raise _not_implemented("dot", self._dtype)
     return _product(np.vdot, self._array, other._array, dtype=self._dtype)
 
 
-def _dot_out_kernel(kernel):
+def dot_out_kernel(kernel):
+    """``dot.out``'s: ``out`` must already have the result's dtype, in ``dot``'s words."""
+
     def out_kernel(self, other, *, out):
         result = kernel(self, other)
         if out._dtype is not result._dtype:
@@ -108,7 +172,7 @@ dot = native_function(
     "dot(Tensor self, Tensor tensor) -> Tensor",
     "dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_dot_kernel,
-    kernels={"dot.out": _dot_out_kernel(_dot_kernel)},
+    kernels={"dot.out": dot_out_kernel(_dot_kernel)},
     derivative=Derivative(
         "DotBackward0",
         save=("self", "tensor"),
@@ -126,7 +190,7 @@ vdot = native_function(
     "vdot(Tensor self, Tensor other) -> Tensor",
     "vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_vdot_kernel,
-    kernels={"vdot.out": _dot_out_kernel(_vdot_kernel)},
+    kernels={"vdot.out": dot_out_kernel(_vdot_kernel)},
     derivative=Derivative(
         "VdotBackward0",
         save=("self", "other"),
@@ -158,12 +222,19 @@ def _check_mv(mat: Tensor, vec: Tensor, rows_label: int | None = None) -> None:
         raise RuntimeError(
             f"size mismatch, got input ({rows}), mat ({rows}x{mat._size[1]}), vec ({vec._size[0]})"
         )
-    if mat._dtype.category == BOOL:
-        raise _not_implemented("addmv_impl_cpu", mat._dtype)
 
 
-def _mv_kernel(self, vec):
+def _mv_meta(self: Tensor, vec: Tensor):
+    # On the meta device PyTorch runs ``mv``'s Python reference: one device first (a CPU
+    # and a meta operand can only meet there).
+    check_same_device((self, vec))
     _check_mv(self, vec)
+    return (self._size[0],), self._dtype
+
+
+def _mv_impl(self, vec):
+    if self._dtype.category == BOOL:
+        raise _not_implemented("addmv_impl_cpu", self._dtype)
     return _product(np.matmul, self._array, vec._array, dtype=self._dtype)
 
 
@@ -180,12 +251,16 @@ def _check_mm(mat1: Tensor, mat2: Tensor) -> None:
             "expected m1 and m2 to have the same dtype, but got: "
             f"{CPP_TYPE_NAMES[mat1._dtype.name]} != {CPP_TYPE_NAMES[mat2._dtype.name]}"
         )
-    if mat1._dtype.category == BOOL:
-        raise _not_implemented("addmm_impl_cpu_", mat1._dtype)
 
 
-def _mm_kernel(self, mat2):
+def _mm_meta(self: Tensor, mat2: Tensor):
     _check_mm(self, mat2)
+    return (self._size[0], mat2._size[1]), self._dtype
+
+
+def _mm_impl(self, mat2):
+    if self._dtype.category == BOOL:
+        raise _not_implemented("addmm_impl_cpu_", self._dtype)
     return _product(np.matmul, self._array, mat2._array, dtype=self._dtype)
 
 
@@ -211,12 +286,16 @@ def _check_bmm(batch1: Tensor, batch2: Tensor) -> None:
             f"expected scalar type {batch1._dtype.scalar_name} but found "
             f"{batch2._dtype.scalar_name}"
         )
-    if batch1._dtype.category == BOOL:
-        raise _not_implemented("bmm", batch1._dtype)
 
 
-def _bmm_kernel(self, mat2):
+def _bmm_meta(self: Tensor, mat2: Tensor):
     _check_bmm(self, mat2)
+    return (self._size[0], self._size[1], mat2._size[2]), self._dtype
+
+
+def _bmm_impl(self, mat2):
+    if self._dtype.category == BOOL:
+        raise _not_implemented("bmm", self._dtype)
     return _product(np.matmul, self._array, mat2._array, dtype=self._dtype)
 
 
@@ -224,8 +303,8 @@ def _bmm_kernel(self, mat2):
 mv = native_function(
     "mv(Tensor self, Tensor vec) -> Tensor",
     "mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_mv_kernel,
-    kernels={"mv.out": out_wrapper(_mv_kernel, exact_dtype=True)},
+    kernel=meta_then_impl(_mv_meta, _mv_impl),
+    kernels={"mv.out": out_wrapper(_mv_impl, exact_dtype=True, meta=_mv_meta)},
     derivative=Derivative(
         "MvBackward0",
         save=("self", "vec"),
@@ -266,8 +345,8 @@ def mm_mat2_backward(grad: Tensor, mat1: Tensor, mat2: Tensor, alpha=1) -> Tenso
 mm = native_function(
     "mm(Tensor self, Tensor mat2) -> Tensor",
     "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_mm_kernel,
-    kernels={"mm.out": out_wrapper(_mm_kernel, exact_dtype=True)},
+    kernel=meta_then_impl(_mm_meta, _mm_impl),
+    kernels={"mm.out": out_wrapper(_mm_impl, exact_dtype=True, meta=_mm_meta)},
     derivative=Derivative(
         "MmBackward0",
         save=(
@@ -293,8 +372,8 @@ _mm_op = mm.overloads["mm"]
 bmm = native_function(
     "bmm(Tensor self, Tensor mat2) -> Tensor",
     "bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_bmm_kernel,
-    kernels={"bmm.out": out_wrapper(_bmm_kernel, exact_dtype=True)},
+    kernel=meta_then_impl(_bmm_meta, _bmm_impl),
+    kernels={"bmm.out": out_wrapper(_bmm_impl, exact_dtype=True, meta=_bmm_meta)},
     derivative=Derivative(
         "BmmBackward0",
         save=("self", "mat2"),
@@ -483,16 +562,35 @@ ger = native_function(
 )
 
 
-def _addmm_kernel(self, mat1, mat2, *, beta=1, alpha=1):
-    target = (mat1._size[0], mat2._size[1]) if mat1.dim() == 2 and mat2.dim() == 2 else None
-    _check_mm(mat1, mat2)
-    if self._dtype is not mat2._dtype:
-        raise RuntimeError(
-            "self and mat2 must have the same dtype, but got "
-            f"{self._dtype.scalar_name} and {mat2._dtype.scalar_name}"
-        )
-    _check_expandable(self._size, target)
+def _addmm_meta(self, mat1, mat2, *, beta=1, alpha=1):
+    """``addmm``'s meta function (``addmm_meta``: two matrices of one dtype, ``self``'s
+    too, that can be multiplied), then ``self`` broadcast to the product's shape, as the
+    CPU kernel expands it before computing; the result is contiguous, in ``mat1``'s dtype.
+
+    PyTorch's meta path first checks that ``self`` is where ``mat1`` is (not ``mat2``)."""
+    check_same_device((mat1, self))
+    for t, name in ((mat1, "mat1"), (mat2, "mat2")):
+        if t.dim() != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {t.dim()}-D tensor")
+    for first, name in ((self, "self"), (mat1, "mat1")):
+        if first._dtype is not mat2._dtype:
+            raise RuntimeError(
+                f"{name} and mat2 must have the same dtype, but got "
+                f"{first._dtype.scalar_name} and {mat2._dtype.scalar_name}"
+            )
+    if mat1._size[1] != mat2._size[0]:
+        (n, m), (k, p) = mat1._size, mat2._size
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{m} and {k}x{p})")
+    target = (mat1._size[0], mat2._size[1])
+    if self._size != target:
+        self.expand(target)  # ``expand_size``: its errors, if ``self`` does not broadcast
+    return target, mat1._dtype
+
+
+def _addmm_impl(self, mat1, mat2, *, beta=1, alpha=1):
     dtype = mat1._dtype
+    if dtype.category == BOOL:
+        raise _not_implemented("addmm_impl_cpu_", dtype)
     product = _addmm_loop(self._array, mat1._array, mat2._array, beta, alpha)
     return Tensor._from_array(np.ascontiguousarray(product, dtype=dtype.numpy), dtype)
 
@@ -507,24 +605,13 @@ def _addmm_loop(input, mat1, mat2, beta, alpha) -> np.ndarray:
     return product
 
 
-def _check_expandable(size, target) -> None:
-    """``expand``'s error when ``input`` can't broadcast to the product's shape."""
-    offset = len(target) - len(size)
-    for i, s in enumerate(size):
-        if s != 1 and s != target[offset + i]:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({target[offset + i]}) must match the existing "
-                f"size ({s}) at non-singleton dimension {offset + i}.  Target sizes: "
-                f"{list(target)}.  Tensor sizes: {list(size)}"
-            )
-
-
 addmm = native_function(
     "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+    "addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) "
+    "-> Tensor(a!)",
     "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, "
     "Tensor(a!) out) -> Tensor(a!)",
-    kernel=_addmm_kernel,
-    kernels={"addmm.out": out_wrapper(_addmm_kernel, exact_dtype=True)},
+    kernel=structured_product(_addmm_meta, _addmm_impl),
     # beta * self + alpha * mat1 @ mat2: mm's rules scaled by alpha; self's by beta
     # (the engine sums a broadcast ``self``'s gradient back to its shape).
     derivative=Derivative(

@@ -101,7 +101,9 @@ def _trilinear_subscripts(expands, sumdim, total_dim: int) -> str:
     return ",".join(operands) + "->" + result
 
 
-def _trilinear_kernel(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
+def _trilinear_dims(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim):
+    """``_trilinear``'s checks: its dims (each operand's ``expand`` dims, and ``sumdim``,
+    wrapped) and its dtype."""
     total_dim = i1.dim() + len(expand1)
     if not 0 <= unroll_dim < total_dim:
         raise RuntimeError(f"unroll_dim must be in [0,{total_dim - 1}]")
@@ -116,6 +118,27 @@ def _trilinear_kernel(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=
             raise RuntimeError(
                 f"expected scalar type {dtype.scalar_name} but found {tensor._dtype.scalar_name}"
             )
+    return total_dim, expands, sums, dtype
+
+
+def _check_trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
+    """``_trilinear``'s checks and result: its shape (each dim not summed, of the size the
+    operands not unsqueezed there give it) and dtype."""
+    total_dim, expands, sums, dtype = _trilinear_dims(i1, i2, i3, expand1, expand2, expand3,
+                                                      sumdim, unroll_dim)  # fmt: skip
+    shape = []
+    for d in range(total_dim):
+        if d in sums:
+            continue
+        sizes = [t._size[d - sum(1 for e in expand if e < d)]
+                 for t, expand in zip((i1, i2, i3), expands, strict=True) if d not in expand]  # fmt: skip
+        shape.append(max(sizes, default=1))
+    return tuple(shape), dtype
+
+
+def _trilinear_kernel(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
+    total_dim, expands, sums, dtype = _trilinear_dims(i1, i2, i3, expand1, expand2, expand3,
+                                                      sumdim, unroll_dim)  # fmt: skip
     subscripts = _trilinear_subscripts(expands, sums, total_dim)
     with np.errstate(all="ignore"):
         result = np.einsum(subscripts, i1._array, i2._array, i3._array, optimize=True)

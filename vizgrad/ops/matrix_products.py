@@ -32,8 +32,9 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..device import contiguous_format
-from ..dispatcher import COMPOSITE_IMPLICIT, INPLACE, OUT
+from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import BOOL, CPP_TYPE_NAMES, FLOATING, float16, float32, float64, int64
+from ..meta_device import check_same_device
 from ..shape import broadcast_shapes, numel_of, wrap_dim
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
@@ -48,8 +49,15 @@ from .factorizations import (
 )
 from .iterator import TensorIterator, resize_output
 from .joining import cat
-from .linalg import _not_implemented, check_1d, check_bmm_shapes, matmul, mm, vdot
-from .overload_kernels import StructuredKernel, meta_then_impl, out_wrapper
+from .linalg import (
+    _not_implemented,
+    check_1d,
+    check_bmm_shapes,
+    matmul,
+    mm,
+    structured_product,
+    vdot,
+)
 from .ranges import arange, eye
 from .reduction_dtypes import accumulate_dtype, sum_dtype
 from .reduction_machinery import wrap_result
@@ -119,49 +127,6 @@ def _scaled_input(input: Tensor, beta, shape: tuple, dtype) -> Tensor:
     return result.copy_(input).mul_(beta)
 
 
-def _check_inplace(self: Tensor, shape: tuple, dtype) -> None:
-    """``check_inplace``: an in-place structured kernel writes ``self`` as it is."""
-    if self._dtype is not dtype:
-        raise RuntimeError(
-            f"Bad in-place call: input tensor dtype {_cpp(self._dtype)} and output tensor "
-            f"dtype {_cpp(dtype)} should match"
-        )
-    if self._size != tuple(shape):
-        raise RuntimeError(
-            f"Bad in-place call: input tensor size {list(self._size)} and output tensor size "
-            f"{list(shape)} should match"
-        )
-
-
-class _structured_product(StructuredKernel):  # noqa: N801 - reads as a wrapper in declarations
-    """A product PyTorch writes as a structured kernel (``addmv``, ``baddbmm``,
-    ``linalg_cross``): ``meta`` checks the arguments and gives the output's shape and
-    dtype, ``impl`` computes the values as a new tensor.
-
-    The functional overload returns it; the in-place one first checks that ``self`` is
-    that output already (``check_inplace``), then copies into it; the ``out=`` one
-    checks that ``out`` has the output's dtype, resizes it and copies.
-    """
-
-    def __init__(self, meta, impl):
-        self.meta, self.impl = meta, impl
-
-    def for_overload(self, schema, variant):
-        meta, impl = self.meta, self.impl
-        if variant is OUT:
-            return out_wrapper(impl, exact_dtype=True, meta=meta).for_overload(schema, variant)
-        if variant is not INPLACE:
-            return meta_then_impl(meta, impl)
-
-        def inplace_kernel(self, *args, **options):
-            shape, dtype = meta(self, *args, **options)
-            _check_inplace(self, shape, dtype)
-            np.copyto(self._array, impl(self, *args, **options)._array)
-            return self
-
-        return inplace_kernel
-
-
 # --- trace --------------------------------------------------------------------------------------
 
 
@@ -210,6 +175,8 @@ trace = native_function(
 
 
 def _addmv_meta(self: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1):
+    # PyTorch's meta path: ``self`` and ``vec`` where ``mat`` is, first.
+    check_same_device((mat, self, vec))
     if not (mat.dim() == 2 and vec.dim() == 1 and self.dim() <= 1):
         raise RuntimeError(
             f"vector + matrix @ vector expected, got {self.dim()}, {mat.dim()}, {vec.dim()}"
@@ -249,7 +216,7 @@ addmv = native_function(
     "-> Tensor(a!)",
     "addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, "
     "Tensor(a!) out) -> Tensor(a!)",
-    kernel=_structured_product(_addmv_meta, _addmv_impl),
+    kernel=structured_product(_addmv_meta, _addmv_impl),
     derivative=Derivative(
         "AddmvBackward0",
         save=("mat", "vec", "alpha", "beta"),
@@ -393,7 +360,7 @@ baddbmm = native_function(
     "-> Tensor(a!)",
     "baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, "
     "Tensor(a!) out) -> Tensor(a!)",
-    kernel=_structured_product(_baddbmm_meta, _baddbmm_impl),
+    kernel=structured_product(_baddbmm_meta, _baddbmm_impl),
     # bmm's rules, scaled by alpha; self's by beta.
     derivative=Derivative(
         "BaddbmmBackward0",
@@ -420,16 +387,6 @@ def _addbmm_values(result_dtype, input: Tensor, batch1: Tensor, batch2: Tensor, 
     shape = (rows, batch2._size[2])
     if batches == 0:
         return _scaled_input(input, beta, shape, result_dtype)._array
-    if result_dtype is not batch2._dtype:
-        raise RuntimeError(
-            "self and mat2 must have the same dtype, but got "
-            f"{result_dtype.scalar_name} and {batch2._dtype.scalar_name}"
-        )
-    if batch1._dtype is not batch2._dtype:
-        raise RuntimeError(
-            "mat1 and mat2 must have the same dtype, but got "
-            f"{batch1._dtype.scalar_name} and {batch2._dtype.scalar_name}"
-        )
     if numel_of(shape) == 0:
         return np.empty(shape, result_dtype.numpy)
     if inner == 0:  # each batch's ``addmm_`` only scales: by ``beta``, then the others by 1
@@ -442,11 +399,11 @@ def _addbmm_values(result_dtype, input: Tensor, batch1: Tensor, batch2: Tensor, 
     return _beta_input_plus_alpha_product(input._array, product, beta, alpha, result_dtype)
 
 
-def _addbmm_out(self: Tensor, batch1: Tensor, batch2: Tensor, beta, alpha,
-                result: Tensor) -> Tensor:  # fmt: skip
-    """``addbmm_out``: ``result`` takes the shape of ``self`` broadcast to the product's
-    (``resize_as_``, without a warning: ``x.addbmm_(...)`` of a broadcastable ``x``
-    grows ``x``, as in PyTorch)."""
+def check_addbmm(self: Tensor, batch1: Tensor, batch2: Tensor, result_dtype) -> Tensor:
+    """``addbmm_out``'s checks, before any value is computed: ``self`` broadcast to the
+    product's shape (returned), two batches of matrices that can be multiplied, and, with
+    at least one batch (each ``addmm_`` checks them), one dtype for the result and both
+    batches."""
     shape = (batch1.size(1), batch2.size(2))
     input = _expand_size(self, shape)
     if batch1.dim() != 3:
@@ -461,6 +418,27 @@ def _addbmm_out(self: Tensor, batch1: Tensor, batch2: Tensor, beta, alpha,
     if batch1._size[2] != batch2._size[1]:
         (_, n, m), (_, k, p) = batch1._size, batch2._size
         raise RuntimeError(f"Incompatible matrix sizes for bmm ({n}x{m} and {k}x{p})")
+    if batch1._size[0] != 0:
+        if result_dtype is not batch2._dtype:
+            raise RuntimeError(
+                "self and mat2 must have the same dtype, but got "
+                f"{result_dtype.scalar_name} and {batch2._dtype.scalar_name}"
+            )
+        if batch1._dtype is not batch2._dtype:
+            raise RuntimeError(
+                "mat1 and mat2 must have the same dtype, but got "
+                f"{batch1._dtype.scalar_name} and {batch2._dtype.scalar_name}"
+            )
+    return input
+
+
+def _addbmm_out(self: Tensor, batch1: Tensor, batch2: Tensor, beta, alpha,
+                result: Tensor) -> Tensor:  # fmt: skip
+    """``addbmm_out``: ``result`` takes the shape of ``self`` broadcast to the product's
+    (``resize_as_``, without a warning: ``x.addbmm_(...)`` of a broadcastable ``x``
+    grows ``x``, as in PyTorch)."""
+    input = check_addbmm(self, batch1, batch2, result._dtype)
+    shape = input._size
     values = _addbmm_values(result._dtype, input, batch1, batch2, beta, alpha)
     resize_output(result, shape, warn=False)
     np.copyto(result._array, values, casting="unsafe")
@@ -698,7 +676,7 @@ def _linalg_cross_impl(self: Tensor, other: Tensor, *, dim=-1) -> Tensor:
 linalg_cross = native_function(
     "linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor",
     "linalg_cross.out(Tensor self, Tensor other, *, int dim=-1, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_structured_product(_linalg_cross_meta, _linalg_cross_impl),
+    kernel=structured_product(_linalg_cross_meta, _linalg_cross_impl),
     # a × b is linear in each: d(a × b) = da × b + a × db, and ⟨g, da × b⟩ = ⟨b × g, da⟩.
     derivative=Derivative(
         "LinalgCrossBackward0",
@@ -1066,8 +1044,9 @@ def _cdist_composite(x1: Tensor, x2: Tensor, p=2.0, compute_mode=None) -> Tensor
     return _cdist_forward_op(x1, x2, p, compute_mode)
 
 
-def _cdist_impl(x1: Tensor, x2: Tensor, p, compute_mode) -> Tensor:
-    """``cdist_impl``: the batch dimensions broadcast and flattened into one."""
+def cdist_shape(x1: Tensor, x2: Tensor, p, compute_mode) -> tuple:
+    """``cdist_impl``'s checks, and its result's shape: the broadcast batch, ``x1``'s
+    rows by ``x2``'s."""
     for t, name in ((x1, "X1"), (x2, "X2")):
         if t._dtype.category != FLOATING:
             raise RuntimeError(
@@ -1078,12 +1057,19 @@ def _cdist_impl(x1: Tensor, x2: Tensor, p, compute_mode) -> Tensor:
     mode = 0 if compute_mode is None else compute_mode
     if not 0 <= mode <= 2:
         raise RuntimeError(f"possible modes: 0, 1, 2, but was: {mode}")
-    (rows1, columns), rows2 = x1._size[-2:], x2._size[-2]
     batch = broadcast_shapes(x1._size[:-2], x2._size[:-2])
+    return (*batch, x1._size[-2], x2._size[-2])
+
+
+def _cdist_impl(x1: Tensor, x2: Tensor, p, compute_mode) -> Tensor:
+    """``cdist_impl``: the batch dimensions broadcast and flattened into one."""
+    shape = cdist_shape(x1, x2, p, compute_mode)
+    mode = 0 if compute_mode is None else compute_mode
+    (rows1, columns), rows2 = x1._size[-2:], x2._size[-2]
+    batch = shape[:-2]
     count = numel_of(batch)
     flat1 = x1.expand((*batch, rows1, columns)).contiguous().view((count, rows1, columns))
     flat2 = x2.expand((*batch, rows2, columns)).contiguous().view((count, rows2, columns))
-    shape = (*batch, rows1, rows2)
     if rows1 == 0 or rows2 == 0 or count == 0:
         return Tensor._new_contiguous(shape, x1._dtype)
     if columns == 0:
@@ -1190,6 +1176,16 @@ def _cdist_backward_kernel(grad: Tensor, x1: Tensor, x2: Tensor, p: float,
             diff = a[:, :, None, k] - b[:, None, :, k]
             result[:, :, k] = _p_distance_grad(diff, g, dist, p).sum(-1)
     return wrap_result(result.reshape(x1._size), x1._dtype)
+
+
+def cdist_backward_shape(x1: Tensor, x2: Tensor) -> tuple:
+    """``_cdist_backward``'s result's shape: ``x1``'s, with the batch broadcast against
+    ``x2``'s when there is anything to compute."""
+    (rows1, columns), rows2 = x1._size[-2:], x2._size[-2]
+    batch = broadcast_shapes(x1._size[:-2], x2._size[:-2])
+    if not numel_of((rows1, rows2, columns, numel_of(batch))):
+        return x1._size
+    return (*batch, rows1, columns)
 
 
 def _cdist_backward_not_implemented(grad, saved):

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT, NON_DIFFERENTIABLE_VIEW, NONDIFFERENTIABLE
+from ..dtypes import BOOL, COMPLEX
 from ..shape import check_numel, numel_of, storage_extent, wrap_dim
 from ..tensor import Tensor
 from .copy import clone, contiguous_format
@@ -360,6 +361,10 @@ _alias_op = native_function(
 
 
 def _dtype_tensor_name(self: Tensor) -> str:
+    """How ATen's ``operator<<`` names a tensor's type: a legacy tensor-type name, or
+    ``CPU<Scalar>Type`` for the dtypes that have none (bool, complex)."""
+    if self._dtype.category in (BOOL, COMPLEX):
+        return f"CPU{self._dtype.scalar_name}Type"
     return f"vizgrad.{self._dtype.scalar_name}Tensor"
 
 

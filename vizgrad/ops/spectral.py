@@ -177,17 +177,25 @@ def _c2c_array(a: np.ndarray, dim, normalization: int, forward: bool) -> np.ndar
     return transform(a, axes=tuple(dim), norm=_numpy_norm(normalization, forward))
 
 
-def _c2c_kernel(self: Tensor, dim, normalization: int, forward: bool) -> Tensor:
-    """``_fft_c2c_mkl``: one complex transform over all of ``dim``."""
+def c2c_layout(self: Tensor, dim) -> tuple:
+    """``_fft_c2c_mkl``'s checks, read from no data: the dims (wrapped) and the result's
+    strides, or None when there is nothing to transform (the result is a ``clone``)."""
     if not self.is_complex():
         raise RuntimeError(f"Only supports complex dtypes, but found: {self._dtype.scalar_name}")
     _check_precision(self)
     dim = _wrap_dims(dim, self.dim())
-    if not dim:  # nothing to transform: a copy
-        return clone(self)
+    if not dim:
+        return dim, None
     _check_batch(self.numel())
+    return dim, _exec_fft_strides(self._stride, self._size, _sort_dims(self._stride, dim))
+
+
+def _c2c_kernel(self: Tensor, dim, normalization: int, forward: bool) -> Tensor:
+    """``_fft_c2c_mkl``: one complex transform over all of ``dim``."""
+    dim, strides = c2c_layout(self, dim)
+    if strides is None:  # nothing to transform: a copy
+        return clone(self)
     values = _c2c_array(self._array, dim, normalization, forward).astype(self._dtype.numpy)
-    strides = _exec_fft_strides(self._stride, self._size, _sort_dims(self._stride, dim))
     return _laid_out(values, self._dtype, strides)
 
 
@@ -211,9 +219,9 @@ def _fill_conjugate_symmetry(half: np.ndarray, dim, n: int) -> np.ndarray:
     return full
 
 
-def _r2c_kernel(self: Tensor, dim, normalization: int, onesided: bool) -> Tensor:
-    """``_fft_r2c_mkl``: the spectrum of a real signal, its last dimension cut to
-    ``n // 2 + 1`` frequencies if ``onesided`` (else completed by symmetry)."""
+def r2c_layout(self: Tensor, dim, onesided: bool) -> tuple:
+    """``_fft_r2c_mkl``'s checks, read from no data: the dims (wrapped), and the result's
+    shape, dtype and strides."""
     if not self.is_floating_point():
         raise RuntimeError(
             f"Only supports floating-point dtypes, but found: {self._dtype.scalar_name}"
@@ -225,36 +233,51 @@ def _r2c_kernel(self: Tensor, dim, normalization: int, onesided: bool) -> Tensor
     if onesided:
         out_size[last] = self._size[last] // 2 + 1
     _check_batch(self.numel())
-    dtype = self._dtype.to_complex()
+    strides = _exec_fft_strides(self._stride, out_size,
+                                _sort_dims(self._stride, dim, exclude_last=True))  # fmt: skip
+    return dim, tuple(out_size), self._dtype.to_complex(), strides
+
+
+def _r2c_kernel(self: Tensor, dim, normalization: int, onesided: bool) -> Tensor:
+    """``_fft_r2c_mkl``: the spectrum of a real signal, its last dimension cut to
+    ``n // 2 + 1`` frequencies if ``onesided`` (else completed by symmetry)."""
+    dim, _, dtype, strides = r2c_layout(self, dim, onesided)
+    last = dim[-1]
     half = np.fft.rfftn(self._array, axes=tuple(dim), norm=_numpy_norm(normalization, True))
     half = half.astype(dtype.numpy, copy=False)
     values = half if onesided else _fill_conjugate_symmetry(half, dim, self._size[last])
-    strides = _exec_fft_strides(self._stride, out_size,
-                                _sort_dims(self._stride, dim, exclude_last=True))  # fmt: skip
     return _laid_out(values, dtype, strides)
+
+
+def c2r_layout(self: Tensor, dim, last_dim_size: int) -> tuple:
+    """``_fft_c2r_mkl``'s checks, read from no data: the dims (wrapped), and the result's
+    shape, dtype and strides (those the last, one-dimensional ``c2r`` gives what the
+    complex transforms over the other dims left)."""
+    if not self.is_complex():
+        raise RuntimeError(f"Only supports complex dtypes, but found: {self._dtype.scalar_name}")
+    _check_precision(self)
+    dim = _wrap_dims(dim, self.dim())
+    _check_batch(self.numel())
+    stride = self._stride
+    if len(dim) > 1:
+        stride = _exec_fft_strides(stride, self._size, _sort_dims(stride, dim[:-1]))
+    out_size = list(self._size)
+    out_size[dim[-1]] = last_dim_size
+    strides = _exec_fft_strides(stride, out_size, [dim[-1]])
+    return dim, tuple(out_size), self._dtype.to_real(), strides
 
 
 def _c2r_kernel(self: Tensor, dim, normalization: int, last_dim_size: int) -> Tensor:
     """``_fft_c2r_mkl``: a real signal of ``last_dim_size`` points along the last dim from
     the first half of its spectrum. As MKL's, a multi-dimensional transform is a complex
     backward transform over all but the last dim, then a one-dimensional ``c2r``."""
-    if not self.is_complex():
-        raise RuntimeError(f"Only supports complex dtypes, but found: {self._dtype.scalar_name}")
-    _check_precision(self)
-    dim = _wrap_dims(dim, self.dim())
-    _check_batch(self.numel())
-    values, stride = self._array, self._stride
+    dim, _, dtype, strides = c2r_layout(self, dim, last_dim_size)
+    values = self._array
     if len(dim) > 1:
         values = _c2c_array(values, dim[:-1], normalization, False)
-        stride = _exec_fft_strides(stride, self._size, _sort_dims(stride, dim[:-1]))
-    last = dim[-1]
-    dtype = self._dtype.to_real()
-    values = np.fft.irfft(values, n=last_dim_size, axis=last,
+    values = np.fft.irfft(values, n=last_dim_size, axis=dim[-1],
                           norm=_numpy_norm(normalization, False))  # fmt: skip
-    out_size = list(self._size)
-    out_size[last] = last_dim_size
-    return _laid_out(values.astype(dtype.numpy, copy=False), dtype,
-                     _exec_fft_strides(stride, out_size, [last]))  # fmt: skip
+    return _laid_out(values.astype(dtype.numpy, copy=False), dtype, strides)
 
 
 # --- the derivatives (FunctionsManual.cpp) ----------------------------------------------------
