@@ -221,6 +221,12 @@ def test_conj_physical():
         assert real.conj_physical() is real and lib.conj_physical_(real) is real
     assert_same(vg.conj_physical(vg.tensor([1 + 1j]), out=vg.zeros(3, dtype=vg.complex64)[:1]),
                 torch.conj_physical(torch.tensor([1 + 1j]), out=torch.zeros(3, dtype=torch.complex64)[:1]))  # fmt: skip
+    for dtype in ("bool", "int64", "float32"):  # a real number is its own conjugate
+        assert_same(
+            vg.conj_physical(vg.ones(2, dtype=getattr(vg, dtype)), out=vg.empty(0, dtype=getattr(vg, dtype))),
+            torch.conj_physical(torch.ones(2, dtype=getattr(torch, dtype)),
+                                out=torch.empty(0, dtype=getattr(torch, dtype))),
+        )  # fmt: skip
     for bad in (lambda lib: lib.conj_physical(lib.tensor([1 + 1j]), out=lib.zeros(1)),
                 lambda lib: lib.conj_physical(lib.tensor([1.0]), out=lib.zeros(1, dtype=lib.float64)),
                 lambda lib: lib.tensor([1 + 1j]).expand(3).conj_physical_()):  # fmt: skip

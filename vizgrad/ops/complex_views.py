@@ -234,7 +234,10 @@ resolve_neg = native_function(
 
 @dispatch_dtypes("conj_cpu", ALL_TYPES_AND_COMPLEX | {"bool"})
 def _conj_loop(out, x):
-    np.conjugate(x, out=out)
+    if x.dtype.kind == "c":
+        np.conjugate(x, out=out)
+    else:  # a real number is its own conjugate (NumPy's ``conjugate`` refuses bool)
+        np.copyto(out, x)
 
 
 # ``TensorIterator::unary_op``: an out= of another dtype is an error, not a cast.
