@@ -139,6 +139,7 @@ put = native_function(
     kernel=from_inplace(
         _write_put,
         start=_clone_keeping_layout,
+        meta_checks=_check_put,
         inplace_checks=(_check_put, Overlap(internal=True, full=("index", "source"))),
     ),
     derivative=Derivative(
