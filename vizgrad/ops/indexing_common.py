@@ -25,6 +25,16 @@ __all__: list[str] = []
 
 # --- small shared pieces ---------------------------------------------------------------
 
+# PyTorch 2.13's meta ``nonzero`` (and so indexing with a meta bool mask): the number of
+# non-zero elements, the result's first size, depends on the values a meta tensor lacks.
+NONZERO_ON_META = (
+    "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
+    "correct data-independent implementation does not exist. This implementation returns a "
+    "fake value, assuming all elements of the tensor are non-zero. To enable this "
+    "registration, please set 'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' "
+    "to True."
+)
+
 
 def _fresh(array: np.ndarray, dtype) -> Tensor:
     """A new row-major tensor holding ``array`` (cast to ``dtype``).

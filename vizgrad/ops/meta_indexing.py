@@ -1,3 +1,38 @@
-"""Meta kernels of the indexing operators (to be written)."""
+"""Meta kernels of the indexing operators that are not structured kernels.
 
-KERNELS: dict = {}
+Most indexing operators get their Meta kernel from their CPU kernel's own meta step
+(``vizgrad.ops.meta_kernels``): the structured ones (``gather``, ``index_select``,
+``cat``, ``flip``…: ``meta_then_impl``) and the writes PyTorch writes once, in place
+(``scatter``, ``index_add``, ``masked_fill``, ``put``…: ``from_inplace(meta_checks=...)``).
+What is left is here:
+
+* **Kernels that read no data** run as they are: the in-place views (``t_``,
+  ``transpose_``, ``squeeze_``, ``unsqueeze_``, ``as_strided_``) and ``resize_as_``
+  change ``self``'s metadata; ``stack`` is ``cat`` (which has a Meta kernel) and a view.
+* **``index.Tensor``**: the plan of ``x[i, :, j]`` (``AdvancedIndex``) is the meta
+  function, with TensorIterator's strides; a meta bool mask cannot become indices, and
+  PyTorch's meta ``nonzero`` error says so.
+"""
+
+from __future__ import annotations
+
+from ..meta_device import empty_meta
+from .advanced_indexing import _index_meta
+from .registry import OPERATORS
+
+# Kernels that change metadata only, or are made of operators that have a Meta kernel.
+_RUN_AS_ON_CPU = (
+    "aten::t_", "aten::transpose_", "aten::squeeze_", "aten::squeeze_.dim", "aten::squeeze_.dims",
+    "aten::unsqueeze_", "aten::as_strided_", "aten::resize_as_", "aten::stack",
+)  # fmt: skip
+
+
+def _index(self, indices):
+    size, dtype, strides = _index_meta(self, indices).specs
+    return empty_meta(size, strides, dtype)
+
+
+KERNELS: dict = {
+    **{qualname: OPERATORS[qualname].kernel for qualname in _RUN_AS_ON_CPU},
+    "aten::index.Tensor": _index,
+}
