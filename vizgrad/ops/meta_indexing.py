@@ -8,7 +8,9 @@ What is left is here:
 
 * **Kernels that read no data** run as they are: the in-place views (``t_``,
   ``transpose_``, ``squeeze_``, ``unsqueeze_``, ``as_strided_``) and ``resize_as_``
-  change ``self``'s metadata; ``stack`` is ``cat`` (which has a Meta kernel) and a view.
+  change ``self``'s metadata; ``stack`` is ``cat`` (which has a Meta kernel) and a view;
+  the ``*_scatter`` operators copy ``self``'s storage (on the meta device: make one as
+  big), take the view of the copy and check ``src`` against it, copying nothing.
 * **``index.Tensor``**: the plan of ``x[i, :, j]`` (``AdvancedIndex``) is the meta
   function, with TensorIterator's strides; a meta bool mask cannot become indices, and
   PyTorch's meta ``nonzero`` error says so.
@@ -24,6 +26,8 @@ from .registry import OPERATORS
 _RUN_AS_ON_CPU = (
     "aten::t_", "aten::transpose_", "aten::squeeze_", "aten::squeeze_.dim", "aten::squeeze_.dims",
     "aten::unsqueeze_", "aten::as_strided_", "aten::resize_as_", "aten::stack",
+    "aten::select_scatter", "aten::slice_scatter", "aten::diagonal_scatter",
+    "aten::as_strided_scatter",
 )  # fmt: skip
 
 
