@@ -8,7 +8,8 @@ What is left is here:
 
 * **Kernels that read no data** run as they are: the in-place views (``t_``,
   ``transpose_``, ``squeeze_``, ``unsqueeze_``, ``as_strided_``) and ``resize_as_``
-  change ``self``'s metadata; ``stack`` is ``cat`` (which has a Meta kernel) and a view;
+  change ``self``'s metadata, and ``unsafe_split`` makes views; ``stack`` is ``cat`` (which has a Meta kernel) and a view;
+  ``bucketize.Tensor_out`` is ``searchsorted.Tensor_out`` (structured);
   the ``*_scatter`` operators copy ``self``'s storage (on the meta device: make one as
   big), take the view of the copy and check ``src`` against it, copying nothing.
 * **``index.Tensor``**: the plan of ``x[i, :, j]`` (``AdvancedIndex``) is the meta
@@ -27,7 +28,8 @@ _RUN_AS_ON_CPU = (
     "aten::t_", "aten::transpose_", "aten::squeeze_", "aten::squeeze_.dim", "aten::squeeze_.dims",
     "aten::unsqueeze_", "aten::as_strided_", "aten::resize_as_", "aten::stack",
     "aten::select_scatter", "aten::slice_scatter", "aten::diagonal_scatter",
-    "aten::as_strided_scatter",
+    "aten::as_strided_scatter", "aten::unsafe_split.Tensor", "aten::unsafe_split_with_sizes",
+    "aten::bucketize.Tensor_out",
 )  # fmt: skip
 
 
