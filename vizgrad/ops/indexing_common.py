@@ -28,10 +28,10 @@ __all__: list[str] = []
 # PyTorch 2.13's meta ``nonzero`` (and so indexing with a meta bool mask): the number of
 # non-zero elements, the result's first size, depends on the values a meta tensor lacks.
 NONZERO_ON_META = (
-    "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
+    "The register_meta function for vizgrad.nonzero() raises unimplemented by default, as a "
     "correct data-independent implementation does not exist. This implementation returns a "
     "fake value, assuming all elements of the tensor are non-zero. To enable this "
-    "registration, please set 'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' "
+    "registration, please set 'vizgrad.fx.experimental._config.meta_nonzero_assume_all_nonzero' "
     "to True."
 )
 
