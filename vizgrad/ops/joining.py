@@ -270,6 +270,15 @@ def _stack_kernel(tensors, dim: int = 0) -> Tensor:
                          joined._offset)  # fmt: skip
 
 
+def _stack_out_meta(tensors, dim: int = 0) -> tuple:
+    """What ``stack_out`` resizes ``out`` to: the inputs' shape with ``len(tensors)`` at
+    ``dim``, row-major (its dtype is checked as ``cat``'s cast, before)."""
+    dim = _check_stack_inputs(tensors, dim)
+    size = list(tensors[0]._size)
+    size.insert(dim, len(tensors))
+    return tuple(size), None
+
+
 def _check_stack_out(tensors, dim: int = 0, *, out: Tensor) -> None:
     """``stack_out``'s own checks, then those of the ``cat_out`` it ends in."""
     _check_stack_inputs(tensors, dim)
@@ -283,7 +292,7 @@ stack = native_function(
     kernels={
         "stack": _stack_kernel,
         "stack.out": out_wrapper(_stack_kernel, check_cast=False, checks=_check_stack_out,
-                                 resized_checks=_CAT_OVERLAP),
+                                 meta=_stack_out_meta, resized_checks=_CAT_OVERLAP),
     },
     derivative=Derivative("StackBackward0", save=("dim",),
                           grads={"tensors": lambda grad, saved: list(grad.unbind(saved.dim))},
@@ -591,11 +600,23 @@ def _repeat_interleave_tensor(self: Tensor, repeats: Tensor, dim=None, *, output
     return index_select(input, dim, indices)
 
 
+def _repeat_interleave_counts_meta(repeats: Tensor, *, output_size=None) -> Tensor:
+    """On the meta device the counts are not there to sum: PyTorch 2.13's meta function
+    needs ``output_size`` and checks nothing else."""
+    if output_size is None:
+        raise RuntimeError("cannot repeat_interleave a meta tensor without output_size")
+    check_nonnegative((output_size,))
+    return empty_meta((output_size,), (1,), repeats._dtype)
+
+
 def _repeat_interleave_counts(repeats: Tensor, *, output_size=None) -> Tensor:
     """``repeat_interleave(repeats)``: ``k`` repeated ``repeats[k]`` times (indices for gather)."""
     counts = _check_repeats_tensor(repeats)
     _check_output_size(output_size, int(counts.sum()))
     return _fresh(np.repeat(np.arange(counts.size), counts), repeats._dtype)
+
+
+_repeat_interleave_counts.meta_kernel = _repeat_interleave_counts_meta  # for ``meta_kernels``
 
 
 # The function takes all three overloads; the method only those with ``self`` (the

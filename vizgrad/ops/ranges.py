@@ -561,7 +561,14 @@ def _diagonal_backward(grad: Tensor, saved) -> Tensor:
 
 diagonal_copy = native_function(
     "diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor",
-    kernel=meta_then_impl(_diagonal_copy_meta, _diagonal_copy_kernel),
+    "diagonal_copy.out(Tensor self, int offset=0, int dim1=0, int dim2=1, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    kernels={
+        "diagonal_copy": meta_then_impl(_diagonal_copy_meta, _diagonal_copy_kernel),
+        # Generated: the result, then ``out`` (of its dtype) resized, then written.
+        "diagonal_copy.out": out_wrapper(_diagonal_copy_kernel, exact_dtype=True,
+                                         meta=_diagonal_copy_meta),
+    },
     derivative=Derivative("DiagonalBackward0_copy",
                           save=("self_sym_sizes", "offset", "dim1", "dim2"),
                           grads={"self": _diagonal_backward}),
