@@ -167,7 +167,7 @@ def _check_index_func(func: str, self: Tensor, dim: int, index: Tensor, source: 
         )
 
 
-def _index_func_kernels(write, check) -> from_inplace:
+def _index_func_kernels(write, check, *, structured_device: bool = False) -> from_inplace:
     """The kernels of a structured ``index_*`` operator (``index_add``, ``index_reduce``).
 
     ``index_func_meta_impl``: the argument checks (``check``), ``set_output``, then ``out``
@@ -184,6 +184,7 @@ def _index_func_kernels(write, check) -> from_inplace:
         meta=_like_self,
         resized_checks=Overlap(internal=True, full=("index", "source"), partial=("self",)),
         inplace_checks=(check, Overlap(internal=True, full=("index", "source"))),
+        structured_device=structured_device,
     )
 
 
@@ -505,7 +506,9 @@ index_reduce = native_function(
     "bool include_self=True) -> Tensor(a!)",
     "index_reduce.out(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
     "bool include_self=True, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_index_func_kernels(_write_index_reduce, _check_index_reduce),
+    # PyTorch 2.13 runs index_reduce's C++ meta function on meta tensors (index_add's
+    # goes through Python): an ``out`` elsewhere is refused as structured kernels refuse it.
+    kernel=_index_func_kernels(_write_index_reduce, _check_index_reduce, structured_device=True),
     derivative=Derivative(
         "IndexReduceBackward0",
         save=("self", "dim", "index", "source", "reduce", "include_self", "result"),

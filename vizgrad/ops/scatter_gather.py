@@ -140,7 +140,7 @@ gather = native_function(
     kernel=meta_then_impl(_gather_meta_checked, _gather_kernel),
     # gather reads ``self`` in another order than it writes: ``out`` may not touch it.
     kernels={"gather.out": out_wrapper(
-        _gather_kernel, exact_dtype=True, meta=_gather_meta,
+        _gather_kernel, exact_dtype=True, meta=_gather_meta, structured_device=True,
         resized_checks=(Overlap(internal=True, full=("self",), partial=("index",)),
                         _check_gather),
     )},
@@ -318,6 +318,7 @@ _SCATTER_OUT = {
     "exact_dtype": True,
     "meta": _like_self,
     "resized_checks": Overlap(partial=("self",)),
+    "structured_device": True,
 }
 
 
