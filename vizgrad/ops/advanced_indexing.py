@@ -247,6 +247,14 @@ def _index_meta(self: Tensor, indices) -> Precomputed:
                        indices=plan.indices)  # fmt: skip
 
 
+def _check_index_out(self: Tensor, indices, *, out: Tensor) -> None:
+    if out._dtype is not self._dtype:
+        raise RuntimeError(
+            f"index_out: self ({self._dtype.scalar_name}) and result ({out._dtype.scalar_name}) "
+            "must have the same scalar type"
+        )
+
+
 def _index_kernel(self: Tensor, indices) -> Tensor:
     plan = AdvancedIndex(self, indices)
     plan.check_bounds()
@@ -275,7 +283,8 @@ _index = native_function(
     kernels={
         "index.Tensor": _index_kernel,
         # ``index_out``: the meta function sets ``out`` (resized, it takes the strides).
-        "index.Tensor_out": out_wrapper(_index_kernel, meta=_index_meta),
+        "index.Tensor_out": out_wrapper(_index_kernel, meta=_index_meta, check_cast=False,
+                                        resized_checks=_check_index_out),
     },
     derivative=Derivative("IndexBackward0", save=("self_sym_sizes", "indices"),
                           grads={"self": _index_backward}, complex=True),

@@ -216,15 +216,12 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
         def meta_out_kernel(*args, **kwargs):
             """On the meta device: the checks and ``set_output``, then nothing to write
             but that the outputs are where the result would be (``_safe_copy_out``)."""
-            if structured_device:
-                for name in out_names:
-                    check_out_device(META, kwargs[name])
-            outs = run(args, kwargs, None)
+            outs = run(args, kwargs, None, on_meta=True)
             for out in [outs] if single else outs:
                 check_copy_device(META, out)
             return outs
 
-        def run(args, kwargs, kernel):
+        def run(args, kwargs, kernel, on_meta=False):
             outs = {name: kwargs.pop(name) for name in out_names}
             call = _Call(args, kwargs, outs, positional)
             call.run(self.checks)
@@ -234,6 +231,9 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
                     args, kwargs = _with_arguments(args, kwargs, positional, specs.arguments)
                     specs = specs.specs
                     call = _Call(args, kwargs, outs, positional)
+                if on_meta and structured_device:  # ``set_output``'s first check
+                    for out in outs.values():
+                        check_out_device(META, out)
                 self._set_outputs(call, [specs] if single else list(specs))
             result = None if kernel is None else kernel(*args, **kwargs)
             if result is None:  # an impl that wrote nothing (an empty ``self``)
