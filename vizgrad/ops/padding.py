@@ -35,6 +35,7 @@ from .declaration import native_function
 from .iterator import ALL_TYPES_AND_COMPLEX
 from .overload_kernels import meta_then_impl, out_wrapper
 from .parts import _slice_op
+from .registry import check_out_dtype
 
 __all__ = ["constant_pad_nd"]
 
@@ -285,6 +286,36 @@ def _index_pad_backward_kernel(dims: int, positions):
     return kernel
 
 
+# The kernels PyTorch has not made structured check ``out``'s dtype in the words of
+# ``TensorBase::data_ptr``; the structured ones, in ``set_output``'s.
+_LEGACY_OUT = {"reflection_pad2d", "reflection_pad2d_backward", "replication_pad2d_backward",
+               "replication_pad3d_backward"}  # fmt: skip
+
+
+def _check_out_dtype(name: str):
+    def check(dtypes, out) -> None:
+        if name not in _LEGACY_OUT:
+            check_out_dtype(out, dtypes[0])
+        elif out._dtype is not dtypes[0]:
+            raise RuntimeError(
+                f"expected scalar type {dtypes[0].scalar_name} but found {out._dtype.scalar_name}"
+            )
+
+    return check
+
+
+def _restride_out(self: Tensor, padding, *, out: Tensor) -> None:
+    """``out.resize_(size, self.suggest_memory_format())``: the 2-d and 3-d pad kernels
+    lay ``out`` out as their input suggests, resized or not (the 1-d ones, structured,
+    keep an ``out`` of the right shape as it is)."""
+    out._set_metadata(out._size, _laid_out_like(self, out._size), out._offset)
+
+
+def _restride_grad_input(grad_output: Tensor, self: Tensor, padding, *,
+                         grad_input: Tensor) -> None:  # fmt: skip
+    _restride_out(self, padding, out=grad_input)
+
+
 def _index_pad_family(kind: str, dims: int, positions, check):
     """Declare ``{kind}_pad{dims}d`` and its backward, with PyTorch's nodes."""
     name = f"{kind}_pad{dims}d"
@@ -300,7 +331,10 @@ def _index_pad_family(kind: str, dims: int, positions, check):
         kernels={
             f"{name}_backward": meta_then_impl(_index_pad_backward_meta, backward_kernel),
             f"{name}_backward.grad_input": out_wrapper(
-                backward_kernel, meta=_index_pad_backward_meta
+                backward_kernel,
+                meta=_index_pad_backward_meta,
+                check_dtypes=_check_out_dtype(f"{name}_backward"),
+                resized_checks=_restride_grad_input if dims > 1 else (),
             ),
         },
         # Linear in grad_output: its own backward is the forward padding again.
@@ -320,7 +354,12 @@ def _index_pad_family(kind: str, dims: int, positions, check):
         f"{name}.out(Tensor self, SymInt[{size}] padding, *, Tensor(a!) out) -> Tensor(a!)",
         kernels={
             name: meta_then_impl(meta, forward_kernel),
-            f"{name}.out": out_wrapper(forward_kernel, meta=meta),
+            f"{name}.out": out_wrapper(
+                forward_kernel,
+                meta=meta,
+                check_dtypes=_check_out_dtype(name),
+                resized_checks=_restride_out if dims > 1 else (),
+            ),
         },
         derivative=Derivative(
             f"{node}Backward0",

@@ -608,7 +608,7 @@ diag = native_function(
     "diag(Tensor self, int diagonal=0) -> Tensor",
     "diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_diag_composite,
-    kernels={"diag.out": out_wrapper(_diag_values, meta=_diag_meta)},
+    kernels={"diag.out": out_wrapper(_diag_values, exact_dtype=True, meta=_diag_meta)},
     kind=COMPOSITE_IMPLICIT,
     check=_check_diag_input,
     doc="``torch.diag``: a vector becomes a square matrix with it on a diagonal; a matrix "
