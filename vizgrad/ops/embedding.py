@@ -20,7 +20,6 @@ from ..dtypes import int32, int64
 from ..sparse_tensor import SparseCooTensor
 from ..tensor import Tensor
 from .creation import tensor as _as_tensor
-from .creation import zeros
 from .declaration import native_function
 from .overload_kernels import meta_then_impl
 
@@ -63,7 +62,8 @@ def embedding_dense_backward(grad: Tensor, indices: Tensor, num_weights: int, pa
     index picked (``index_add``), built from operators so it can be differentiated again."""
     positions = indices.reshape(-1)
     rows = grad.reshape((-1, grad._size[-1]))
-    flat = indices._array.reshape(-1)
+    # Only a padding row or the counts read the indices' values (none on the meta device).
+    flat = indices._array.reshape(-1) if padding_idx >= 0 or scale_grad_by_freq else None
     keep = None
     if padding_idx >= 0:  # the padding row gets no gradient: it stays what it was set to
         keep = flat != padding_idx
@@ -75,7 +75,7 @@ def embedding_dense_backward(grad: Tensor, indices: Tensor, num_weights: int, pa
     if keep is not None:
         weights = _as_tensor(np.asarray(keep, dtype=grad._dtype.numpy), dtype=grad.dtype)
         rows = rows * weights.unsqueeze(1)
-    table = zeros((num_weights, grad._size[-1]), dtype=grad.dtype)
+    table = grad.new_zeros((num_weights, grad._size[-1]))  # on grad's device
     return table.index_add(0, positions, rows)
 
 
