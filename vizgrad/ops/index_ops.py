@@ -190,6 +190,12 @@ def _index_func_kernels(write, check, *, structured_device: bool = False) -> fro
 
 def _check_index_add(self, dim, index, source, *, alpha=1, out=None) -> int:
     """``index_add``'s meta function's argument checks; returns the wrapped dim."""
+    devices = [t._storage.device for t in (self, index, source)]
+    if len(set(devices)) > 1:  # a meta tensor beside a CPU one
+        raise RuntimeError(
+            f"index_add(): self, index and source expected to be in the same device, but got "
+            f"(self) {devices[0]}, (index) {devices[1]}, and (source) {devices[2]}"
+        )
     dim = wrap_dim(dim, len(self._size))
     _check_index_func("index_add", self, dim, index, source)
     return dim

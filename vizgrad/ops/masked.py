@@ -10,7 +10,7 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import BOOL, TYPEMETA_NAMES, uint8
-from ..meta_device import empty_meta
+from ..meta_device import check_same_device, empty_meta
 from ..shape import broadcast_shapes, contiguous_strides, numel_of
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
@@ -73,6 +73,14 @@ def _broadcast_with_mask(self: Tensor, mask: Tensor, *_value) -> Tensor:
     return _fresh(np.broadcast_to(self._array, shape), self._dtype)
 
 
+def _masked_fill_start(self: Tensor, mask: Tensor, *_value) -> Tensor:
+    """``masked_fill``'s copy of ``self``; with a meta tensor beside a CPU one, PyTorch's
+    reference refuses the devices first (the mask's is the expected one)."""
+    if self.is_meta or mask.is_meta:
+        check_same_device((mask, self))
+    return _broadcast_with_mask(self, mask)
+
+
 def _zero_where_masked(grad: Tensor, saved) -> Tensor:
     # Filled positions no longer depend on ``self``.
     return grad.masked_fill(saved.mask, 0)
@@ -92,7 +100,7 @@ masked_fill = native_function(
     # the mask may be ``self``, not part of it; its iterator checks no overlap.
     kernel=from_inplace(
         _write_masked_fill,
-        start=_broadcast_with_mask,
+        start=_masked_fill_start,
         meta_checks=_check_masked_fill_shape,
         inplace_checks=(
             _check_masked_fill,

@@ -12,6 +12,9 @@ What is left is here:
   ``bucketize.Tensor_out`` is ``searchsorted.Tensor_out`` (structured);
   the ``*_scatter`` operators copy ``self``'s storage (on the meta device: make one as
   big), take the view of the copy and check ``src`` against it, copying nothing.
+* **``cat``**: its meta function (``_cat_meta``), after the device check of PyTorch's
+  meta ``cat`` (a CPU tensor beside a meta one is refused, as elementwise operators
+  refuse it: ``check_same_device``).
 * **``index.Tensor``**: the plan of ``x[i, :, j]`` (``AdvancedIndex``) is the meta
   function, with TensorIterator's strides; a meta bool mask cannot become indices, and
   PyTorch's meta ``nonzero`` error says so.
@@ -19,8 +22,9 @@ What is left is here:
 
 from __future__ import annotations
 
-from ..meta_device import empty_meta
+from ..meta_device import check_same_device, empty_meta
 from .advanced_indexing import _index_meta
+from .joining import _cat_meta
 from .registry import OPERATORS
 
 # Kernels that change metadata only, or are made of operators that have a Meta kernel.
@@ -33,6 +37,13 @@ _RUN_AS_ON_CPU = (
 )  # fmt: skip
 
 
+def _cat(tensors, dim=0):
+    """``cat``'s meta function, after PyTorch's meta ``cat`` refused mixed devices."""
+    check_same_device(tensors)
+    size, dtype, strides = _cat_meta(tensors, dim)
+    return empty_meta(size, strides, dtype)
+
+
 def _index(self, indices):
     size, dtype, strides = _index_meta(self, indices).specs
     return empty_meta(size, strides, dtype)
@@ -41,4 +52,5 @@ def _index(self, indices):
 KERNELS: dict = {
     **{qualname: OPERATORS[qualname].kernel for qualname in _RUN_AS_ON_CPU},
     "aten::index.Tensor": _index,
+    "aten::cat": _cat,
 }
