@@ -929,3 +929,67 @@ def test_backward_on_meta_tensors(op):
         GRADS[op](lib, x, i).sum().backward()
         grads.append(x.grad)
     assert_meta_same(*grads)
+
+
+# --- a CPU tensor beside a meta one -----------------------------------------------------------
+
+MIXED = {
+    "cat": lambda lib, m, c: lib.cat([m, c]),
+    "cat_cpu_first": lambda lib, m, c: lib.cat([c, m[:2]]),
+    "stack": lambda lib, m, c: lib.stack([m, c]),
+    "index_add_": lambda lib, m, c: m.index_add_(0, c[0, :2].long(), m[:2]),
+    "index_add": lambda lib, m, c: lib.index_add(m, 0, m[0, :3].long(), c[:2]),
+    "masked_fill": lambda lib, m, c: m.masked_fill(c > 0, 1.0),
+    "masked_fill_": lambda lib, m, c: m.masked_fill_(c > 0, 1.0),
+    "index_select": lambda lib, m, c: lib.index_select(m, 0, c[0, :2].long()),
+    "index": lambda lib, m, c: m[c[0, :2].long()],
+    "bool_mask": lambda lib, m, c: m[c[:, 0] >= 0],
+    "take": lambda lib, m, c: lib.take(m, c.long()),
+    "scatter": lambda lib, m, c: lib.scatter(m, 0, c[:2].long(), m[:2]),
+    "put_": lambda lib, m, c: m.put_(c[0, :2].long(), m.new_empty(2)),
+    "isin": lambda lib, m, c: lib.isin(m, c),
+    "select_scatter": lambda lib, m, c: lib.select_scatter(m, c[0], 0, 0),
+}
+
+
+@pytest.mark.parametrize("op", MIXED)
+def test_a_cpu_tensor_beside_a_meta_one(op):
+    """Refused where PyTorch refuses (the same words), else a meta result like PyTorch's."""
+    v, t = meta_pair((3, 4))
+    result, error = outcome(MIXED[op], torch, t, torch.zeros(3, 4))
+    if error is not None:
+        assert_same_error(lambda: MIXED[op](vg, v, vg.zeros(3, 4)), lambda: raise_(error))
+        return
+    assert_meta_same(MIXED[op](vg, v, vg.zeros(3, 4)), result)
+
+
+PADS = [f"{kind}_pad{dims}d" for kind in ("reflection", "replication") for dims in (1, 2, 3)]
+
+
+@pytest.mark.parametrize("name", PADS)
+def test_every_pad_and_its_backward_with_out(name):
+    """Forward and backward, functional and ``out=``, against PyTorch's CPU layout."""
+    dims = int(name[-2])
+    size = (2, 3, 4, 5, 6)[: dims + 2]
+    padding = (1, 2, 0, 1, 1, 0)[: 2 * dims]
+    stride = torch.empty(size).to(memory_format=torch.channels_last).stride() if dims == 2 else None
+    ((vx, tx),) = _pairs((size, "float32")) if stride is None else [meta_pair(size, stride)]
+    t_cpu = torch_cpu(tx)
+    forward = getattr(torch._C._nn, name)
+    t_result = forward(t_cpu, padding)
+    v_result = getattr(_padding, name)(vx, padding)
+    assert v_result.is_meta and metadata(v_result) == metadata(t_result)
+    ((vg_out, tg_out),) = _pairs(((0,), "float32"))
+    forward(t_cpu, padding, out=torch_cpu(tg_out))
+    assert getattr(_padding, name)(vx, padding, out=vg_out) is vg_out
+    assert metadata(vg_out) == metadata(forward(t_cpu, padding))
+    ((vgrad, tgrad),) = _pairs((tuple(t_result.shape), "float32"))
+    backward = getattr(torch.ops.aten, f"{name}_backward")
+    t_grad = backward(torch_cpu(tgrad), t_cpu, padding)
+    v_grad = getattr(_padding, f"{name}_backward")(vgrad, vx, padding)
+    assert v_grad.is_meta and metadata(v_grad) == metadata(t_grad)
+    t_in = torch.empty(0)
+    backward.grad_input(torch_cpu(tgrad), t_cpu, padding, grad_input=t_in)
+    v_in = vg.empty(0, device="meta")
+    _grad_input_op(vg, f"{name}_backward")(vgrad, vx, padding, grad_input=v_in)
+    assert metadata(v_in) == metadata(t_in)
