@@ -522,10 +522,11 @@ def meta_missing(op: Operator) -> NotImplementedError:
     Its C++ dispatcher would say ``Could not run 'aten::equal' with arguments from the
     'Meta' backend`` (``backend_missing``); but from Python, 2.13 first looks for a meta
     function written in Python (``torch/_meta_registrations.py``), and the error that
-    reaches the user is the one of that look-up, naming the operator without overload.
+    reaches the user is the one of that look-up, naming the overload (``aten::histc``,
+    ``aten::masked_select.out``: the default overload by the operator's name alone).
     """
     return NotImplementedError(
-        f"aten::{op.name}: attempted to run this operator with Meta tensors, but there was no "
+        f"{op.qualname}: attempted to run this operator with Meta tensors, but there was no "
         "fake impl or Meta kernel registered. You may have run into this message while using an "
         "operator with PT2 compilation APIs (torch.compile/torch.export); in order to use this "
         "operator with those APIs you'll need to add a fake impl. Please see the following for "

@@ -30,7 +30,7 @@ from .storage import Storage, _storage_ids
 from .tensor import META_BIT, Tensor
 
 __all__ = ["META", "MetaStorage", "empty_meta", "check_same_device", "check_copy_device",
-           "NO_DATA"]  # fmt: skip
+           "check_out_device", "NO_DATA"]  # fmt: skip
 
 META = Device("meta")
 
@@ -148,6 +148,16 @@ def check_same_device(operands) -> Device:
                 f"Tensor on device {where} is not on the expected device {expected}!"
             )
     return expected if expected is not None else Device("cpu")
+
+
+def check_out_device(expected: Device, out: Tensor) -> None:
+    """An ``out=`` tensor of a C++ structured kernel must be on the result's device: its
+    ``set_output`` refuses another before resizing anything."""
+    where = out._storage.device
+    if where != expected:
+        raise RuntimeError(
+            f"Expected out tensor to have device {expected}, but got {where} instead"
+        )
 
 
 def check_copy_device(source: Device, out: Tensor) -> None:

@@ -27,9 +27,15 @@ from ..user_warnings import warn_at_user_code
 from .basic_indexing import basic_index
 from .creation import tensor
 from .declaration import native_function
-from .indexing_common import _clone_keeping_layout, _fresh, fill_value, from_inplace
+from .indexing_common import (
+    NONZERO_ON_META,
+    _clone_keeping_layout,
+    _fresh,
+    fill_value,
+    from_inplace,
+)
 from .iterator import output_strides
-from .overload_kernels import Overlap
+from .overload_kernels import Overlap, Precomputed, out_wrapper
 
 __all__ = [
     "advanced_index",
@@ -103,6 +109,8 @@ def _mask_to_indices(self: Tensor, mask: Tensor, first_dim: int) -> list[Tensor]
                 f"The shape of the mask {list(mask._size)} at index {j} does not match the "
                 f"shape of the indexed tensor {list(self._size)} at index {dim}"
             )
+    if mask.is_meta:  # how many elements it picks is in its values
+        raise NotImplementedError(NONZERO_ON_META)
     return [_fresh(c, int64) for c in np.nonzero(mask._array)]
 
 
@@ -160,9 +168,11 @@ class AdvancedIndex:
         before = sizes[: self.dims_before]
         after = sizes[self.dims_before + k :]
         self.result_shape = (*before, *self.index_shape, *after)
-        self.numpy_index = tuple(
-            slice(None) if index is None else index._array for index in expanded
-        )
+
+    @property
+    def numpy_index(self) -> tuple:
+        """The same selection for NumPy (it reads the index tensors' values)."""
+        return tuple(slice(None) if index is None else index._array for index in self.indices)
 
     def check_bounds(self) -> None:
         """Every index ``i`` must satisfy ``-size <= i < size`` for its dimension.
@@ -229,6 +239,22 @@ def _expanded_strides(size, stride, target) -> tuple[int, ...]:
 # --- reading: index.Tensor -----------------------------------------------------------
 
 
+def _index_meta(self: Tensor, indices) -> Precomputed:
+    """``index``'s meta function: the plan's result shape and TensorIterator's strides.
+    Its masks became long indices: the kernel is given those (``TORCH_PRECOMPUTE``)."""
+    plan = AdvancedIndex(self, indices)
+    return Precomputed((plan.result_shape, self._dtype, plan.result_strides()),
+                       indices=plan.indices)  # fmt: skip
+
+
+def _check_index_out(self: Tensor, indices, *, out: Tensor) -> None:
+    if out._dtype is not self._dtype:
+        raise RuntimeError(
+            f"index_out: self ({self._dtype.scalar_name}) and result ({out._dtype.scalar_name}) "
+            "must have the same scalar type"
+        )
+
+
 def _index_kernel(self: Tensor, indices) -> Tensor:
     plan = AdvancedIndex(self, indices)
     plan.check_bounds()
@@ -254,7 +280,12 @@ def _index_backward(grad: Tensor, saved) -> Tensor:
 _index = native_function(
     "index.Tensor(Tensor self, Tensor?[] indices) -> Tensor",
     "index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_index_kernel,
+    kernels={
+        "index.Tensor": _index_kernel,
+        # ``index_out``: the meta function sets ``out`` (resized, it takes the strides).
+        "index.Tensor_out": out_wrapper(_index_kernel, meta=_index_meta, check_cast=False,
+                                        resized_checks=_check_index_out),
+    },
     derivative=Derivative("IndexBackward0", save=("self_sym_sizes", "indices"),
                           grads={"self": _index_backward}, complex=True),
     variants="function",
@@ -474,6 +505,11 @@ def _check_index_put_overlap(self, indices, values, accumulate=False) -> None:
             assert_no_overlap(self, index)
 
 
+def _no_meta_checks(self, indices, values, accumulate=False) -> None:
+    """PyTorch 2.13's meta ``index_put_`` checks neither the indices nor the values (it
+    expands no mask either: a meta bool mask is fine), so on the meta device none is."""
+
+
 # index_put is ``self.clone().index_put_(...)``: a dense input keeps its layout.
 index_put = native_function(
     "index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
@@ -484,6 +520,7 @@ index_put = native_function(
     kernel=from_inplace(
         _index_put_into,
         start=_clone_keeping_layout,
+        meta_checks=_no_meta_checks,
         inplace_checks=(Overlap(deprecated_expanded="index_put_"), _check_index_put_overlap),
     ),
     derivative=Derivative(

@@ -20,8 +20,8 @@ from ..dtypes import int32, int64
 from ..sparse_tensor import SparseCooTensor
 from ..tensor import Tensor
 from .creation import tensor as _as_tensor
-from .creation import zeros
 from .declaration import native_function
+from .overload_kernels import meta_then_impl
 
 __all__ = ["embedding", "embedding_renorm_"]
 
@@ -36,11 +36,17 @@ def _check_index_dtype(function: str, indices: Tensor, position: int) -> None:
         )
 
 
-def _embedding_kernel(weight: Tensor, indices: Tensor, padding_idx=-1,
-                      scale_grad_by_freq=False, sparse=False) -> Tensor:  # fmt: skip
+def _embedding_meta(weight: Tensor, indices: Tensor, padding_idx=-1,
+                    scale_grad_by_freq=False, sparse=False) -> tuple:  # fmt: skip
+    """``embedding``'s checks and result: a row of ``weight`` per index, row-major."""
     if weight.dim() != 2:
         raise RuntimeError("'weight' must be 2-D")
     _check_index_dtype("embedding", indices, 1)
+    return (*indices._size, weight._size[1]), weight._dtype
+
+
+def _embedding_kernel(weight: Tensor, indices: Tensor, padding_idx=-1,
+                      scale_grad_by_freq=False, sparse=False) -> Tensor:  # fmt: skip
     positions = indices._array.reshape(-1)
     rows = weight._size[0]
     if positions.size and (positions.min() < 0 or positions.max() >= rows):
@@ -56,7 +62,8 @@ def embedding_dense_backward(grad: Tensor, indices: Tensor, num_weights: int, pa
     index picked (``index_add``), built from operators so it can be differentiated again."""
     positions = indices.reshape(-1)
     rows = grad.reshape((-1, grad._size[-1]))
-    flat = indices._array.reshape(-1)
+    # Only a padding row or the counts read the indices' values (none on the meta device).
+    flat = indices._array.reshape(-1) if padding_idx >= 0 or scale_grad_by_freq else None
     keep = None
     if padding_idx >= 0:  # the padding row gets no gradient: it stays what it was set to
         keep = flat != padding_idx
@@ -68,7 +75,7 @@ def embedding_dense_backward(grad: Tensor, indices: Tensor, num_weights: int, pa
     if keep is not None:
         weights = _as_tensor(np.asarray(keep, dtype=grad._dtype.numpy), dtype=grad.dtype)
         rows = rows * weights.unsqueeze(1)
-    table = zeros((num_weights, grad._size[-1]), dtype=grad.dtype)
+    table = grad.new_zeros((num_weights, grad._size[-1]))  # on grad's device
     return table.index_add(0, positions, rows)
 
 
@@ -100,7 +107,7 @@ def _embedding_grad(grad: Tensor, saved) -> Tensor:
 embedding = native_function(
     "embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, "
     "bool scale_grad_by_freq=False, bool sparse=False) -> Tensor",
-    kernel=_embedding_kernel,
+    kernel=meta_then_impl(_embedding_meta, _embedding_kernel),
     derivative=Derivative(
         "EmbeddingBackward0",
         save=("indices", "weight_sym_sizes", "padding_idx", "scale_grad_by_freq", "sparse"),
@@ -111,14 +118,22 @@ embedding = native_function(
 )
 
 
-def _embedding_renorm_kernel(self: Tensor, indices: Tensor, max_norm: float,
-                             norm_type: float) -> Tensor:  # fmt: skip
+def _check_embedding_renorm(self: Tensor, indices: Tensor, max_norm: float,
+                            norm_type: float) -> Tensor:  # fmt: skip
+    """``embedding_renorm_``'s checks before it reads the indices; returns ``self`` (on
+    the meta device, all there is to it)."""
     if self.dim() != 2:
         raise RuntimeError(
             f"Expected 2-dimensional tensor, but got {self.dim()}-dimensional tensor for "
             "argument #1 'self' (while checking arguments for embedding_renorm_)"
         )
     _check_index_dtype("embedding_renorm_", indices, 2)
+    return self
+
+
+def _embedding_renorm_kernel(self: Tensor, indices: Tensor, max_norm: float,
+                             norm_type: float) -> Tensor:  # fmt: skip
+    _check_embedding_renorm(self, indices, max_norm, norm_type)
     unique = np.unique(indices._array.reshape(-1))  # sorted, each row once
     for position in unique:
         if not -self._size[0] <= position < self._size[0]:
@@ -137,6 +152,9 @@ def _embedding_renorm_kernel(self: Tensor, indices: Tensor, max_norm: float,
         rows[too_long] = rows[too_long] * scale[:, None].astype(rows.dtype)
     array[unique] = rows
     return self
+
+
+_embedding_renorm_kernel.meta_kernel = _check_embedding_renorm  # for ``meta_kernels``
 
 
 def _not_implemented_grad(grad, saved):

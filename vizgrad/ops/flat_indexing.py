@@ -13,7 +13,7 @@ from ..dtypes import int64
 from ..tensor import Tensor
 from .declaration import native_function
 from .indexing_common import _clone_keeping_layout, _fresh, from_inplace
-from .overload_kernels import Overlap, out_wrapper
+from .overload_kernels import Overlap, meta_then_impl, out_wrapper
 
 __all__ = [
     "take",
@@ -61,6 +61,12 @@ def _check_take(self: Tensor, index: Tensor, *, out: Tensor | None = None) -> No
         raise IndexError("take(): tried to take from an empty tensor")
 
 
+def _take_meta(self: Tensor, index: Tensor) -> tuple:
+    """``take``'s result: ``index``'s shape and ``self``'s dtype, row-major."""
+    _check_take(self, index)
+    return index._size, self._dtype
+
+
 def _take_kernel(self: Tensor, index: Tensor) -> Tensor:
     _check_take(self, index)
     positions = _flat_positions(self, index)
@@ -78,7 +84,7 @@ def _take_backward(grad: Tensor, saved) -> Tensor:
 take = native_function(
     "take(Tensor self, Tensor index) -> Tensor",
     "take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_take_kernel,
+    kernel=meta_then_impl(_take_meta, _take_kernel),
     # ``out`` is written in index order from anywhere in ``self``: it may share memory
     # with neither ``index`` nor ``self``.
     kernels={
@@ -86,6 +92,7 @@ take = native_function(
             _take_kernel,
             check_cast=False,
             checks=(_check_take, Overlap(internal=True, full=("index", "self"))),
+            meta=_take_meta,
         )
     },
     derivative=Derivative("TakeBackward0", save=("self", "index"), grads={"self": _take_backward}),
@@ -139,6 +146,7 @@ put = native_function(
     kernel=from_inplace(
         _write_put,
         start=_clone_keeping_layout,
+        meta_checks=_check_put,
         inplace_checks=(_check_put, Overlap(internal=True, full=("index", "source"))),
     ),
     derivative=Derivative(

@@ -31,11 +31,12 @@ import numpy as np
 
 from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
 from ..dtypes import COMPLEX, CPP_TYPE_NAMES, INTEGRAL, float16, float32, float64, int64
+from ..meta_device import META, check_copy_device, empty_meta
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
 from .declaration import native_function
 from .iterator import resize_output
-from .min_max import aminmax
+from .min_max import _check_not_complex, aminmax
 from .ranges import _linspace_values
 
 __all__ = ["histc", "histogram", "histogramdd", "bincount"]
@@ -212,13 +213,17 @@ def _histc_range(self: Tensor, min, max) -> tuple[float, float]:
         left, right = (-abs(v) if np.isnan(v) else v for v in (left, right))
     if left == right:
         left, right = left - 1, right + 1
+    _check_histc_range(left, right)
+    return left, right
+
+
+def _check_histc_range(left: float, right: float) -> None:
     if not (np.isfinite(left) and np.isfinite(right)):
         raise RuntimeError(
             f"vizgrad.histc: range of [{_cpp_double(left)}, {_cpp_double(right)}] is not finite"
         )
     if not left < right:
         raise RuntimeError("vizgrad.histc: max must be larger than min")
-    return left, right
 
 
 def _histc_into(self: Tensor, bins: int, min, max, hist: Tensor) -> Tensor:
@@ -239,6 +244,28 @@ def _histc_kernel(self: Tensor, bins: int = 100, min=0, max=0) -> Tensor:
 
 def _histc_out_kernel(self: Tensor, bins: int = 100, min=0, max=0, *, out: Tensor) -> Tensor:
     return _histc_into(self, bins, min, max, out)
+
+
+def _histc_meta(self: Tensor, bins: int = 100, min=0, max=0, *, out: Tensor | None = None):
+    """``histc`` on the meta device: ``_histc_into``'s checks that read no data (the
+    outputs, the bins, a range given or the dtype ``aminmax`` would find it in, the
+    dtype), ``hist`` resized to ``bins``. A range left to the data (``min == max``)
+    cannot be checked: there is none."""
+    hist = empty_meta((0,), (1,), self._dtype) if out is None else out
+    check_copy_device(META, hist)
+    _prepare_out(self, bins, hist, empty_meta((0,), (1,), self._dtype))
+    left, right = _scalar_to_double(min), _scalar_to_double(max)
+    if left != right:
+        _check_histc_range(left, right)
+    elif self.numel():  # the data's range would be asked of ``aminmax``, which orders values
+        _check_not_complex("aminmax_cpu", self)
+    _linspace_values(left, right, 0, self._dtype)  # the edges' dtype check; no edge computed
+    _check_floating("histogram_cpu", self)
+    return hist
+
+
+# ``vizgrad.ops.meta_kernels`` registers them.
+_histc_kernel.meta_kernel = _histc_out_kernel.meta_kernel = _histc_meta
 
 
 histc = native_function(

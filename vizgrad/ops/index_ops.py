@@ -27,7 +27,7 @@ from .indexing_common import (
     fill_value,
     from_inplace,
 )
-from .overload_kernels import Overlap, out_wrapper
+from .overload_kernels import Overlap, meta_then_impl, out_wrapper
 from .parts import _select_geometry
 from .scatter_gather import (
     REDUCTIONS,
@@ -72,6 +72,17 @@ def _check_index_select_out(self: Tensor, dim: int, index: Tensor, *, out: Tenso
         raise RuntimeError("index_select(): self and result must have the same scalar type")
 
 
+def _index_select_meta(self: Tensor, dim: int, index: Tensor) -> tuple:
+    """``index_select``'s result: ``self``'s shape with ``index.numel()`` slices along
+    ``dim`` (a 0-dim ``self`` stays 0-dim), row-major."""
+    dim = _check_index_select(self, dim, index)
+    if not self._size:
+        return (), self._dtype
+    size = list(self._size)
+    size[dim] = index.numel()
+    return tuple(size), self._dtype
+
+
 def _index_select_kernel(self: Tensor, dim: int, index: Tensor) -> Tensor:
     dim = _check_index_select(self, dim, index)
     positions = index._array.reshape(-1)
@@ -94,11 +105,11 @@ def _index_select_backward(grad: Tensor, saved) -> Tensor:
 index_select = native_function(
     "index_select(Tensor self, int dim, Tensor index) -> Tensor",
     "index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_index_select_kernel,
+    kernel=meta_then_impl(_index_select_meta, _index_select_kernel),
     # It reads ``self`` and ``index`` in another order than it writes: ``out`` may
     # share no memory with either.
     kernels={"index_select.out": out_wrapper(
-        _index_select_kernel, check_cast=False,
+        _index_select_kernel, check_cast=False, meta=_index_select_meta,
         checks=(_check_index_select_out, Overlap(internal=True, full=("self", "index"))),
     )},
     derivative=Derivative("IndexSelectBackward0", complex=True, save=("self_sym_sizes", "dim", "index"),
@@ -156,7 +167,7 @@ def _check_index_func(func: str, self: Tensor, dim: int, index: Tensor, source: 
         )
 
 
-def _index_func_kernels(write, check) -> from_inplace:
+def _index_func_kernels(write, check, *, structured_device: bool = False) -> from_inplace:
     """The kernels of a structured ``index_*`` operator (``index_add``, ``index_reduce``).
 
     ``index_func_meta_impl``: the argument checks (``check``), ``set_output``, then ``out``
@@ -167,16 +178,24 @@ def _index_func_kernels(write, check) -> from_inplace:
     return from_inplace(
         write,
         start=_clone_row_major,
+        meta_checks=check,
         checks=check,
         exact_dtype=True,
         meta=_like_self,
         resized_checks=Overlap(internal=True, full=("index", "source"), partial=("self",)),
         inplace_checks=(check, Overlap(internal=True, full=("index", "source"))),
+        structured_device=structured_device,
     )
 
 
 def _check_index_add(self, dim, index, source, *, alpha=1, out=None) -> int:
     """``index_add``'s meta function's argument checks; returns the wrapped dim."""
+    devices = [t._storage.device for t in (self, index, source)]
+    if len(set(devices)) > 1:  # a meta tensor beside a CPU one
+        raise RuntimeError(
+            f"index_add(): self, index and source expected to be in the same device, but got "
+            f"(self) {devices[0]}, (index) {devices[1]}, and (source) {devices[2]}"
+        )
     dim = wrap_dim(dim, len(self._size))
     _check_index_func("index_add", self, dim, index, source)
     return dim
@@ -280,18 +299,26 @@ def _check_index_fill_index(self, dim, index, value) -> None:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
 
 
-def _write_index_fill(self, dim, index, value):
-    # ``index_fill_``'s checks in its order: the value's dims and the index's dtype, a
-    # complex value for a real tensor, the dim, and then the index's dims.
+def _check_index_fill(self, dim, index, value) -> int:
+    """``index_fill_``'s checks in its order: the value's dims and the index's dtype, a
+    complex value for a real tensor (a Tensor value is read: not on the meta device),
+    the dim, and then the index's dims; returns the wrapped dim."""
     _check_index_fill_index(self, dim, index, value)
-    scalar = value.item() if isinstance(value, Tensor) else value
-    if isinstance(scalar, complex) and not self._dtype.is_complex:
-        raise RuntimeError(
-            "index_fill_(): Converting complex Scalar to non-complex type is not supported"
-        )
+    if not isinstance(value, Tensor) or not value.is_meta:
+        scalar = value.item() if isinstance(value, Tensor) else value
+        if isinstance(scalar, complex) and not self._dtype.is_complex:
+            raise RuntimeError(
+                "index_fill_(): Converting complex Scalar to non-complex type is not supported"
+            )
     dim = wrap_dim(dim, len(self._size))
     if len(index._size) > 1:
         raise RuntimeError("Index has to be a vector/scalar")
+    return dim
+
+
+def _write_index_fill(self, dim, index, value):
+    dim = _check_index_fill(self, dim, index, value)
+    scalar = value.item() if isinstance(value, Tensor) else value
     if _slices_are_empty(self, dim):
         return
     positions = index._array.reshape(-1)
@@ -366,6 +393,7 @@ index_copy = native_function(
     kernel=from_inplace(
         _write_index_copy,
         start=_clone_row_major,
+        meta_checks=_check_index_copy,
         exact_dtype=True,
         meta=_index_copy_meta,
         resized_checks=(
@@ -395,6 +423,7 @@ index_fill = native_function(
     kernel=from_inplace(
         _write_index_fill,
         start=_clone_keeping_layout,
+        meta_checks=_check_index_fill,
         inplace_checks=(
             _check_index_fill_index,
             Overlap(full=("index",), deprecated_expanded="index_fill_"),
@@ -483,7 +512,9 @@ index_reduce = native_function(
     "bool include_self=True) -> Tensor(a!)",
     "index_reduce.out(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
     "bool include_self=True, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_index_func_kernels(_write_index_reduce, _check_index_reduce),
+    # PyTorch 2.13 runs index_reduce's C++ meta function on meta tensors (index_add's
+    # goes through Python): an ``out`` elsewhere is refused as structured kernels refuse it.
+    kernel=_index_func_kernels(_write_index_reduce, _check_index_reduce, structured_device=True),
     derivative=Derivative(
         "IndexReduceBackward0",
         save=("self", "dim", "index", "source", "reduce", "include_self", "result"),

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..dispatcher import INPLACE, OUT
 from ..dtypes import C_TYPE_NAMES, COMPLEX, INTEGRAL, uint8
+from ..meta_device import empty_meta
 from ..shape import contiguous_strides, is_non_overlapping_and_dense
 from ..tensor import Tensor
 from .overload_kernels import StructuredKernel, out_wrapper, run_checks
@@ -23,6 +24,16 @@ __all__: list[str] = []
 
 
 # --- small shared pieces ---------------------------------------------------------------
+
+# PyTorch 2.13's meta ``nonzero`` (and so indexing with a meta bool mask): the number of
+# non-zero elements, the result's first size, depends on the values a meta tensor lacks.
+NONZERO_ON_META = (
+    "The register_meta function for vizgrad.nonzero() raises unimplemented by default, as a "
+    "correct data-independent implementation does not exist. This implementation returns a "
+    "fake value, assuming all elements of the tensor are non-zero. To enable this "
+    "registration, please set 'vizgrad.fx.experimental._config.meta_nonzero_assume_all_nonzero' "
+    "to True."
+)
 
 
 def _fresh(array: np.ndarray, dtype) -> Tensor:
@@ -43,8 +54,11 @@ def _clone_keeping_layout(t: Tensor, *_call) -> Tensor:
 
     The functional forms of ``index_fill``, ``put`` and ``index_put`` start from it (as
     a ``from_inplace`` start, it is also handed the call's other arguments: unused).
+    On the meta device: an empty tensor of the strides the copy would have.
     """
     if is_non_overlapping_and_dense(t._size, t._stride):
+        if t.is_meta:
+            return empty_meta(t._size, t._stride, t._dtype)
         result = Tensor._empty_strided(t._size, t._stride, t._dtype)
         result._array[...] = t._array
         return result
@@ -54,6 +68,8 @@ def _clone_keeping_layout(t: Tensor, *_call) -> Tensor:
 def _clone_row_major(t: Tensor, *_call) -> Tensor:
     """A row-major copy of ``t``: the output a structured kernel (``index_add``,
     ``scatter``) allocates and fills with ``self`` before writing into it."""
+    if t.is_meta:
+        return empty_meta(t._size, contiguous_strides(t._size), t._dtype)
     result = Tensor._empty_strided(t._size, contiguous_strides(t._size), t._dtype)
     result._array[...] = t._array
     return result
@@ -131,10 +147,17 @@ class from_inplace(StructuredKernel):  # noqa: N801 - reads as a wrapper in decl
     ``Overlap`` (the memory ``self`` must not share: an in-place write reads ``index``
     and ``source`` while it writes) or a function called as ``write`` is. The
     functional overload writes a fresh copy, which overlaps nothing.
+
+    ``meta_checks(self, *args, **options)`` are the checks ``write`` makes before it
+    reads any data: on the meta device they are all that runs of it (after the in-place
+    checks, or on the meta tensor ``start`` makes), as PyTorch's meta function of the
+    operator checks its arguments and writes nothing. The ``out=`` overload's Meta kernel
+    is its ``out_wrapper``'s (given ``meta``).
     """
 
-    def __init__(self, write, *, start, inplace_checks=(), **out_options):
+    def __init__(self, write, *, start, inplace_checks=(), meta_checks=None, **out_options):
         self.write = write
+        self.meta_checks = meta_checks
         self.start = start
         self.inplace_checks = (
             tuple(inplace_checks) if isinstance(inplace_checks, list | tuple) else (inplace_checks,)
@@ -143,6 +166,7 @@ class from_inplace(StructuredKernel):  # noqa: N801 - reads as a wrapper in decl
 
     def for_overload(self, schema, variant):
         write, start, checks = self.write, self.start, self.inplace_checks
+        meta_checks = self.meta_checks
         if variant is INPLACE:
 
             def inplace_kernel(self, *args, **options):
@@ -150,6 +174,13 @@ class from_inplace(StructuredKernel):  # noqa: N801 - reads as a wrapper in decl
                 write(self, *args, **options)
                 return self
 
+            def inplace_meta_kernel(self, *args, **options):
+                run_checks(checks, schema, self, args, options)
+                meta_checks(self, *args, **options)
+                return self
+
+            if meta_checks is not None:  # ``vizgrad.ops.meta_kernels`` registers it
+                inplace_kernel.meta_kernel = inplace_meta_kernel
             return inplace_kernel
 
         def functional_kernel(self, *args, **options):
@@ -157,6 +188,13 @@ class from_inplace(StructuredKernel):  # noqa: N801 - reads as a wrapper in decl
             write(result, *args, **options)
             return result
 
+        def functional_meta_kernel(self, *args, **options):
+            result = start(self, *args)  # a meta tensor of the copy's geometry
+            meta_checks(result, *args, **options)
+            return result
+
         if variant is OUT:
             return out_wrapper(functional_kernel, **self.out_options).for_overload(schema, variant)
+        if meta_checks is not None:
+            functional_kernel.meta_kernel = functional_meta_kernel
         return functional_kernel

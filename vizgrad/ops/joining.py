@@ -16,6 +16,7 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
+from ..meta_device import empty_meta
 from ..promotion import can_cast, result_type
 from ..shape import (
     channels_last_strides,
@@ -31,7 +32,7 @@ from .creation import check_nonnegative, strides_like
 from .declaration import native_function
 from .index_ops import index_select
 from .indexing_common import _fresh
-from .overload_kernels import Overlap, out_wrapper
+from .overload_kernels import Overlap, meta_then_impl, out_wrapper
 from .shape_views import _reshape_op, flatten
 from .size_one_dims import _unsqueeze_op
 from .view_geometry import view_copy_free_stride
@@ -183,7 +184,7 @@ cat = native_function(
     "cat(Tensor[] tensors, int dim=0) -> Tensor",
     "cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
     kernels={
-        "cat": _cat_kernel,
+        "cat": meta_then_impl(_cat_meta, _cat_kernel),
         "cat.out": out_wrapper(
             _cat_kernel,
             check_cast=False,
@@ -269,6 +270,15 @@ def _stack_kernel(tensors, dim: int = 0) -> Tensor:
                          joined._offset)  # fmt: skip
 
 
+def _stack_out_meta(tensors, dim: int = 0) -> tuple:
+    """What ``stack_out`` resizes ``out`` to: the inputs' shape with ``len(tensors)`` at
+    ``dim``, row-major (its dtype is checked as ``cat``'s cast, before)."""
+    dim = _check_stack_inputs(tensors, dim)
+    size = list(tensors[0]._size)
+    size.insert(dim, len(tensors))
+    return tuple(size), None
+
+
 def _check_stack_out(tensors, dim: int = 0, *, out: Tensor) -> None:
     """``stack_out``'s own checks, then those of the ``cat_out`` it ends in."""
     _check_stack_inputs(tensors, dim)
@@ -282,7 +292,7 @@ stack = native_function(
     kernels={
         "stack": _stack_kernel,
         "stack.out": out_wrapper(_stack_kernel, check_cast=False, checks=_check_stack_out,
-                                 resized_checks=_CAT_OVERLAP),
+                                 meta=_stack_out_meta, resized_checks=_CAT_OVERLAP),
     },
     derivative=Derivative("StackBackward0", save=("dim",),
                           grads={"tensors": lambda grad, saved: list(grad.unbind(saved.dim))},
@@ -452,17 +462,23 @@ column_stack = native_function(
 # --- repeat, tile, repeat_interleave ---------------------------------------------------------
 
 
-def _repeat_kernel(self: Tensor, repeats) -> Tensor:
+def _repeat_meta(self: Tensor, repeats) -> tuple:
+    """``repeat``'s result: ``self`` (padded with leading 1s) times ``repeats`` per dim,
+    row-major (``at::empty(target)``: no negative size, storage bytes that fit in int64)."""
     if len(repeats) < len(self._size):
         raise RuntimeError(
             "Number of dimensions of repeat dims can not be smaller than number of dimensions "
             "of tensor"
         )
     padded = (1,) * (len(repeats) - len(self._size)) + self._size
-    target = [s * r for s, r in zip(padded, repeats, strict=True)]
-    # ``at::empty(target)``: no negative size, and storage bytes that fit in int64.
+    target = tuple(s * r for s, r in zip(padded, repeats, strict=True))
     check_nonnegative(target)
     check_storage_nbytes(target, self._dtype.itemsize)
+    return target, self._dtype
+
+
+def _repeat_impl(self: Tensor, repeats) -> Tensor:
+    padded = (1,) * (len(repeats) - len(self._size)) + self._size
     # np.tile is exactly repeat: the whole (padded) tensor, copied ``repeats[d]`` times along d.
     return _fresh(np.tile(self._array.reshape(padded), repeats), self._dtype)
 
@@ -490,7 +506,7 @@ def _repeat_backward(grad: Tensor, saved) -> Tensor:
 
 _repeat_op = native_function(
     "repeat(Tensor self, SymInt[] repeats) -> Tensor",
-    kernel=_repeat_kernel,
+    kernel=meta_then_impl(_repeat_meta, _repeat_impl),
     derivative=Derivative("RepeatBackward0", save=("self_sym_sizes", "repeats"),
                           grads={"self": _repeat_backward}),
     variants="method",
@@ -584,11 +600,23 @@ def _repeat_interleave_tensor(self: Tensor, repeats: Tensor, dim=None, *, output
     return index_select(input, dim, indices)
 
 
+def _repeat_interleave_counts_meta(repeats: Tensor, *, output_size=None) -> Tensor:
+    """On the meta device the counts are not there to sum: PyTorch 2.13's meta function
+    needs ``output_size`` and checks nothing else."""
+    if output_size is None:
+        raise RuntimeError("cannot repeat_interleave a meta tensor without output_size")
+    check_nonnegative((output_size,))
+    return empty_meta((output_size,), (1,), repeats._dtype)
+
+
 def _repeat_interleave_counts(repeats: Tensor, *, output_size=None) -> Tensor:
     """``repeat_interleave(repeats)``: ``k`` repeated ``repeats[k]`` times (indices for gather)."""
     counts = _check_repeats_tensor(repeats)
     _check_output_size(output_size, int(counts.sum()))
     return _fresh(np.repeat(np.arange(counts.size), counts), repeats._dtype)
+
+
+_repeat_interleave_counts.meta_kernel = _repeat_interleave_counts_meta  # for ``meta_kernels``
 
 
 # The function takes all three overloads; the method only those with ``self`` (the
@@ -622,11 +650,17 @@ repeat_interleave = native_function(
 # --- flip and roll: the same elements in another order --------------------------------------
 
 
+def _flip_meta(self: Tensor, dims) -> tuple:
+    """``flip``'s result: ``empty_like(self, preserve_format)`` (a dense input lends its
+    strides, an empty one too; any other keeps its dims' order, packed densely)."""
+    wrap_dims(dims, len(self._size))
+    return self._size, self._dtype, strides_like(self)
+
+
 def _flip_kernel(self: Tensor, dims) -> Tensor:
+    size, dtype, strides = _flip_meta(self, dims)
     dims = wrap_dims(dims, len(self._size))
-    # ``empty_like(self, preserve_format)``: a dense input lends its strides, an empty one
-    # too; any other keeps its dims' order, packed densely.
-    result = Tensor._empty_strided(self._size, strides_like(self), self._dtype)
+    result = Tensor._empty_strided(size, strides, dtype)
     # np.flip is a view with negative strides; assigning it copies into our layout.
     result._array[...] = np.flip(self._array, dims) if self._size else self._array
     return result
@@ -635,7 +669,7 @@ def _flip_kernel(self: Tensor, dims) -> Tensor:
 # Flipping is its own inverse: the gradient is flipped back.
 flip = native_function(
     "flip(Tensor self, int[] dims) -> Tensor",
-    kernel=_flip_kernel,
+    kernel=meta_then_impl(_flip_meta, _flip_kernel),
     derivative=Derivative("FlipBackward0", save=("dims",),
                           grads={"self": lambda grad, saved: grad.flip(saved.dims)}),
     doc="``torch.flip``: reverse the order along ``dims``. A copy: strides never go negative.",
@@ -670,18 +704,49 @@ flipud = native_function(
 )
 
 
-def _roll_kernel(self: Tensor, shifts, dims=()) -> Tensor:
-    """``roll``: no dims rolls the flattened tensor; several roll one dim after another."""
+def _check_roll(self: Tensor, shifts, dims=()) -> bool:
+    """``roll``'s checks; whether it rolls the flattened tensor (no dims, one shift)."""
     if not shifts:
         raise RuntimeError("`shifts` required")
     if not dims and len(shifts) == 1:
-        # No dims: roll the flattened tensor, then give it its shape back.
-        rolled = np.roll(self._array.reshape(-1), shifts[0]).reshape(self._size)
-        return _fresh(rolled, self._dtype)
+        return True
     if len(shifts) != len(dims):
         raise RuntimeError(
             f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}"
         )
+    return False
+
+
+def _roll_meta(self: Tensor, shifts, dims=()) -> tuple:
+    """``roll``'s result: row-major when it rolls the flattened tensor, else laid out as
+    the last of ``_roll_one_dim``'s steps lays it out (a ``clone`` or a ``cat``), each
+    step followed on a meta tensor of the previous one's geometry."""
+    if _check_roll(self, shifts, dims):
+        return self._size, self._dtype, contiguous_strides(self._size)
+    result = self
+    for shift, dim in zip(shifts, dims, strict=True):
+        if result.numel() == 0:
+            strides = strides_like(result, preserve_format)
+            size, dtype = result._size, result._dtype
+        else:
+            length = result.size(dim)
+            dim = wrap_dim(dim, len(result._size))
+            start = (length - shift) % length
+            pieces = [
+                _narrowed(result, dim, start, length - start),
+                _narrowed(result, dim, 0, start),
+            ]
+            size, dtype, strides = _cat_meta(pieces, dim)
+        result = empty_meta(size, strides, dtype)
+    return result._size, result._dtype, result._stride
+
+
+def _roll_kernel(self: Tensor, shifts, dims=()) -> Tensor:
+    """``roll``: no dims rolls the flattened tensor; several roll one dim after another."""
+    if _check_roll(self, shifts, dims):
+        # No dims: roll the flattened tensor, then give it its shape back.
+        rolled = np.roll(self._array.reshape(-1), shifts[0]).reshape(self._size)
+        return _fresh(rolled, self._dtype)
     result = self
     for shift, dim in zip(shifts, dims, strict=True):
         result = _roll_one_dim(result, shift, dim)
@@ -715,7 +780,7 @@ def _roll_backward(grad: Tensor, saved) -> Tensor:
 
 roll = native_function(
     "roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor",
-    kernel=_roll_kernel,
+    kernel=meta_then_impl(_roll_meta, _roll_kernel),
     derivative=Derivative("RollBackward0", save=("shifts", "dims"), complex=True,
                           grads={"self": _roll_backward}),
     doc="``torch.roll``: shift elements along ``dims``; what falls off one end comes back in.",
@@ -723,10 +788,8 @@ roll = native_function(
 _roll_op = roll.overloads["roll"]
 
 
-def _rot90_kernel(self: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
-    """Turn the plane of ``dims`` by ``k`` quarter turns, from ``dims[0]`` towards
-    ``dims[1]``: a ``flip`` of one of the dims, then a transpose of the two (for a half
-    turn a ``flip`` of both, for none a contiguous copy)."""
+def _check_rot90(self: Tensor, k: int = 1, dims=(0, 1)) -> tuple:
+    """``rot90``'s checks; the two wrapped dims."""
     if len(dims) != 2:
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
     ndim = len(self._size)
@@ -737,6 +800,27 @@ def _rot90_kernel(self: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
         raise RuntimeError(
             f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}"
         )
+    return first, second
+
+
+def _rot90_meta(self: Tensor, k: int = 1, dims=(0, 1)) -> tuple:
+    """``rot90``'s result: a contiguous clone for no turn, else ``flip``'s layout, with
+    the two dims swapped for an odd number of quarter turns."""
+    first, second = _check_rot90(self, k, dims)
+    if k % 4 == 0:
+        return self._size, self._dtype, contiguous_strides(self._size)
+    size, stride = list(self._size), list(strides_like(self))
+    if k % 2:
+        size[first], size[second] = size[second], size[first]
+        stride[first], stride[second] = stride[second], stride[first]
+    return tuple(size), self._dtype, tuple(stride)
+
+
+def _rot90_kernel(self: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
+    """Turn the plane of ``dims`` by ``k`` quarter turns, from ``dims[0]`` towards
+    ``dims[1]``: a ``flip`` of one of the dims, then a transpose of the two (for a half
+    turn a ``flip`` of both, for none a contiguous copy)."""
+    first, second = _check_rot90(self, k, dims)
     k %= 4
     if k == 0:
         return clone(self, memory_format=contiguous_format)
@@ -754,7 +838,7 @@ def _rot90_kernel(self: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
 # Turning back by as many quarter turns undoes the rotation.
 rot90 = native_function(
     "rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor",
-    kernel=_rot90_kernel,
+    kernel=meta_then_impl(_rot90_meta, _rot90_kernel),
     derivative=Derivative("Rot90Backward0", save=("k", "dims"), complex=True,
                           grads={"self": lambda grad, saved: grad.rot90(-saved.k, saved.dims)}),
     doc="""``torch.rot90``: rotate by 90 degrees ``k`` times in the plane of ``dims``.

@@ -10,7 +10,8 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dtypes import BOOL, TYPEMETA_NAMES, uint8
-from ..shape import broadcast_shapes, numel_of
+from ..meta_device import check_same_device, empty_meta
+from ..shape import broadcast_shapes, contiguous_strides, numel_of
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
 from .creation import checked_scalar
@@ -46,13 +47,18 @@ def _check_masked_fill(self, mask, value):
         )
 
 
-def _write_masked_fill(self, mask, value):
+def _check_masked_fill_shape(self, mask, value) -> None:
+    """``masked_fill_``'s checks, then its iterator's: ``mask`` broadcasts to ``self``."""
     _check_masked_fill(self, mask, value)
     shape = broadcast_shapes(self._size, mask._size)
     if shape != self._size:
         raise RuntimeError(
             f"output with shape {list(self._size)} doesn't match the broadcast shape {list(shape)}"
         )
+
+
+def _write_masked_fill(self, mask, value):
+    _check_masked_fill_shape(self, mask, value)
     where = np.broadcast_to(mask._array, self._size)
     np.copyto(self._array, checked_scalar(value, self._dtype), where=where)
 
@@ -62,7 +68,17 @@ def _broadcast_with_mask(self: Tensor, mask: Tensor, *_value) -> Tensor:
     ``self`` broadcast against the mask (``expand_outplace(mask, self)`` then ``clone``:
     the mask is tensor "a" of a broadcast error)."""
     shape = broadcast_shapes(mask._size, self._size)
+    if self.is_meta:
+        return empty_meta(shape, contiguous_strides(shape), self._dtype)
     return _fresh(np.broadcast_to(self._array, shape), self._dtype)
+
+
+def _masked_fill_start(self: Tensor, mask: Tensor, *_value) -> Tensor:
+    """``masked_fill``'s copy of ``self``; with a meta tensor beside a CPU one, PyTorch's
+    reference refuses the devices first (the mask's is the expected one)."""
+    if self.is_meta or mask.is_meta:
+        check_same_device((mask, self))
+    return _broadcast_with_mask(self, mask)
 
 
 def _zero_where_masked(grad: Tensor, saved) -> Tensor:
@@ -84,7 +100,8 @@ masked_fill = native_function(
     # the mask may be ``self``, not part of it; its iterator checks no overlap.
     kernel=from_inplace(
         _write_masked_fill,
-        start=_broadcast_with_mask,
+        start=_masked_fill_start,
+        meta_checks=_check_masked_fill_shape,
         inplace_checks=(
             _check_masked_fill,
             Overlap(partial=("mask",), deprecated_expanded="masked_fill_"),
@@ -141,10 +158,11 @@ masked_select = native_function(
 )  # fmt: skip
 
 
-def _write_masked_scatter(self, mask, source):
-    # ``masked_scatter__cpu``'s checks in its order: the dtypes, the mask broadcast to
-    # ``self`` (``expand_inplace``: ``expand``'s errors), then the mask's dtype, which
-    # its kernel checks (after warning that a uint8 mask is deprecated).
+def _check_masked_scatter(self, mask, source) -> Tensor:
+    """``masked_scatter__cpu``'s checks in its order: the dtypes, the mask broadcast to
+    ``self`` (``expand_inplace``: ``expand``'s errors), then the mask's dtype, which
+    its kernel checks (after warning that a uint8 mask is deprecated); returns the
+    broadcast mask. (Whether ``source`` has enough elements depends on the mask's values.)"""
     if self._dtype is not source._dtype:
         raise RuntimeError(
             f"masked_scatter: expected self and source to have same dtypes but got"
@@ -161,6 +179,11 @@ def _write_masked_scatter(self, mask, source):
             f"masked_scatter_ only supports boolean masks, but got mask with dtype "
             f"{mask._dtype.scalar_name}"
         )
+    return mask
+
+
+def _write_masked_scatter(self, mask, source):
+    mask = _check_masked_scatter(self, mask, source)
     where = mask._array
     count = int(np.count_nonzero(where))
     if count > source.numel():
@@ -185,7 +208,10 @@ masked_scatter = native_function(
     # ``masked_scatter_`` refuses an expanded ``self`` before any other check; it lets
     # ``mask`` and ``source`` share memory with ``self``.
     kernel=from_inplace(
-        _write_masked_scatter, start=_broadcast_with_mask, inplace_checks=Overlap(internal=True)
+        _write_masked_scatter,
+        start=_broadcast_with_mask,
+        inplace_checks=Overlap(internal=True),
+        meta_checks=_check_masked_scatter,
     ),
     derivative=Derivative(
         "MaskedScatterBackward0",

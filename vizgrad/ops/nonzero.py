@@ -14,6 +14,7 @@ from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
 from ..dtypes import int64
 from ..tensor import Tensor, define_method
 from .declaration import native_function
+from .indexing_common import NONZERO_ON_META
 from .iterator import resize_output
 from .size_one_dims import unsqueeze
 from .splitting import unbind
@@ -50,12 +51,24 @@ def _nonzero_kernel(self: Tensor) -> Tensor:
     return _column_major(_nonzero_array(self))
 
 
-def _nonzero_out_kernel(self: Tensor, *, out: Tensor) -> Tensor:
+def _nonzero_meta(self: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """How many rows: the values would say. PyTorch 2.13's meta ``nonzero`` refuses (after
+    ``out``'s dtype, which the CPU kernel checks before reading anything)."""
+    if out is not None:
+        _check_nonzero_out(out)
+    raise NotImplementedError(NONZERO_ON_META)
+
+
+def _check_nonzero_out(out: Tensor) -> None:
     if out._dtype is not int64:
         raise RuntimeError(
             f"nonzero: Expected out tensor to have scalar type Long but got scalar type"
             f"{out._dtype.scalar_name}"
         )
+
+
+def _nonzero_out_kernel(self: Tensor, *, out: Tensor) -> Tensor:
+    _check_nonzero_out(out)
     coords = _nonzero_array(self)
     n, ndim = coords.shape
     if out._size != (n, ndim):
@@ -65,6 +78,9 @@ def _nonzero_out_kernel(self: Tensor, *, out: Tensor) -> Tensor:
     out._array[...] = coords
     return out
 
+
+# ``vizgrad.ops.meta_kernels`` registers them.
+_nonzero_kernel.meta_kernel = _nonzero_out_kernel.meta_kernel = _nonzero_meta
 
 # PyTorch binds nonzero to Python by hand (below), so the declaration's own function
 # stays private: the operator those bindings call.

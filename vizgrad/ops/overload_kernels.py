@@ -19,7 +19,7 @@ from ..memory_overlap import (
     assert_no_partial_overlap,
     warn_if_expanded,
 )
-from ..meta_device import META, check_copy_device
+from ..meta_device import META, check_copy_device, check_out_device
 from ..promotion import check_can_cast
 from ..schema import FunctionSchema
 from ..shape import contiguous_strides
@@ -180,12 +180,16 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
     warning), then ``impl_checks``, the steps of the TensorIterator it writes
     through, on the outputs as they are then. An impl that writes nothing (``max.dim``
     of an empty ``self``) returns None: the outputs stay as ``set_output`` made them.
+
+    On the meta device an output elsewhere is refused as PyTorch's Python out wrapper
+    refuses the copy; with ``structured_device``, first, as a C++ structured kernel's
+    ``set_output`` refuses it (``gather``, ``scatter``: ``check_out_device``).
     """
 
     def __init__(self, kernel, *out_names: str, exact_dtype: bool = False,
                  check_cast: bool = True, check_dtypes=None, checks=(), meta=None,
                  resized_checks=(), warn_resize: bool = True, impl=None,
-                 impl_checks=()):  # fmt: skip
+                 impl_checks=(), structured_device: bool = False):  # fmt: skip
         self.kernel = kernel
         self.out_names = out_names
         self.exact_dtype = exact_dtype
@@ -197,11 +201,13 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
         self.warn_resize = warn_resize
         self.impl = impl
         self.impl_checks = _steps(impl_checks)
+        self.structured_device = structured_device
 
     def for_overload(self, schema: FunctionSchema, variant: str):
         out_names = self.out_names or tuple(a.name for a in schema.out_arguments)
         positional = [a.name for a in schema.arguments if not a.kwarg_only]
         meta, single = self.meta, len(out_names) == 1
+        structured_device = self.structured_device
         kernel = self.kernel if self.impl is None else self.impl
 
         def out_kernel(*args, **kwargs):
@@ -210,12 +216,12 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
         def meta_out_kernel(*args, **kwargs):
             """On the meta device: the checks and ``set_output``, then nothing to write
             but that the outputs are where the result would be (``_safe_copy_out``)."""
-            outs = run(args, kwargs, None)
+            outs = run(args, kwargs, None, on_meta=True)
             for out in [outs] if single else outs:
                 check_copy_device(META, out)
             return outs
 
-        def run(args, kwargs, kernel):
+        def run(args, kwargs, kernel, on_meta=False):
             outs = {name: kwargs.pop(name) for name in out_names}
             call = _Call(args, kwargs, outs, positional)
             call.run(self.checks)
@@ -225,6 +231,9 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
                     args, kwargs = _with_arguments(args, kwargs, positional, specs.arguments)
                     specs = specs.specs
                     call = _Call(args, kwargs, outs, positional)
+                if on_meta and structured_device:  # ``set_output``'s first check
+                    for out in outs.values():
+                        check_out_device(META, out)
                 self._set_outputs(call, [specs] if single else list(specs))
             result = None if kernel is None else kernel(*args, **kwargs)
             if result is None:  # an impl that wrote nothing (an empty ``self``)

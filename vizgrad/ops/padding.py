@@ -28,12 +28,14 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
-from ..shape import contiguous_strides
+from ..shape import channels_last_strides, contiguous_strides, is_channels_last_strides
 from ..tensor import Tensor
-from .creation import checked_scalar, zeros_like
+from .creation import checked_scalar, strides_like, zeros_like
 from .declaration import native_function
 from .iterator import ALL_TYPES_AND_COMPLEX
+from .overload_kernels import meta_then_impl, out_wrapper
 from .parts import _slice_op
+from .registry import check_out_dtype
 
 __all__ = ["constant_pad_nd"]
 
@@ -50,8 +52,17 @@ def _narrow_for_pad(array: np.ndarray, axis: int, start: int, length: int) -> np
     return array[tuple(index)]
 
 
-def _constant_pad_nd_kernel(self: Tensor, pad, value=0) -> Tensor:
-    """Crop for the negative pads, then copy into a tensor filled with ``value``."""
+def _laid_out_like(input: Tensor, size) -> tuple:
+    """``at::empty(size, input.suggest_memory_format())``: a channels-last input (4-D or
+    5-D) gives a channels-last result, any other a row-major one."""
+    if is_channels_last_strides(input._size, input._stride):
+        return channels_last_strides(size)
+    return contiguous_strides(size)
+
+
+def _constant_pad_nd_meta(self: Tensor, pad, value=0) -> tuple:
+    """``constant_pad_nd``'s checks and result. Only crops: a ``clone`` of the cropped
+    view (its layout preserved); else the padded size, laid out as ``self`` suggests."""
     if len(pad) % 2 != 0:
         raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")
     dims = self.dim()
@@ -62,20 +73,24 @@ def _constant_pad_nd_kernel(self: Tensor, pad, value=0) -> Tensor:
             f"input. Pad length is {len(pad)}while the input has {dims}dimensions."
         )
     first = dims - pairs
-    source = self._array
+    cropped, offset = list(self._size), self._offset
     all_non_positive = True
     for axis in range(first, dims):
         left, right = pad[2 * (dims - axis - 1)], pad[2 * (dims - axis - 1) + 1]
         if left < 0:
-            source = _narrow_for_pad(source, axis, -left, source.shape[axis] + left)
+            _check_crop(cropped[axis] + left)
+            cropped[axis] += left
+            offset -= left * self._stride[axis]
         elif left:
             all_non_positive = False
         if right < 0:
-            source = _narrow_for_pad(source, axis, 0, source.shape[axis] + right)
+            _check_crop(cropped[axis] + right)
+            cropped[axis] += right
         elif right:
             all_non_positive = False
-    if all_non_positive:  # only crops: a copy of the cropped input
-        return Tensor._from_array(np.array(source), self._dtype)
+    if all_non_positive:
+        view = self._alias(tuple(cropped), self._stride, offset)
+        return view._size, self._dtype, strides_like(view)
     size = list(self._size)
     for axis in range(first, dims):
         left, right = pad[2 * (dims - axis - 1)], pad[2 * (dims - axis - 1) + 1]
@@ -86,7 +101,30 @@ def _constant_pad_nd_kernel(self: Tensor, pad, value=0) -> Tensor:
                 "resulted in a negative output size, which is invalid. Check dimension "
                 f"{axis} of your input."
             )
-    result = Tensor._empty_strided(tuple(size), contiguous_strides(size), self._dtype)
+    return tuple(size), self._dtype, _laid_out_like(self, size)
+
+
+def _check_crop(length: int) -> None:
+    if length < 0:  # ``narrow``'s, as ``constant_pad_nd`` calls it for a negative pad
+        raise RuntimeError("narrow(): length must be non-negative.")
+
+
+def _constant_pad_nd_kernel(self: Tensor, pad, value=0) -> Tensor:
+    """Crop for the negative pads, then copy into a tensor filled with ``value``."""
+    size, dtype, strides = _constant_pad_nd_meta(self, pad, value)
+    dims = self.dim()
+    first = dims - len(pad) // 2
+    source = self._array
+    for axis in range(first, dims):
+        left, right = pad[2 * (dims - axis - 1)], pad[2 * (dims - axis - 1) + 1]
+        if left < 0:
+            source = _narrow_for_pad(source, axis, -left, source.shape[axis] + left)
+        if right < 0:
+            source = _narrow_for_pad(source, axis, 0, source.shape[axis] + right)
+    result = Tensor._empty_strided(size, strides, dtype)
+    if all(p <= 0 for p in pad):  # only crops: a copy of the cropped input
+        result._array[...] = source
+        return result
     result._array[...] = checked_scalar(value, self._dtype)
     inside = [slice(None)] * dims
     for axis in range(first, dims):
@@ -98,7 +136,7 @@ def _constant_pad_nd_kernel(self: Tensor, pad, value=0) -> Tensor:
 
 constant_pad_nd = native_function(
     "constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor",
-    kernel=_constant_pad_nd_kernel,
+    kernel=meta_then_impl(_constant_pad_nd_meta, _constant_pad_nd_kernel),
     # ``constant_pad_nd_backward``: the gradient cropped back, i.e. padded by -pad.
     derivative=Derivative(
         "ConstantPadNdBackward0",
@@ -193,19 +231,41 @@ def _gather_matrices(input: Tensor, padding, dims: int, positions):
     ]
 
 
-def _index_pad_kernel(name: str, dims: int, positions, check):
-    """The forward of ``reflection_pad{dims}d`` / ``replication_pad{dims}d``: a gather."""
+def _index_pad_meta(name: str, dims: int, check):
+    """The meta function of ``reflection_pad{dims}d`` / ``replication_pad{dims}d``: the
+    checks, then the last ``dims`` dims grown by their pads, laid out as ``self``
+    suggests (PyTorch's CPU kernels keep channels-last)."""
 
-    def kernel(self: Tensor, padding) -> Tensor:
+    def meta(self: Tensor, padding) -> tuple:
         check(self, padding, dims)
         if self._dtype.name not in ALL_TYPES_AND_COMPLEX:
             raise NotImplementedError(f"\"{name}\" not implemented for '{self._dtype.scalar_name}'")
+        size = list(self._size)
+        for i in range(dims):
+            size[-1 - i] += padding[2 * i] + padding[2 * i + 1]
+        return tuple(size), self._dtype, _laid_out_like(self, size)
+
+    return meta
+
+
+def _index_pad_kernel(dims: int, positions, meta):
+    """The forward of ``reflection_pad{dims}d`` / ``replication_pad{dims}d``: a gather."""
+
+    def kernel(self: Tensor, padding) -> Tensor:
+        size, dtype, strides = meta(self, padding)
         values = self._array
         for axis, index in _gather_matrices(self, padding, dims, positions):
             values = np.take(values, index, axis=axis)
-        return Tensor._from_array(np.ascontiguousarray(values), self._dtype)
+        result = Tensor._empty_strided(size, strides, dtype)
+        result._array[...] = values
+        return result
 
     return kernel
+
+
+def _index_pad_backward_meta(grad_output: Tensor, self: Tensor, padding) -> tuple:
+    """``*_pad*d_backward``'s result: ``self``'s shape, laid out as ``self`` suggests."""
+    return self._size, self._dtype, _laid_out_like(self, self._size)
 
 
 def _index_pad_backward_kernel(dims: int, positions):
@@ -218,9 +278,42 @@ def _index_pad_backward_kernel(dims: int, positions):
             gather = np.zeros((index.size, self._size[axis]), dtype=grad.dtype)
             gather[np.arange(index.size), index] = 1
             grad = np.moveaxis(np.tensordot(grad, gather, axes=([axis], [0])), -1, axis)
-        return Tensor._from_array(np.ascontiguousarray(grad), self._dtype)
+        size, dtype, strides = _index_pad_backward_meta(grad_output, self, padding)
+        result = Tensor._empty_strided(size, strides, dtype)
+        result._array[...] = grad
+        return result
 
     return kernel
+
+
+# The kernels PyTorch has not made structured check ``out``'s dtype in the words of
+# ``TensorBase::data_ptr``; the structured ones, in ``set_output``'s.
+_LEGACY_OUT = {"reflection_pad2d", "reflection_pad2d_backward", "replication_pad2d_backward",
+               "replication_pad3d_backward"}  # fmt: skip
+
+
+def _check_out_dtype(name: str):
+    def check(dtypes, out) -> None:
+        if name not in _LEGACY_OUT:
+            check_out_dtype(out, dtypes[0])
+        elif out._dtype is not dtypes[0]:
+            raise RuntimeError(
+                f"expected scalar type {dtypes[0].scalar_name} but found {out._dtype.scalar_name}"
+            )
+
+    return check
+
+
+def _restride_out(self: Tensor, padding, *, out: Tensor) -> None:
+    """``out.resize_(size, self.suggest_memory_format())``: the 2-d and 3-d pad kernels
+    lay ``out`` out as their input suggests, resized or not (the 1-d ones, structured,
+    keep an ``out`` of the right shape as it is)."""
+    out._set_metadata(out._size, _laid_out_like(self, out._size), out._offset)
+
+
+def _restride_grad_input(grad_output: Tensor, self: Tensor, padding, *,
+                         grad_input: Tensor) -> None:  # fmt: skip
+    _restride_out(self, padding, out=grad_input)
 
 
 def _index_pad_family(kind: str, dims: int, positions, check):
@@ -228,11 +321,22 @@ def _index_pad_family(kind: str, dims: int, positions, check):
     name = f"{kind}_pad{dims}d"
     node = f"{kind.capitalize()}Pad{dims}D"
     size = 2 * dims
+    meta = _index_pad_meta(name, dims, check)
+    forward_kernel = _index_pad_kernel(dims, positions, meta)
+    backward_kernel = _index_pad_backward_kernel(dims, positions)
     backward = native_function(
         f"{name}_backward(Tensor grad_output, Tensor self, SymInt[{size}] padding) -> Tensor",
         f"{name}_backward.grad_input(Tensor grad_output, Tensor self, SymInt[{size}] padding, "
         "*, Tensor(a!) grad_input) -> Tensor(a!)",
-        kernel=_index_pad_backward_kernel(dims, positions),
+        kernels={
+            f"{name}_backward": meta_then_impl(_index_pad_backward_meta, backward_kernel),
+            f"{name}_backward.grad_input": out_wrapper(
+                backward_kernel,
+                meta=_index_pad_backward_meta,
+                check_dtypes=_check_out_dtype(f"{name}_backward"),
+                resized_checks=_restride_grad_input if dims > 1 else (),
+            ),
+        },
         # Linear in grad_output: its own backward is the forward padding again.
         derivative=Derivative(
             f"{node}BackwardBackward0",
@@ -248,7 +352,15 @@ def _index_pad_family(kind: str, dims: int, positions, check):
     forward = native_function(
         f"{name}(Tensor self, SymInt[{size}] padding) -> Tensor",
         f"{name}.out(Tensor self, SymInt[{size}] padding, *, Tensor(a!) out) -> Tensor(a!)",
-        kernel=_index_pad_kernel(name, dims, positions, check),
+        kernels={
+            name: meta_then_impl(meta, forward_kernel),
+            f"{name}.out": out_wrapper(
+                forward_kernel,
+                meta=meta,
+                check_dtypes=_check_out_dtype(name),
+                resized_checks=_restride_out if dims > 1 else (),
+            ),
+        },
         derivative=Derivative(
             f"{node}Backward0",
             save=("self", "padding"),

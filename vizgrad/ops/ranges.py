@@ -33,8 +33,8 @@ from ..user_warnings import warn_at_user_code
 from .creation import check_device, python_scalar
 from .declaration import native_function
 from .iterator import resize_output
-from .overload_kernels import out_wrapper
-from .registry import check_out_dtype, write_to_out
+from .overload_kernels import meta_then_impl, out_wrapper
+from .parts import _diagonal_geometry
 from .shape_views import _view_op
 
 __all__ = ["arange", "linspace", "logspace", "eye", "tril", "triu", "tril_indices",
@@ -400,6 +400,15 @@ def _triangle_kernels(fn_name: str, lower: bool) -> dict:
         if self.dim() < 2:
             raise RuntimeError(f"{fn_name}: input tensor must have at least 2 dimensions")
 
+    def meta(self, diagonal=0) -> tuple:
+        """The meta function: a matrix (or a batch of them), the result row-major."""
+        check_matrix(self)
+        return self._size, self._dtype
+
+    def inplace_meta(self, diagonal=0) -> Tensor:
+        check_matrix(self)
+        return self
+
     def functional_kernel(self, diagonal=0):
         check_matrix(self)
         mask = _triangle_mask(self._size, diagonal, lower)
@@ -412,12 +421,13 @@ def _triangle_kernels(fn_name: str, lower: bool) -> dict:
         self._array[..., ~mask] = 0
         return self
 
-    def out_kernel(self, diagonal=0, *, out):
-        check_out_dtype(out, self._dtype)
-        return write_to_out(functional_kernel(self, diagonal), out)
-
-    return {fn_name: functional_kernel, f"{fn_name}_": inplace_kernel,
-            f"{fn_name}.out": out_kernel}  # fmt: skip
+    inplace_kernel.meta_kernel = inplace_meta  # ``vizgrad.ops.meta_kernels`` registers it
+    # Structured: the meta function's check, then ``set_output`` (the exact dtype, resized).
+    return {
+        fn_name: meta_then_impl(meta, functional_kernel),
+        f"{fn_name}_": inplace_kernel,
+        f"{fn_name}.out": out_wrapper(functional_kernel, exact_dtype=True, meta=meta),
+    }
 
 
 # The kept triangle passes its gradient through; the zeroed part gets none.
@@ -486,12 +496,29 @@ triu_indices = native_function(
 # --- diag, diag_embed and diagonal_copy ----------------------------------------------
 
 
-def _diag_embed_kernel(self, offset=0, dim1=-2, dim2=-1):
+def _diag_embed_dims(self, dim1, dim2) -> tuple:
+    """``diag_embed``'s two dims, wrapped against the result's dims (one more)."""
     ndim = self.dim() + 1
     given = dim1, dim2
     dim1, dim2 = wrap_dim(dim1, ndim), wrap_dim(dim2, ndim)
     if dim1 == dim2:  # (named as the caller gave them)
         raise RuntimeError(f"diagonal dimensions cannot be identical {given[0]}, {given[1]}")
+    return dim1, dim2
+
+
+def _diag_embed_meta(self, offset=0, dim1=-2, dim2=-1) -> tuple:
+    """``diag_embed``'s result: the last dim becomes two of size ``n + |offset|`` at
+    ``dim1`` and ``dim2``, the other dims in order around them; row-major."""
+    dim1, dim2 = _diag_embed_dims(self, dim1, dim2)
+    n = self._size[-1] + abs(offset)
+    batch = iter(self._size[:-1])
+    size = tuple(n if d in (dim1, dim2) else next(batch) for d in range(self.dim() + 1))
+    return size, self._dtype
+
+
+def _diag_embed_kernel(self, offset=0, dim1=-2, dim2=-1):
+    ndim = self.dim() + 1
+    dim1, dim2 = _diag_embed_dims(self, dim1, dim2)
     n = self._size[-1] + abs(offset)
     batch = self._size[:-1]
     # Build with the two new dims last, then move them where they were asked for.
@@ -510,7 +537,7 @@ def _diag_embed_kernel(self, offset=0, dim1=-2, dim2=-1):
 # Each input element sits on the diagonal: its gradient is read from there.
 diag_embed = native_function(
     "diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
-    kernel=_diag_embed_kernel,
+    kernel=meta_then_impl(_diag_embed_meta, _diag_embed_kernel),
     derivative=Derivative(
         "DiagEmbedBackward0",
         save=("offset", "dim1", "dim2"),
@@ -522,7 +549,13 @@ diag_embed = native_function(
 )
 
 
+def _diagonal_copy_meta(self, offset=0, dim1=0, dim2=1) -> tuple:
+    """``diagonal_copy``'s result: ``diagonal``'s view geometry (its checks), row-major."""
+    return tuple(_diagonal_geometry(self, offset, dim1, dim2)[0]), self._dtype
+
+
 def _diagonal_copy_kernel(self, offset=0, dim1=0, dim2=1):
+    _diagonal_copy_meta(self, offset, dim1, dim2)
     values = np.diagonal(self._array, offset=offset, axis1=dim1, axis2=dim2)
     return Tensor._from_array(np.ascontiguousarray(values), self._dtype)
 
@@ -541,7 +574,14 @@ def _diagonal_backward(grad: Tensor, saved) -> Tensor:
 
 diagonal_copy = native_function(
     "diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor",
-    kernel=_diagonal_copy_kernel,
+    "diagonal_copy.out(Tensor self, int offset=0, int dim1=0, int dim2=1, *, Tensor(a!) out) "
+    "-> Tensor(a!)",
+    kernels={
+        "diagonal_copy": meta_then_impl(_diagonal_copy_meta, _diagonal_copy_kernel),
+        # Generated: the result, then ``out`` (of its dtype) resized, then written.
+        "diagonal_copy.out": out_wrapper(_diagonal_copy_kernel, exact_dtype=True,
+                                         meta=_diagonal_copy_meta),
+    },
     derivative=Derivative("DiagonalBackward0_copy",
                           save=("self_sym_sizes", "offset", "dim1", "dim2"),
                           grads={"self": _diagonal_backward}),
@@ -563,6 +603,13 @@ def _diag_composite(self, diagonal=0):
     return diagonal_copy(self, diagonal, 0, 1)
 
 
+def _diag_meta(self, diagonal=0) -> tuple:
+    """``diag``'s result, for its ``out=`` overload: ``diag_embed``'s or ``diagonal_copy``'s."""
+    if self.dim() == 1:
+        return _diag_embed_meta(self, diagonal, 0, 1)
+    return _diagonal_copy_meta(self, diagonal, 0, 1)
+
+
 def _diag_values(self, diagonal=0):
     """What ``diag`` computes, for its ``out=`` overload (which records no history)."""
     if self.dim() == 1:
@@ -574,7 +621,7 @@ diag = native_function(
     "diag(Tensor self, int diagonal=0) -> Tensor",
     "diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_diag_composite,
-    kernels={"diag.out": out_wrapper(_diag_values)},
+    kernels={"diag.out": out_wrapper(_diag_values, exact_dtype=True, meta=_diag_meta)},
     kind=COMPOSITE_IMPLICIT,
     check=_check_diag_input,
     doc="``torch.diag``: a vector becomes a square matrix with it on a diagonal; a matrix "

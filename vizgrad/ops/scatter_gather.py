@@ -31,7 +31,7 @@ from .indexing_common import (
     _nonempty_size,
     from_inplace,
 )
-from .overload_kernels import Overlap, out_wrapper
+from .overload_kernels import Overlap, meta_then_impl, out_wrapper
 from .shape_views import _expand_op, _view_op
 
 __all__ = [
@@ -71,10 +71,13 @@ def _gather_meta(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = Fals
     return index._size, self._dtype
 
 
-def _gather_kernel(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Tensor:
+def _check_gather(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = False,
+                  **_out) -> None:  # fmt: skip
+    """``gather``'s meta function after ``set_output``: an empty index gathers nothing,
+    whatever its dtype; else its dtype, then ``gather_shape_check``."""
     dim = wrap_dim(dim, len(self._size))
-    if index.numel() == 0:  # an empty index of any dtype gathers nothing
-        return Tensor._empty_strided(index._size, contiguous_strides(index._size), self._dtype)
+    if index.numel() == 0:
+        return
     if index._dtype not in (int32, int64):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
     if max(len(self._size), 1) != max(len(index._size), 1):
@@ -85,6 +88,20 @@ def _gather_kernel(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = Fa
                 f"Size does not match at dimension {d} expected index {list(index._size)} to be "
                 f"no larger than self {list(self._size)} apart from dimension {dim}"
             )
+
+
+def _gather_meta_checked(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = False):
+    """``gather``'s whole meta function (the functional overload's Meta kernel)."""
+    spec = _gather_meta(self, dim, index)
+    _check_gather(self, dim, index)
+    return spec
+
+
+def _gather_kernel(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Tensor:
+    dim = wrap_dim(dim, len(self._size))
+    if index.numel() == 0:  # an empty index of any dtype gathers nothing
+        return Tensor._empty_strided(index._size, contiguous_strides(index._size), self._dtype)
+    _check_gather(self, dim, index)
     _check_index_in_range(index, _nonempty_size(self, dim), dim)
     # Fancy indexing makes a new row-major array of the index's shape: the result.
     values = _at_least_1d(self._array)[_along_dim(dim, index._array)]
@@ -120,11 +137,12 @@ gather = native_function(
     "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
     "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) "
     "-> Tensor(a!)",
-    kernel=_gather_kernel,
+    kernel=meta_then_impl(_gather_meta_checked, _gather_kernel),
     # gather reads ``self`` in another order than it writes: ``out`` may not touch it.
     kernels={"gather.out": out_wrapper(
-        _gather_kernel, exact_dtype=True, meta=_gather_meta,
-        resized_checks=Overlap(internal=True, full=("self",), partial=("index",)),
+        _gather_kernel, exact_dtype=True, meta=_gather_meta, structured_device=True,
+        resized_checks=(Overlap(internal=True, full=("self",), partial=("index",)),
+                        _check_gather),
     )},
     derivative=Derivative("GatherBackward0", complex=True, save=("self", "dim", "index", "sparse_grad"),
                           grads={"self": _gather_backward}),
@@ -258,19 +276,29 @@ def _warn_scatter_reduce_deprecated(self, dim, index, source, *, reduce=None, ou
         )
 
 
-def _write_scatter(self, dim, index, src, reduce=None):
+def _check_scatter(self, dim, index, src, reduce=None) -> int:
+    """``scatter``'s argument checks, then (only after them) ``check_reduce_op``;
+    returns the wrapped dim."""
     dim = _scatter_checks("scatter", self, dim, index, src)
-    # ``check_reduce_op``: only after the arguments were checked.
     if reduce is not None and reduce not in _SCATTER_REDUCTIONS:
         raise RuntimeError("reduce argument must be either add or multiply.")
+    return dim
+
+
+def _write_scatter(self, dim, index, src, reduce=None):
+    dim = _check_scatter(self, dim, index, src, reduce)
     _check_index_in_range(index, _nonempty_size(self, dim), dim)
     if not isinstance(src, Tensor):
         src = checked_scalar(src, self._dtype)
     _scatter_into(self, dim, index, src, _SCATTER_REDUCTIONS.get(reduce))
 
 
+def _check_scatter_add(self, dim, index, src) -> int:
+    return _scatter_checks("scatter", self, dim, index, src)
+
+
 def _write_scatter_add(self, dim, index, src):
-    dim = _scatter_checks("scatter", self, dim, index, src)
+    dim = _check_scatter_add(self, dim, index, src)
     _check_index_in_range(index, _nonempty_size(self, dim), dim)
     _scatter_into(self, dim, index, src, np.add)
 
@@ -290,6 +318,7 @@ _SCATTER_OUT = {
     "exact_dtype": True,
     "meta": _like_self,
     "resized_checks": Overlap(partial=("self",)),
+    "structured_device": True,
 }
 
 
@@ -335,7 +364,8 @@ scatter = native_function(
     "str reduce) -> Tensor(a!)",
     "scatter.value_reduce_out(Tensor self, int dim, Tensor index, Scalar value, *, "
     "str reduce, Tensor(a!) out) -> Tensor(a!)",
-    kernel=from_inplace(_write_scatter, start=_clone_row_major, **_SCATTER_OUT),
+    kernel=from_inplace(_write_scatter, start=_clone_row_major, meta_checks=_check_scatter,
+                        **_SCATTER_OUT),  # fmt: skip
     derivatives={
         "scatter.src": Derivative("ScatterBackward0", complex=True, save=("dim", "index"),
                                   grads={"self": _zero_where_written,
@@ -358,7 +388,9 @@ scatter_add = native_function(
     "scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
     "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) "
     "-> Tensor(a!)",
-    kernel=from_inplace(_write_scatter_add, start=_clone_row_major, **_SCATTER_OUT),
+    kernel=from_inplace(
+        _write_scatter_add, start=_clone_row_major, meta_checks=_check_scatter_add, **_SCATTER_OUT
+    ),  # fmt: skip
     # Adding does not overwrite: ``self`` passes its gradient through untouched.
     derivative=Derivative(
         "ScatterAddBackward0",
@@ -426,6 +458,15 @@ def divide_by_counts(target: np.ndarray, counts: np.ndarray, dtype) -> None:
         np.true_divide(target, counts, out=target)
     else:
         np.floor_divide(target, counts, out=target)
+
+
+def _check_scatter_reduce(self, dim, index, src, reduce, *, include_self=True) -> None:
+    """``scatter_reduce``'s checks that read no data: the arguments, the reduction's
+    name, and (with an index that writes anything) whether the dtype has it."""
+    _scatter_checks("scatter", self, dim, index, src)
+    name = _reduction_name(reduce)
+    if index.numel():
+        _check_reduction_dtype(name, self._dtype)
 
 
 def _write_scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
@@ -551,6 +592,7 @@ scatter_reduce = native_function(
     kernel=from_inplace(
         _write_scatter_reduce,
         start=_clone_row_major,
+        meta_checks=_check_scatter_reduce,
         checks=_SCATTER_CHECKS,
         inplace_checks=(*_SCATTER_CHECKS, _check_scatter_reduce_op),
         exact_dtype=True,

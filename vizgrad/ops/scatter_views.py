@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ..derivatives import Derivative
 from ..memory_overlap import MemOverlap, has_internal_overlap
+from ..meta_device import empty_meta
 from ..tensor import Tensor
 from .copy import _copy_, clone
 from .declaration import native_function
@@ -50,19 +51,28 @@ def clone_preserving_strides(self: Tensor) -> Tensor:
     """
     if has_internal_overlap(self) is MemOverlap.YES:
         return clone(self)
+    if self.is_meta:  # a meta storage as big, viewed alike
+        storage = empty_meta((self._storage.nbytes() // self._dtype.itemsize,), (1,), self._dtype)
+        return storage._alias(self._size, self._stride, self._offset)
     storage_copy = Tensor._from_array(self._storage.data.copy(), self._dtype)
     return storage_copy._alias(self._size, self._stride, self._offset)
+
+
+def _check_src_size(src: Tensor, view_size) -> None:
+    if src._size != tuple(view_size):
+        raise RuntimeError(
+            f"expected src to have a size equal to the slice of self. src size = "
+            f"{list(src._size)}, slice size = {list(view_size)}"
+        )
 
 
 def _scatter_into_view(self: Tensor, src: Tensor, take_view) -> Tensor:
     """A copy of ``self`` (strides kept) whose part ``take_view`` reads holds ``src``."""
     output = clone_preserving_strides(self)
     part = take_view(output)
-    if part._size != src._size:
-        raise RuntimeError(
-            f"expected src to have a size equal to the slice of self. src size = "
-            f"{list(src._size)}, slice size = {list(part._size)}"
-        )
+    _check_src_size(src, part._size)
+    if output.is_meta:  # nothing to copy
+        return output
     _copy_(part, src)
     return output
 
@@ -103,6 +113,14 @@ def _slice_scatter_kernel(self: Tensor, src: Tensor, dim: int = 0, start=None, e
     return _scatter_into_view(self, src, lambda t: _slice_op(t, dim, start, end, step))
 
 
+def _slice_scatter_meta(self: Tensor, src: Tensor, dim: int = 0, start=None, end=None,
+                        step: int = 1) -> tuple:  # fmt: skip
+    """What the ``out=`` overload resizes ``out`` to: ``self``'s shape, once ``src`` was
+    checked against the slice."""
+    _check_src_size(src, _slice_geometry(self, dim, start, end, step)[0])
+    return self._size, self._dtype
+
+
 def _slice_scatter_self_grad(grad: Tensor, s) -> Tensor:
     view_size = _slice_geometry(grad, s.dim, s.start, s.end, s.step)[0]
     return _without_the_view(grad, view_size, slice_scatter, s.dim, s.start, s.end, s.step)
@@ -117,7 +135,11 @@ slice_scatter = native_function(
     kernel=_slice_scatter_kernel,
     # Its out= kernel is generated: the result, then ``out`` resized, then copied into
     # it if it has the result's dtype.
-    kernels={"slice_scatter.out": out_wrapper(_slice_scatter_kernel, exact_dtype=True)},
+    kernels={
+        "slice_scatter.out": out_wrapper(
+            _slice_scatter_kernel, exact_dtype=True, meta=_slice_scatter_meta
+        )
+    },  # fmt: skip
     derivative=Derivative(
         "SliceScatterBackward0",
         save=("dim", "start", "end", "step"),

@@ -26,7 +26,7 @@ from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
 from .declaration import native_function
 from .iterator import ALL_TYPES, dispatch_dtypes
-from .overload_kernels import out_wrapper
+from .overload_kernels import meta_then_impl, out_wrapper
 from .reduction_machinery import wrap_result
 
 __all__ = ["searchsorted", "bucketize", "isin"]
@@ -108,8 +108,12 @@ def _check_searchsorted(sorted_sequence: Tensor, self, *, out_int32=False, right
                 "vizgrad.searchsorted(): sorter must be a tensor of long dtype but got dtype "
                 f"{sorter.dtype.scalar_name}"
             )
-        order = sorter._array
-        if order.size and (order.max() >= sorter.shape[-1] or order.min() < 0):
+        order = None if sorter.is_meta else sorter._array  # no indices to check on meta
+        if (
+            order is not None
+            and order.size
+            and (order.max() >= sorter.shape[-1] or order.min() < 0)
+        ):
             raise RuntimeError("vizgrad.searchsorted(): sorter index out of range")
     value_dim = self.dim() if isinstance(self, Tensor) else 0
     value_numel = self.numel() if isinstance(self, Tensor) else 1
@@ -144,6 +148,15 @@ def _check_searchsorted(sorted_sequence: Tensor, self, *, out_int32=False, right
 def _searchsorted_meta(sorted_sequence: Tensor, self, **_options):
     """``searchsorted_out_cpu`` resizes ``out`` to the values' shape before searching."""
     return (tuple(self.shape) if isinstance(self, Tensor) else (), None)
+
+
+def _searchsorted_result(sorted_sequence: Tensor, self, *, out_int32=False, right=False,
+                         side=None, sorter=None) -> tuple:  # fmt: skip
+    """The functional overload's meta function: the checks, then an int64 (or, with
+    ``out_int32``, int32) result of the values' shape, row-major."""
+    _check_searchsorted(sorted_sequence, self, out_int32=out_int32, right=right, side=side,
+                        sorter=sorter)  # fmt: skip
+    return _searchsorted_meta(sorted_sequence, self)[0], dt.int32 if out_int32 else dt.int64
 
 
 def _warn_if_copied(tensor: Tensor | None, what: str) -> None:
@@ -196,7 +209,7 @@ searchsorted = native_function(
     "bool right=False, str? side=None, Tensor? sorter=None) -> Tensor",
     "searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, "
     "bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_searchsorted_kernel,
+    kernel=meta_then_impl(_searchsorted_result, _searchsorted_impl),
     kernels={
         "searchsorted.Tensor_out": _searchsorted_out,
         "searchsorted.Scalar_out": _searchsorted_out,
@@ -213,6 +226,11 @@ def _check_bucketize(self, boundaries: Tensor, **_options) -> None:
         raise RuntimeError(
             f"boundaries tensor must be 1 dimension, but got dim({boundaries.dim()})"
         )
+
+
+def _bucketize_meta(self, boundaries: Tensor, *, out_int32=False, right=False) -> tuple:
+    _check_bucketize(self, boundaries)
+    return _searchsorted_result(boundaries, self, out_int32=out_int32, right=right)
 
 
 def _bucketize_kernel(self, boundaries: Tensor, *, out_int32=False, right=False) -> Tensor:
@@ -236,7 +254,7 @@ bucketize = native_function(
     "bool right=False, Tensor(a!) out) -> Tensor(a!)",
     "bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) "
     "-> Tensor",
-    kernel=_bucketize_kernel,
+    kernel=meta_then_impl(_bucketize_meta, _bucketize_kernel),
     kernels={"bucketize.Tensor_out": _bucketize_out_kernel},
     kind=NONDIFFERENTIABLE,
     variants="function",
@@ -308,7 +326,7 @@ isin = native_function(
     "bool invert=False) -> Tensor",
     "isin.Scalar_Tensor_out(Scalar element, Tensor test_elements, *, bool assume_unique=False, "
     "bool invert=False, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_isin_kernel,
+    kernel=meta_then_impl(_isin_meta, _isin_kernel),
     kernels={
         name: out_wrapper(_isin_kernel, exact_dtype=True, meta=_isin_meta)
         for name in ("isin.Tensor_Tensor_out", "isin.Tensor_Scalar_out", "isin.Scalar_Tensor_out")

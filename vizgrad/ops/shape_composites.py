@@ -35,7 +35,7 @@ from .declaration import native_function
 from .iterator import resize_output
 from .joining import flip, stack
 from .masked import masked_select
-from .overload_kernels import out_wrapper
+from .overload_kernels import meta_then_impl, out_wrapper
 from .parts import _select_op, _slice_op, zeros_with_grad_in_view
 from .ranges import arange
 from .scan import cumprod
@@ -291,6 +291,14 @@ def _narrowed_range(self: Tensor, dim: int, start: int, length: int) -> tuple[in
     return dim, start
 
 
+def _narrow_copy_meta(self: Tensor, dim: int, start: int, length: int) -> tuple:
+    """``narrow_copy``'s result: ``self`` with ``length`` along ``dim``, row-major."""
+    dim, start = _narrowed_range(self, dim, start, length)
+    size = list(self._size)
+    size[dim] = length
+    return tuple(size), self._dtype
+
+
 def _narrow_copy_kernel(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     dim, start = _narrowed_range(self, dim, start, length)
     part = self._array[(slice(None),) * dim + (slice(start, start + length),)]
@@ -322,10 +330,11 @@ narrow_copy = native_function(
     "narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) "
     "-> Tensor(a!)",
     kernels={
-        "narrow_copy": _narrow_copy_kernel,
+        "narrow_copy": meta_then_impl(_narrow_copy_meta, _narrow_copy_kernel),
         # ``out`` must have ``self``'s dtype, and is resized without a warning.
         "narrow_copy.out": out_wrapper(
             _narrow_copy_kernel, check_cast=False, checks=_check_narrow_copy_out,
+            meta=_narrow_copy_meta,
             warn_resize=False,
         ),
     },
@@ -348,16 +357,31 @@ def _block_shape(t: Tensor) -> tuple[int, int]:
     return t._size if len(t._size) == 2 else (1, t.numel())
 
 
-def _block_diag_kernel(tensors) -> Tensor:
-    """Zeros, with each tensor copied into its block along the diagonal."""
+def _block_diag_meta(tensors) -> tuple:
+    """``block_diag``'s checks and result: one row-major matrix of the blocks' sizes
+    summed (no tensor: a ``(1, 0)`` matrix of the default dtype)."""
     if not tensors:
-        return Tensor._empty_strided((1, 0), contiguous_strides((1, 0)), get_default_dtype())
+        return (1, 0), get_default_dtype()
+    _check_block_dims(tensors)
+    shapes = [_block_shape(t) for t in tensors]
+    size = (sum(rows for rows, _ in shapes), sum(columns for _, columns in shapes))
+    return size, result_type(*tensors)
+
+
+def _check_block_dims(tensors) -> None:
     for i, t in enumerate(tensors):
         if t.dim() > 2:
             raise RuntimeError(
                 "vizgrad.block_diag: Input tensors must have 2 or fewer dimensions. Input "
                 f"{i} has {t.dim()} dimensions"
             )
+
+
+def _block_diag_kernel(tensors) -> Tensor:
+    """Zeros, with each tensor copied into its block along the diagonal."""
+    if not tensors:
+        return Tensor._empty_strided((1, 0), contiguous_strides((1, 0)), get_default_dtype())
+    _check_block_dims(tensors)
     dtype = result_type(*tensors)
     shapes = [_block_shape(t) for t in tensors]
     size = (sum(rows for rows, _ in shapes), sum(columns for _, columns in shapes))
@@ -385,7 +409,7 @@ def _block_diag_backward(grad: Tensor, saved) -> list[Tensor]:
 
 _block_diag = native_function(
     "block_diag(Tensor[] tensors) -> Tensor",
-    kernel=_block_diag_kernel,
+    kernel=meta_then_impl(_block_diag_meta, _block_diag_kernel),
     derivative=Derivative(
         "BlockDiagBackward0",
         save=("tensors_args_sizes",),
