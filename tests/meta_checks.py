@@ -29,6 +29,8 @@ def cpu_like(v):
 
 
 def metadata(x):
+    if isinstance(x, tuple | list):  # an operator's several results (``cummax``'s two)
+        return tuple(metadata(r) for r in x)
     return (tuple(x.shape), x.stride(), x.storage_offset(), str(x.dtype).split(".")[1])
 
 

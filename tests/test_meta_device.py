@@ -413,7 +413,7 @@ def test_dispatch_trace_names_the_meta_backend_and_why():
         zero_dim + v  # one meta argument is enough
     assert [s.key for s in trace.steps] == ["AutogradCPU", "Meta"]
     with vg.dispatch_trace() as trace, pytest.raises(NotImplementedError):
-        v.prod()
+        vg.equal(v, v)  # no Meta kernel, in PyTorch 2.13 either
     assert trace.steps[-1].key == "Meta"
     assert "no Meta kernel" in trace.steps[-1].note
     dense = vg.ones(2)

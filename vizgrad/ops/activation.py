@@ -41,23 +41,40 @@ from .declaration import native_function
 from .elementwise import elementwise
 from .iterator import ALL_TYPES, COMPLEX_TYPES, FLOATING_TYPES, TensorIterator, dispatch_dtypes
 from .logical import where
+from .overload_kernels import out_wrapper
 
 __all__ = ["softmax", "log_softmax", "celu", "celu_", "selu", "selu_"]
 
 
 def _not_implemented(kernel: str, input: Tensor, dim: int) -> None:
     # PyTorch compiles two kernels, one for the innermost dimension, one for the others.
-    last = dim == input.dim() - 1 or input.dim() == 0
+    last = input.dim() == 0 or wrap_dim(dim, input.dim()) == input.dim() - 1
     name = f"{kernel}_lastdim_kernel_impl" if last else f"{kernel}_kernel_impl"
     raise NotImplementedError(f"\"{name}\" not implemented for '{input._dtype.scalar_name}'")
 
 
+def check_softmax(kernel: str, input: Tensor, dim: int, half_to_float: bool) -> None:
+    """``host_softmax``'s checks: no half-to-float on CPU, floating dtypes only (an input
+    without elements returns before the dtype dispatch)."""
+    if half_to_float:
+        raise RuntimeError(f"{kernel} with half to float conversion is not supported on CPU")
+    if input.numel() and input._dtype.name not in FLOATING_TYPES:
+        _not_implemented(kernel, input, dim)
+
+
+def softmax_backward_dtype(kernel: str, grad_output: Tensor, dim: int, input_dtype):
+    """``_softmax_backward_data``'s checks and the dtype of its result."""
+    dim = wrap_dim(dim, grad_output.dim())
+    if grad_output._dtype.name not in FLOATING_TYPES:
+        _not_implemented(kernel, grad_output, dim)
+    if grad_output._dtype is float32 and input_dtype is float16:  # the half_to_float forward's
+        return float16
+    return grad_output._dtype
+
+
 def _softmax_family_kernel(kernel: str, log: bool):
     def compute(input: Tensor, dim: int, half_to_float: bool) -> Tensor:
-        if half_to_float:
-            raise RuntimeError(f"{kernel} with half to float conversion is not supported on CPU")
-        if input._dtype.name not in FLOATING_TYPES:
-            _not_implemented(kernel, input, dim)
+        check_softmax(kernel, input, dim, half_to_float)
         # host_softmax works on ``input.contiguous()``: the result is contiguous too.
         size = input._size
         result = Tensor._empty_strided(size, contiguous_strides(size), input._dtype)
@@ -83,12 +100,8 @@ def _softmax_backward_kernel(kernel: str, log: bool):
     ``d log s_i/dx_j = δij - s_j``, so log_softmax's is ``g - exp(y) * sum(g)``."""
 
     def compute(grad_output: Tensor, output: Tensor, dim: int, input_dtype) -> Tensor:
+        dtype = softmax_backward_dtype(kernel, grad_output, dim, input_dtype)
         dim = wrap_dim(dim, grad_output.dim())
-        if grad_output._dtype.name not in FLOATING_TYPES:
-            _not_implemented(kernel, grad_output, dim)
-        dtype = grad_output._dtype
-        if dtype is float32 and input_dtype is float16:  # the half_to_float forward's
-            dtype = float16
         size = grad_output._size
         result = Tensor._empty_strided(size, contiguous_strides(size), dtype)
         if grad_output.numel() == 0:
@@ -171,6 +184,8 @@ _softmax = native_function(
     "_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
     "_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_softmax_family_kernel("softmax", log=False),
+    kernels={"_softmax.out": out_wrapper(_softmax_family_kernel("softmax", log=False),
+                                         exact_dtype=True)},  # fmt: skip
     derivative=Derivative(
         "SoftmaxBackward0", save=("dim", "result"), grads={"self": _softmax_grad}
     ),
@@ -180,6 +195,8 @@ _log_softmax = native_function(
     "_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
     "_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_softmax_family_kernel("log_softmax", log=True),
+    kernels={"_log_softmax.out": out_wrapper(_softmax_family_kernel("log_softmax", log=True),
+                                             exact_dtype=True)},  # fmt: skip
     derivative=Derivative(
         "LogSoftmaxBackward0", save=("dim", "result"), grads={"self": _log_softmax_grad}
     ),
@@ -204,6 +221,8 @@ softmax = native_function(
     "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) "
     "-> Tensor(a!)",
     kernel=_converted_then(_softmax.overloads["_softmax"]),
+    kernels={"softmax.int_out": out_wrapper(_converted_then(_softmax.overloads["_softmax"]),
+                                            exact_dtype=True)},  # fmt: skip
     kind=COMPOSITE_IMPLICIT,
     doc="``torch.softmax``: exponentials normalised to sum to 1 along ``dim``.",
 )
@@ -212,6 +231,8 @@ log_softmax = native_function(
     "log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) "
     "-> Tensor(a!)",
     kernel=_converted_then(_log_softmax.overloads["_log_softmax"]),
+    kernels={"log_softmax.int_out": out_wrapper(
+        _converted_then(_log_softmax.overloads["_log_softmax"]), exact_dtype=True)},
     kind=COMPOSITE_IMPLICIT,
     doc="``torch.log_softmax``: the logarithm of ``softmax``, computed without underflow.",
 )

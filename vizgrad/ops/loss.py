@@ -238,10 +238,9 @@ soft_margin_loss = native_function(
 # --- binary_cross_entropy ----------------------------------------------------------------
 
 
-def _bce_kernel(self: Tensor, target: Tensor, weight: Tensor | None = None,
-                reduction: int = MEAN) -> Tensor:  # fmt: skip
-    # One TensorIterator over (loss, input, target), all of one dtype (the config's
-    # default ``check_all_same_dtype``), compiled for floating types only.
+def check_bce(self: Tensor, target: Tensor) -> None:
+    """One TensorIterator over (loss, input, target), all of one dtype (the config's
+    default ``check_all_same_dtype``), compiled for floating types only."""
     for other in (target,):
         if other._dtype is not self._dtype:
             raise RuntimeError(
@@ -251,6 +250,11 @@ def _bce_kernel(self: Tensor, target: Tensor, weight: Tensor | None = None,
         raise NotImplementedError(
             f"\"binary_cross_entropy\" not implemented for '{self._dtype.scalar_name}'"
         )
+
+
+def _bce_kernel(self: Tensor, target: Tensor, weight: Tensor | None = None,
+                reduction: int = MEAN) -> Tensor:  # fmt: skip
+    check_bce(self, target)
     x, y = np.broadcast_arrays(self._array, target._array)
     if not np.all((x >= 0) & (x <= 1)):
         raise RuntimeError("all elements of input should be between 0 and 1")
@@ -312,12 +316,17 @@ def log_sigmoid(x: Tensor) -> Tensor:
     return x.clamp_max(0) - (-x.abs()).exp().log1p()
 
 
-def _log_sigmoid_values(input: Tensor) -> Tensor:
-    """``at::log_sigmoid(input)`` inside the kernel (compiled for floating types)."""
+def check_log_sigmoid(input: Tensor) -> None:
+    """``at::log_sigmoid``'s kernel is compiled for floating types."""
     if input._dtype.name not in FLOATING_TYPES:
         raise NotImplementedError(
             f"\"log_sigmoid_cpu\" not implemented for '{input._dtype.scalar_name}'"
         )
+
+
+def _log_sigmoid_values(input: Tensor) -> Tensor:
+    """``at::log_sigmoid(input)`` inside the kernel (compiled for floating types)."""
+    check_log_sigmoid(input)
     x = input._array
     values = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
     return Tensor._from_array(np.asarray(values, input._dtype.numpy), input._dtype)
@@ -325,9 +334,15 @@ def _log_sigmoid_values(input: Tensor) -> Tensor:
 
 def _bce_with_logits_kernel(self: Tensor, target: Tensor, weight: Tensor | None = None,
                             pos_weight: Tensor | None = None, reduction: int = MEAN) -> Tensor:  # fmt: skip
-    # The body of ATen's ``binary_cross_entropy_with_logits``:
-    # ``(1 - y) x - log_sigmoid(x) * (1 + (pos_weight - 1) y)``, weighted, reduced.
-    log_sigmoid_input = _log_sigmoid_values(self)
+    return bce_with_logits(self, target, weight, pos_weight, reduction,
+                           _log_sigmoid_values(self))  # fmt: skip
+
+
+def bce_with_logits(self: Tensor, target: Tensor, weight, pos_weight, reduction: int,
+                    log_sigmoid_input: Tensor) -> Tensor:  # fmt: skip
+    """The body of ATen's ``binary_cross_entropy_with_logits``, given ``log_sigmoid(x)``
+    (computed, or on the meta device an empty tensor of its metadata):
+    ``(1 - y) x - log_sigmoid(x) * (1 + (pos_weight - 1) y)``, weighted, reduced."""
     if pos_weight is not None:
         log_weight = (pos_weight - 1).mul(target).add_(1)
         log_sigmoid_input.mul_(log_weight)
@@ -432,8 +447,9 @@ def _as_pair(values: tuple, dtype) -> tuple:
     return tuple(Tensor._from_array(np.array(v, dtype.numpy), dtype) for v in values)
 
 
-def _nll_loss_forward_kernel(self, target, weight, reduction, ignore_index):
-    # The checks of ``TORCH_META_FUNC(nll_loss_forward)``, in its order.
+def check_nll_loss_forward(self, target, weight) -> None:
+    """The checks of ``TORCH_META_FUNC(nll_loss_forward)``, in its order, then the
+    kernel's dtype dispatch."""
     if not 0 < self.dim() <= 2:
         raise RuntimeError("input tensor should be 1D or 2D")
     if target.dim() > 1:
@@ -457,6 +473,11 @@ def _nll_loss_forward_kernel(self, target, weight, reduction, ignore_index):
             f"but got weight tensor of shape: {list(weight.shape)}"
         )
     _check_nll_dtypes(self, target, weight)
+
+
+def _nll_loss_forward_kernel(self, target, weight, reduction, ignore_index):
+    check_nll_loss_forward(self, target, weight)
+    classes = self.shape[-1]
     rows = self._array.reshape(-1, classes)
     per_sample = (self.shape[0],) if reduction == NONE and self.dim() == 2 else None
     values = _nll_values(self, rows, target._array.reshape(-1).astype(np.int64), weight,
@@ -508,11 +529,7 @@ def _nll_backward_rows(grad_output, self, rows_shape, target, weight, reduction,
     loss per sample, ``-weight[t] * grad_output[i]``. PyTorch's order of operations, so
     the rounding is its own.
     """
-    dtype = self._dtype
-    if grad_output._dtype is not dtype:  # its kernel reads grad_output as self's type
-        raise RuntimeError(
-            f"expected scalar type {dtype.scalar_name} but found {grad_output._dtype.scalar_name}"
-        )
+    dtype = self._dtype  # (``grad_output`` has it: ``check_nll_grad_output_dtype``)
     rows = np.zeros(rows_shape, dtype.numpy)
     kept = target != ignore_index
     samples, classes = np.flatnonzero(kept), target[kept]
@@ -546,9 +563,9 @@ def _check_total_weight(total_weight, spaces: str = " ") -> None:
         )
 
 
-def _nll_loss_backward_kernel(grad_output, self, target, weight, reduction, ignore_index,
-                              total_weight):  # fmt: skip
-    # The checks of ``TORCH_META_FUNC(nll_loss_backward)``, in its order.
+def check_nll_loss_backward(grad_output, self, target, weight, reduction, total_weight):
+    """The checks of ``TORCH_META_FUNC(nll_loss_backward)``, in its order, then the
+    kernel's dtype dispatch and its reading of ``grad_output`` as ``self``'s type."""
     if not 0 < self.dim() <= 2:
         raise RuntimeError("input tensor should be 1D or 2D")
     if target.dim() > 1:
@@ -572,6 +589,21 @@ def _nll_loss_backward_kernel(grad_output, self, target, weight, reduction, igno
     else:
         _check_nll_backward_grad_output(grad_output)
     _check_nll_dtypes(self, target, weight, "nll_loss_backward_out_frame")
+    check_nll_grad_output_dtype(grad_output, self)
+
+
+def check_nll_grad_output_dtype(grad_output, self) -> None:
+    if grad_output._dtype is not self._dtype:  # its kernel reads grad_output as self's type
+        raise RuntimeError(
+            f"expected scalar type {self._dtype.scalar_name} but found "
+            f"{grad_output._dtype.scalar_name}"
+        )
+
+
+def _nll_loss_backward_kernel(grad_output, self, target, weight, reduction, ignore_index,
+                              total_weight):  # fmt: skip
+    check_nll_loss_backward(grad_output, self, target, weight, reduction, total_weight)
+    per_sample = reduction == NONE and self.dim() == 2
     classes = self.shape[-1]
     rows = _nll_backward_rows(grad_output, self, (max(self.numel() // max(classes, 1), 1)
                               if self.numel() else 0, classes),
@@ -580,9 +612,8 @@ def _nll_loss_backward_kernel(grad_output, self, target, weight, reduction, igno
     return Tensor._from_array(rows.reshape(self.shape), self._dtype)
 
 
-def _nll_loss2d_backward_kernel(grad_output, self, target, weight, reduction, ignore_index,
-                                total_weight):  # fmt: skip
-    # ``nll_loss2d_backward_out_cpu_template``'s checks, in its order.
+def check_nll_loss2d_backward(grad_output, self, target, weight, reduction, total_weight):
+    """``nll_loss2d_backward_out_cpu_template``'s checks, in its order."""
     _check_nll_loss2d_inputs(self, target, weight)
     if strides_like(self) != contiguous_strides(self._size):
         # Its ``grad_input`` is ``empty_like(self)``, so a transposed or channels-last
@@ -605,6 +636,14 @@ def _nll_loss2d_backward_kernel(grad_output, self, target, weight, reduction, ig
     else:
         _check_nll_backward_grad_output(grad_output)
     _check_nll_dtypes(self, target, weight, "nll_loss2d_backward_out_frame")
+    check_nll_grad_output_dtype(grad_output, self)
+
+
+def _nll_loss2d_backward_kernel(grad_output, self, target, weight, reduction, ignore_index,
+                                total_weight):  # fmt: skip
+    check_nll_loss2d_backward(grad_output, self, target, weight, reduction, total_weight)
+    n, c, h, w = self.shape
+    per_sample = reduction == NONE
     rows = _nll_backward_rows(grad_output, self, (n * h * w, c),
                               target._array.reshape(-1).astype(np.int64), weight, reduction,
                               ignore_index, total_weight, per_sample)  # fmt: skip
@@ -887,18 +926,33 @@ def _multi_margin_targets(target: Tensor, dim: int) -> np.ndarray:
     return classes
 
 
-def _multi_margin_loss_kernel(self, target, p=1, margin=1, weight=None, reduction=MEAN):
+def multi_margin_loss_checks(self, target, p, weight, reduction):
+    """``multi_margin_loss_cpu``'s checks before it reads anything; the number of samples
+    and classes, and the shape of the result."""
     if p not in (1, 2):
         raise RuntimeError("only p == 1 and p == 2 supported")
     nframe, dim = _multi_margin_frames(self, target, weight)
-    dtype = self._dtype
     shape = (nframe,) if reduction == NONE and target.dim() > 0 else ()
-    if self.numel() == 0:
-        return Tensor._from_array(np.zeros(shape, dtype.numpy), dtype)
+    return nframe, dim, shape
+
+
+def check_multi_margin_dtypes(self, target) -> None:
+    """The kernel's dtype dispatch (no half), then the targets' dtype (class indices)."""
+    dtype = self._dtype
     if dtype.name not in FLOATING_TYPES or dtype.name == "float16":
         raise NotImplementedError(
             f"\"multi_margin_loss_cpu_kernel\" not implemented for '{dtype.scalar_name}'"
         )
+    if target._dtype.name != "int64":
+        raise RuntimeError(f"expected scalar type Long but found {target._dtype.scalar_name}")
+
+
+def _multi_margin_loss_kernel(self, target, p=1, margin=1, weight=None, reduction=MEAN):
+    nframe, dim, shape = multi_margin_loss_checks(self, target, p, weight, reduction)
+    dtype = self._dtype
+    if self.numel() == 0:
+        return Tensor._from_array(np.zeros(shape, dtype.numpy), dtype)
+    check_multi_margin_dtypes(self, target)
     classes = _multi_margin_targets(target, dim)
     x = self._array.reshape(nframe, dim)
     rows = np.arange(nframe)

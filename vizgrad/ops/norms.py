@@ -18,7 +18,6 @@ others are made of operators, as PyTorch makes them (``LinearAlgebra.cpp``, all
 
 from __future__ import annotations
 
-import builtins
 import math
 
 import numpy as np
@@ -83,23 +82,35 @@ def _check_norm_dtype(dtype, self_dtype, fn_name: str) -> None:
         )
 
 
-def _vector_norm_kernel(self: Tensor, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
-    """``linalg.vector_norm``: ``(sum |x|^p)^(1/p)``, with the limits p = inf (largest
-    ``|x|``), -inf (smallest) and 0 (how many are non-zero)."""
+def vector_norm_checks(self: Tensor, ord, dim, dtype):
+    """``linalg.vector_norm``'s checks, in its order; the dims it reduces and the
+    (real) dtype it returns."""
     _check_floating("linalg.vector_norm", self)
     dims = reduction_dims(dim, self.dim())
     # Norms built from a max or a negative power have no value for no elements.
-    empty_reduction = self.numel() == 0 and (
-        not dims or builtins.any(self._size[d] == 0 for d in dims)
-    )
-    if empty_reduction and (ord < 0 or ord == math.inf):
+    if self.numel() == 0 and (ord < 0 or ord == math.inf):
         name = {math.inf: "inf", -math.inf: "-inf"}.get(ord, f"{ord}")
-        raise RuntimeError(
-            f"linalg.vector_norm cannot compute the {name} norm on an empty tensor because "
-            "the operation does not have an identity"
-        )
+        every_dim = dim is None or (not isinstance(dim, int) and not dim)
+        if every_dim:
+            raise RuntimeError(
+                f"linalg.vector_norm cannot compute the {name} norm on an empty tensor "
+                "because the operation does not have an identity"
+            )
+        for d in dims:
+            if self._size and self._size[d] == 0:
+                raise RuntimeError(  # (PyTorch's message lacks a space after the dim)
+                    f"linalg.vector_norm cannot compute the {name} norm on the dimension "
+                    f"{d}because this dimension is empty and the operation does not have an "
+                    "identity"
+                )
     _check_norm_dtype(dtype, self._dtype, "linalg.vector_norm")
-    result_dtype = (dtype or self._dtype).to_real()
+    return dims, (dtype or self._dtype).to_real()
+
+
+def _vector_norm_kernel(self: Tensor, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    """``linalg.vector_norm``: ``(sum |x|^p)^(1/p)``, with the limits p = inf (largest
+    ``|x|``), -inf (smallest) and 0 (how many are non-zero)."""
+    dims, result_dtype = vector_norm_checks(self, ord, dim, dtype)
     compute = accumulate_dtype(dtype or self._dtype).numpy
     with np.errstate(all="ignore"):
         # PyTorch reads the input in place, casting as it goes: so a slice at a time here

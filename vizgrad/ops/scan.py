@@ -71,20 +71,25 @@ def _cumprod_kernel(self: Tensor, dim: int, *, dtype=None) -> Tensor:
     return wrap_result(_scan(np.multiply, self, dim, result_dtype), result_dtype)
 
 
+def check_inplace_scan(fn_name: str, self: Tensor, dim: int, dtype) -> None:
+    """``cumsum_``'s checks: ``self`` keeps its dtype, and each sum needs a place."""
+    wrap_dim(dim, self.dim())  # a bad dim is reported before a bad dtype
+    if dtype is not None and dtype is not self._dtype:
+        raise RuntimeError(
+            f"Bad in-place call: input tensor dtype {CPP_TYPE_NAMES[self._dtype.name]} and "
+            f"output tensor dtype {CPP_TYPE_NAMES[dtype.name]} should match"
+        )
+    if self._dtype is dt.bool and self.dim() and self.numel():  # (else no loop to dispatch)
+        raise NotImplementedError(f"\"{fn_name}_out_cpu\" not implemented for 'Bool'")
+    # An ``expand``ed tensor has one element at many places: no place to put each sum.
+    assert_no_internal_overlap(self)
+
+
 def _inplace_kernel(ufunc, fn_name: str):
     """``cumsum_``: the running result replaces ``self``, which keeps its dtype."""
 
     def kernel(self: Tensor, dim: int, *, dtype=None) -> Tensor:
-        wrap_dim(dim, self.dim())  # a bad dim is reported before a bad dtype
-        if dtype is not None and dtype is not self._dtype:
-            raise RuntimeError(
-                f"Bad in-place call: input tensor dtype {CPP_TYPE_NAMES[self._dtype.name]} and "
-                f"output tensor dtype {CPP_TYPE_NAMES[dtype.name]} should match"
-            )
-        if self._dtype is dt.bool:
-            raise NotImplementedError(f"\"{fn_name}_out_cpu\" not implemented for 'Bool'")
-        # An ``expand``ed tensor has one element at many places: no place to put each sum.
-        assert_no_internal_overlap(self)
+        check_inplace_scan(fn_name, self, dim, dtype)
         # The running total is computed wide (int64 for ints), then stored back narrow.
         result = _scan(ufunc, self, dim, sum_dtype(self._dtype))
         np.copyto(self._array, result, casting="unsafe")
