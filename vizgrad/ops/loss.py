@@ -32,6 +32,8 @@ import numpy as np
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import FLOATING, INTEGRAL
+from ..meta_device import check_same_device
+from ..promotion import can_cast
 from ..shape import contiguous_strides
 from ..tensor import Tensor
 from .activation import log_softmax
@@ -41,6 +43,7 @@ from .declaration import native_function
 from .iterator import FLOATING_TYPES, TensorIterator, dispatch_dtypes
 from .logical import where
 from .norms import linalg_vector_norm
+from .overload_kernels import out_wrapper
 from .unary import exp, log
 
 __all__ = [
@@ -116,6 +119,7 @@ def _huber_loss_kernel(self: Tensor, target: Tensor, reduction: int = MEAN,
     if not delta > 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     # Written into ``empty_like(input)``: the loss keeps the input's dtype.
+    check_same_device((self, target))
     loss = TensorIterator("huber_loss", (self, target), out=empty_like(self), inplace=True)
     return apply_loss_reduction(loss.run(_huber_loop, delta), reduction)
 
@@ -213,6 +217,15 @@ def _soft_margin_loss_kernel(self: Tensor, target: Tensor, reduction: int = MEAN
     return apply_loss_reduction(output, reduction)
 
 
+def check_loss_out_cast(dtypes, out: Tensor) -> None:
+    """``soft_margin_loss_out`` (``binary_cross_entropy_out``) writes into ``out`` through
+    a TensorIterator: an ``out`` the loss cannot be cast to is refused in its words."""
+    if not can_cast(dtypes[0], out._dtype):
+        raise RuntimeError(
+            f"Found dtype {out._dtype.scalar_name} but expected {dtypes[0].scalar_name}"
+        )
+
+
 def _soft_margin_grad(grad, saved):
     """``soft_margin_loss_backward``: ``-y z / (1 + z)`` with ``z = exp(-y x)``."""
     x, y = saved.self, saved.target
@@ -225,6 +238,11 @@ soft_margin_loss = native_function(
     "soft_margin_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) "
     "-> Tensor(a!)",
     kernel=_soft_margin_loss_kernel,
+    kernels={
+        "soft_margin_loss.out": out_wrapper(
+            _soft_margin_loss_kernel, check_dtypes=check_loss_out_cast
+        )
+    },  # fmt: skip
     derivative=Derivative(
         "SoftMarginLossBackward0",
         save=("self", "target", "reduction"),
@@ -252,10 +270,8 @@ def check_bce(self: Tensor, target: Tensor) -> None:
         )
 
 
-def _bce_kernel(self: Tensor, target: Tensor, weight: Tensor | None = None,
-                reduction: int = MEAN) -> Tensor:  # fmt: skip
-    check_bce(self, target)
-    x, y = np.broadcast_arrays(self._array, target._array)
+@dispatch_dtypes("binary_cross_entropy", FLOATING_TYPES)
+def _bce_loop(out, x, y):
     if not np.all((x >= 0) & (x <= 1)):
         raise RuntimeError("all elements of input should be between 0 and 1")
     if not np.all((y >= 0) & (y <= 1)):
@@ -264,7 +280,16 @@ def _bce_kernel(self: Tensor, target: Tensor, weight: Tensor | None = None,
     # wrong answer costs 100, not infinity.
     with np.errstate(divide="ignore"):
         values = (y - 1) * np.maximum(np.log1p(-x), -100) - y * np.maximum(np.log(x), -100)
-    loss = Tensor._from_array(np.asarray(values, self._dtype.numpy), self._dtype)
+    np.copyto(out, values, casting="unsafe")
+
+
+def _bce_kernel(self: Tensor, target: Tensor, weight: Tensor | None = None,
+                reduction: int = MEAN) -> Tensor:  # fmt: skip
+    # A TensorIterator's loop: the loss is laid out as the inputs are (on the meta
+    # device, the set-up alone runs).
+    check_bce(self, target)
+    check_same_device((target, self))  # (PyTorch meets ``target`` first)
+    loss = TensorIterator("binary_cross_entropy", (self, target)).run(_bce_loop)
     if weight is not None:
         loss.mul_(weight)
     return apply_loss_reduction(loss, reduction)
@@ -297,6 +322,9 @@ binary_cross_entropy = native_function(
     "binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, "
     "int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_bce_kernel,
+    kernels={
+        "binary_cross_entropy.out": out_wrapper(_bce_kernel, check_dtypes=check_loss_out_cast)
+    },  # fmt: skip
     derivative=Derivative(
         "BinaryCrossEntropyBackward0",
         save=("self", "target", "weight", "reduction"),
@@ -485,6 +513,12 @@ def _nll_loss_forward_kernel(self, target, weight, reduction, ignore_index):
     return _as_pair(values, self._dtype)
 
 
+def check_nll2d_out(dtypes, output: Tensor, total_weight: Tensor) -> None:
+    """``nll_loss2d_forward_out_cpu``: both outputs of the input's dtype exactly."""
+    for out in (output, total_weight):
+        check_margin_out(dtypes, out)
+
+
 def _nll_loss2d_forward_kernel(self, target, weight, reduction, ignore_index):
     _check_nll_loss2d_inputs(self, target, weight)
     _check_nll_dtypes(self, target, weight)
@@ -589,10 +623,14 @@ def check_nll_loss_backward(grad_output, self, target, weight, reduction, total_
     else:
         _check_nll_backward_grad_output(grad_output)
     _check_nll_dtypes(self, target, weight, "nll_loss_backward_out_frame")
-    check_nll_grad_output_dtype(grad_output, self)
+    check_nll_grad_output_dtype(grad_output, self, target)
 
 
-def check_nll_grad_output_dtype(grad_output, self) -> None:
+def check_nll_grad_output_dtype(grad_output, self, target) -> None:
+    """What the backward kernel reads: ``grad_output`` as ``self``'s type, class indices
+    as Long (or Byte)."""
+    if target._dtype.name not in ("int64", "uint8"):
+        raise RuntimeError(f"expected scalar type Long but found {target._dtype.scalar_name}")
     if grad_output._dtype is not self._dtype:  # its kernel reads grad_output as self's type
         raise RuntimeError(
             f"expected scalar type {self._dtype.scalar_name} but found "
@@ -636,7 +674,7 @@ def check_nll_loss2d_backward(grad_output, self, target, weight, reduction, tota
     else:
         _check_nll_backward_grad_output(grad_output)
     _check_nll_dtypes(self, target, weight, "nll_loss2d_backward_out_frame")
-    check_nll_grad_output_dtype(grad_output, self)
+    check_nll_grad_output_dtype(grad_output, self, target)
 
 
 def _nll_loss2d_backward_kernel(grad_output, self, target, weight, reduction, ignore_index,
@@ -710,6 +748,7 @@ nll_loss_forward = native_function(
     "SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) "
     "-> (Tensor(a!), Tensor(b!))",
     kernel=_nll_loss_forward_kernel,
+    kernels={"nll_loss_forward.output": out_wrapper(_nll_loss_forward_kernel, exact_dtype=True)},
     derivative=_nll_derivative("NllLossBackward0", nll_loss_backward),
     variants="function",
     doc="``nll_loss_forward``: the negative score of each sample's target class, and "
@@ -722,6 +761,11 @@ nll_loss2d_forward = native_function(
     "SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) "
     "-> (Tensor(a!), Tensor(b!))",
     kernel=_nll_loss2d_forward_kernel,
+    kernels={
+        "nll_loss2d_forward.output": out_wrapper(
+            _nll_loss2d_forward_kernel, check_dtypes=check_nll2d_out
+        )
+    },  # fmt: skip
     derivative=_nll_derivative("NllLoss2DBackward0", nll_loss2d_backward),
     variants="function",
     doc="``nll_loss2d_forward``: ``nll_loss_forward`` for every pixel of a batch of images.",
@@ -947,6 +991,14 @@ def check_multi_margin_dtypes(self, target) -> None:
         raise RuntimeError(f"expected scalar type Long but found {target._dtype.scalar_name}")
 
 
+def check_margin_out(dtypes, out: Tensor) -> None:
+    """``multi_margin_loss_cpu_out``: ``out`` of the input's dtype exactly."""
+    if out._dtype is not dtypes[0]:
+        raise RuntimeError(
+            f"expected scalar type {dtypes[0].scalar_name} but found {out._dtype.scalar_name}"
+        )
+
+
 def _multi_margin_loss_kernel(self, target, p=1, margin=1, weight=None, reduction=MEAN):
     nframe, dim, shape = multi_margin_loss_checks(self, target, p, weight, reduction)
     dtype = self._dtype
@@ -1004,6 +1056,11 @@ multi_margin_loss = native_function(
     "multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, "
     "Tensor? weight=None, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_multi_margin_loss_kernel,
+    kernels={
+        "multi_margin_loss.out": out_wrapper(
+            _multi_margin_loss_kernel, check_dtypes=check_margin_out
+        )
+    },  # fmt: skip
     derivative=Derivative(
         "MultiMarginLossBackward0",
         save=("self", "target", "p", "margin", "weight", "reduction"),
@@ -1059,7 +1116,8 @@ hinge_embedding_loss = native_function(
 
 
 def _margin_ranking_loss(input1, input2, target, margin=0.0, reduction=MEAN):
-    output = (-target * (input1 - input2) + margin).clamp_min_(0)
+    difference = input1 - input2  # first, as PyTorch's compiled expression (bool errors)
+    output = (-target * difference + margin).clamp_min_(0)
     return apply_loss_reduction(output, reduction)
 
 

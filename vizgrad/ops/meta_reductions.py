@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from .. import dtypes as dt
 from ..meta_device import empty_meta
-from ..shape import broadcast_shapes, contiguous_strides, wrap_dim
+from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
 from .activation import check_softmax, softmax_backward_dtype
 from .comparison import _check_isclose, isclose
@@ -41,11 +41,11 @@ from .loss import (
     NONE,
     _check_nll_dtypes,
     _check_nll_loss2d_inputs,
-    apply_loss_reduction,
     bce_with_logits,
-    check_bce,
     check_log_sigmoid,
+    check_margin_out,
     check_multi_margin_dtypes,
+    check_nll2d_out,
     check_nll_loss2d_backward,
     check_nll_loss_backward,
     check_nll_loss_forward,
@@ -252,21 +252,13 @@ def _softmax_family(kernel: str):
 
 def _softmax_backward(kernel: str):
     def meta(grad_output: Tensor, output: Tensor, dim: int, input_dtype) -> Tensor:
-        return _empty(grad_output._size, softmax_backward_dtype(kernel, grad_output, dim,
-                                                                input_dtype))  # fmt: skip
+        dtype = softmax_backward_dtype(kernel, grad_output, output, dim, input_dtype)
+        return _empty(grad_output._size, dtype)
 
     return meta
 
 
 # --- losses -------------------------------------------------------------------------------
-
-
-def _bce(self: Tensor, target: Tensor, weight=None, reduction: int = MEAN) -> Tensor:
-    check_bce(self, target)
-    loss = _empty(broadcast_shapes(self._size, target._size), self._dtype)
-    if weight is not None:
-        loss.mul_(weight)
-    return apply_loss_reduction(loss, reduction)
 
 
 def _bce_with_logits(self: Tensor, target: Tensor, weight=None, pos_weight=None,
@@ -428,21 +420,19 @@ KERNELS: dict = _named({
                                          exact_dtype=True),  # fmt: skip
     "aten::trace": _trace,
     "aten::_softmax": _softmax,
-    "aten::_softmax.out": _out("aten::_softmax.out", _softmax, exact_dtype=True),
     "aten::_log_softmax": _log_softmax,
-    "aten::_log_softmax.out": _out("aten::_log_softmax.out", _log_softmax, exact_dtype=True),
     "aten::_softmax_backward_data": _softmax_backward("softmax_backward"),
     "aten::_log_softmax_backward_data": _softmax_backward("log_softmax_backward"),
-    "aten::binary_cross_entropy": _bce,
-    "aten::binary_cross_entropy.out": _out("aten::binary_cross_entropy.out", _bce),
     "aten::binary_cross_entropy_with_logits": _bce_with_logits,
     "aten::multi_margin_loss": _multi_margin_loss,
-    "aten::multi_margin_loss.out": _out("aten::multi_margin_loss.out", _multi_margin_loss),
+    "aten::multi_margin_loss.out": _out("aten::multi_margin_loss.out", _multi_margin_loss,
+                                        check_dtypes=check_margin_out),  # fmt: skip
     "aten::nll_loss_forward": _nll_loss_forward,
-    "aten::nll_loss_forward.output": _out("aten::nll_loss_forward.output", _nll_loss_forward),
+    "aten::nll_loss_forward.output": _out("aten::nll_loss_forward.output", _nll_loss_forward,
+                                          exact_dtype=True),  # fmt: skip
     "aten::nll_loss2d_forward": _nll_loss2d_forward,
     "aten::nll_loss2d_forward.output": _out("aten::nll_loss2d_forward.output",
-                                            _nll_loss2d_forward),  # fmt: skip
+                                            _nll_loss2d_forward, check_dtypes=check_nll2d_out),  # fmt: skip
     "aten::nll_loss_backward": _nll_backward(check_nll_loss_backward),
     "aten::nll_loss2d_backward": _nll_backward(check_nll_loss2d_backward),
     "aten::median": _median_all,
@@ -457,7 +447,7 @@ KERNELS: dict = _named({
         "aten::smooth_l1_loss", "aten::smooth_l1_loss.out",
         "aten::huber_loss", "aten::huber_loss.out",
         "aten::soft_margin_loss", "aten::soft_margin_loss.out",
+        "aten::binary_cross_entropy", "aten::binary_cross_entropy.out",
         "aten::norm.ScalarOpt_dim", "aten::dist",
-        "aten::softmax.int_out", "aten::log_softmax.int_out",
     ),
 })  # fmt: skip

@@ -135,15 +135,20 @@ sort = native_function(
     kernels={
         "sort": meta_then_impl(_sort_values_meta, _sort_kernel),
         "sort.stable": meta_then_impl(_sort_meta, _sort_kernel),
-        **{name: out_wrapper(
-            _sort_kernel,
-            "values",
-            "indices",
-            exact_dtype=True,
-            meta=meta,
-            resized_checks=_SORT_OVERLAP,
-        )
-        for name, meta in (("sort.values", _sort_values_meta), ("sort.values_stable", _sort_meta))},
+        **{
+            name: out_wrapper(
+                _sort_kernel,
+                "values",
+                "indices",
+                exact_dtype=True,
+                meta=meta,
+                resized_checks=_SORT_OVERLAP,
+            )
+            for name, meta in (
+                ("sort.values", _sort_values_meta),
+                ("sort.values_stable", _sort_meta),
+            )
+        },
     },  # fmt: skip
     derivatives={
         "sort": selecting_derivative("SortBackward0", keepdim=True),
