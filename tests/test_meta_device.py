@@ -543,8 +543,7 @@ def test_every_tensor_only_overloads_inplace_and_out_variants(namespace, name):
         pairs = meta_pairs(geometry, [dtype] * arity)
         if hasattr(torch.Tensor, name + "_"):
             _check_inplace_variant(name + "_", pairs)
-        if name != "mean":  # its out= overload has no Meta kernel (see meta_kernels)
-            _check_out_variant(namespace, name, pairs)
+        _check_out_variant(namespace, name, pairs)
 
 
 def _check_inplace_variant(method, pairs):
