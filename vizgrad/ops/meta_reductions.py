@@ -15,10 +15,11 @@ dtype checks and resize of ``out``, and ``write_to_out`` copies nothing to a met
 (and refuses one on another device, as PyTorch's ``_safe_copy_out`` does).
 
 Some kernels need no meta function of their own: those made of other operators
-(``norm.ScalarOpt_dim``, ``dist``, ``softmax.int_out``) or of a ``TensorIterator`` and
-reductions (``mse_loss``, ``huber_loss``, ``smooth_l1_loss``, ``soft_margin_loss``) run on
+(``norm.ScalarOpt_dim``, ``dist``) or of a ``TensorIterator`` and reductions (``mse_loss``,
+``huber_loss``, ``smooth_l1_loss``, ``soft_margin_loss``, ``binary_cross_entropy``) run on
 meta tensors as they are. Those made structured in their own module (``sort``,
-``kthvalue``, ``max.dim``, ``topk``, ``median.dim``) get theirs from ``meta_kernels``.
+``kthvalue``, ``_softmax.out``, ``softmax.int_out``, ``max.dim``, ``topk``, ``median.dim``)
+get theirs from ``meta_kernels``.
 
 Not here: ``equal``, which PyTorch 2.13 has no Meta kernel for either (the dispatcher's
 ``NotImplementedError``, as torch's); ``allclose`` runs ``isclose`` on the meta tensors,
@@ -33,7 +34,7 @@ from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
 from .activation import check_softmax, softmax_backward_dtype
 from .comparison import _check_isclose, isclose
-from .declaration import _named_results
+from .declaration import _named_results, _returning
 from .iterator import _check_compiled_for
 from .logical_reductions import logical_dims, logical_dtype, logical_out
 from .loss import (
@@ -331,14 +332,6 @@ def _named(kernels: dict) -> dict:
         else:
             named[qualname] = _returning(result_type, kernel)
     return named
-
-
-def _returning(result_type, kernel):
-    def named_kernel(*args, **kwargs):
-        return result_type(kernel(*args, **kwargs))
-
-    named_kernel.__name__ = getattr(kernel, "__name__", "kernel")
-    return named_kernel
 
 
 def _as_on_cpu(*qualnames: str) -> dict:
