@@ -2,8 +2,8 @@
 scans, ``var``/``std``, the vector norms, ``softmax``, the losses, ``median``, ``mode``….
 
 A reduction's CPU kernel takes its result's shape from NumPy, so its meta function is
-written here: the CPU module's own checks (``extreme_dims``, ``check_arg_reduction``,
-``nansum_dtype``, ``vector_norm_checks``, ``check_nll_loss_forward``…, factored out of the
+written here: the CPU module's own checks (``extreme_dims``, ``check_whole``,
+``nansum_dtype``, ``mode_dim``, ``check_nll_loss_forward``…, factored out of the
 kernels so that both run them), the same dims and dtype rules (``reduction_dims``,
 ``sum_dtype``, ``_mean_dtype``), and an empty result of that shape, contiguous as the CPU
 kernels' results are (``wrap_result``). PyTorch's reductions are structured kernels whose
@@ -17,9 +17,10 @@ dtype checks and resize of ``out``, and ``write_to_out`` copies nothing to a met
 Some kernels need no meta function of their own: those made of other operators
 (``norm.ScalarOpt_dim``, ``dist``) or of a ``TensorIterator`` and reductions (``mse_loss``,
 ``huber_loss``, ``smooth_l1_loss``, ``soft_margin_loss``, ``binary_cross_entropy``) run on
-meta tensors as they are. Those made structured in their own module (``sort``,
-``kthvalue``, ``_softmax.out``, ``softmax.int_out``, ``max.dim``, ``topk``, ``median.dim``)
-get theirs from ``meta_kernels``.
+meta tensors as they are. Those made structured in their own module (``argmax``,
+``linalg_vector_norm``, ``cummax``, ``logcumsumexp``, ``sort``, ``kthvalue``,
+``_softmax.out``, ``softmax.int_out``, ``max.dim``, ``topk``, ``median.dim``) get theirs
+from ``meta_kernels``: their meta function is the one their CPU kernel runs first.
 
 Not here: ``equal``, which PyTorch 2.13 has no Meta kernel for either (the dispatcher's
 ``NotImplementedError``, as torch's); ``allclose`` runs ``isclose`` on the meta tensors,
@@ -35,7 +36,6 @@ from ..tensor import Tensor
 from .activation import check_softmax, softmax_backward_dtype
 from .comparison import _check_isclose, isclose
 from .declaration import _named_results, _returning
-from .iterator import _check_compiled_for
 from .logical_reductions import logical_dims, logical_dtype, logical_out
 from .loss import (
     MEAN,
@@ -54,13 +54,11 @@ from .loss import (
 )
 from .matrix_products import _not_implemented as _trace_not_implemented
 from .min_max import (
-    check_arg_reduction,
     check_unary_out,
     check_whole,
     extreme_dims,
     same_dtype_out,
 )
-from .norms import vector_norm_checks
 from .overload_kernels import out_wrapper
 from .reduction_args import reduced_shape, reduction_dims
 from .reduction_dtypes import computed_in_out_dtype, sum_dtype
@@ -74,11 +72,6 @@ from .reductions import (
 )
 from .registry import OPERATORS
 from .scan import (
-    _check_extreme_scan_dim,
-    _check_extreme_scan_out,
-    _check_logcumsumexp_out,
-    _extreme_scan,
-    _logcumsumexp_dtypes,
     check_inplace_scan,
 )
 from .sorting import check_median_input, mode_dim, mode_out
@@ -128,21 +121,12 @@ def _logsumexp(self: Tensor, dim, keepdim=False, *, dtype=None) -> Tensor:
     return _reduced(self, dims, keepdim, dtype or _logsumexp_input_dtype(self))
 
 
-# --- amax, amin, argmax, argmin, max(), min() ---------------------------------------------
+# --- amax, amin, max(), min() ------------------------------------------------------------
 
 
 def _extreme(fn_name: str):
     def meta(self: Tensor, dim=(), keepdim=False) -> Tensor:
         return _reduced(self, extreme_dims(fn_name, self, dim), keepdim, self._dtype)
-
-    return meta
-
-
-def _arg_reduction(fn_name: str):
-    def meta(self: Tensor, dim=None, keepdim=False) -> Tensor:
-        dim = check_arg_reduction(fn_name, self, dim)
-        dims = tuple(range(self.dim())) if dim is None else (dim,)
-        return _reduced(self, dims, keepdim, dt.int64)
 
     return meta
 
@@ -182,26 +166,6 @@ def _inplace_scan(fn_name: str):
     return meta
 
 
-def _extreme_scan_meta(fn_name: str):
-    """``cummax``/``cummin``: the dim checks, and the dtype dispatch of the scan, which
-    runs only on a tensor with elements."""
-    scan = _extreme_scan(None, f"{fn_name}_cpu")
-
-    def meta(self: Tensor, dim: int):
-        _check_extreme_scan_dim(fn_name, self, dim)
-        if self._size and self.numel():
-            _check_compiled_for(scan, self._dtype)
-        return _empty(self._size, self._dtype), _empty(self._size, dt.int64)
-
-    return meta
-
-
-def _logcumsumexp(self: Tensor, dim: int) -> Tensor:
-    wrap_dim(dim, self.dim())
-    _check_compiled_for(_logcumsumexp_dtypes, self._dtype)
-    return _empty(self._size, self._dtype)
-
-
 # --- var, std, var_mean, std_mean ---------------------------------------------------------
 
 
@@ -223,12 +187,7 @@ def _with_mean(name: str):
     return meta
 
 
-# --- norms, trace -------------------------------------------------------------------------
-
-
-def _vector_norm(self: Tensor, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
-    dims, result_dtype = vector_norm_checks(self, ord, dim, dtype)
-    return _reduced(self, dims, keepdim, result_dtype)
+# --- trace -------------------------------------------------------------------------------
 
 
 def _trace(self: Tensor) -> Tensor:
@@ -340,9 +299,7 @@ def _as_on_cpu(*qualnames: str) -> dict:
 
 
 _var, _std = _variance("var"), _variance("std")
-_cummax, _cummin = _extreme_scan_meta("cummax"), _extreme_scan_meta("cummin")
 _amax, _amin = _extreme("amax"), _extreme("amin")
-_argmax, _argmin = _arg_reduction("argmax"), _arg_reduction("argmin")
 _max, _min = _whole("max"), _whole("min")
 _softmax, _log_softmax = _softmax_family("softmax"), _softmax_family("log_softmax")
 _mode_values = mode_out(_mode)
@@ -376,10 +333,6 @@ KERNELS: dict = _named({
     "aten::amax.out": same_dtype_out(_amax),
     "aten::amin": _amin,
     "aten::amin.out": same_dtype_out(_amin),
-    "aten::argmax": _argmax,
-    "aten::argmax.out": _out("aten::argmax.out", _argmax, exact_dtype=True),
-    "aten::argmin": _argmin,
-    "aten::argmin.out": _out("aten::argmin.out", _argmin, exact_dtype=True),
     "aten::max": _max,
     "aten::max.unary_out": _out("aten::max.unary_out", _max, check_dtypes=check_unary_out),
     "aten::min": _min,
@@ -393,24 +346,12 @@ KERNELS: dict = _named({
     "aten::cumprod": _cumulative,
     "aten::cumprod_": _inplace_scan("cumprod"),
     "aten::cumprod.out": computed_in_out_dtype(_cumulative),
-    "aten::cummax": _cummax,
-    "aten::cummax.out": _out("aten::cummax.out", _cummax, checks=_check_extreme_scan_out,
-                             check_cast=False),  # fmt: skip
-    "aten::cummin": _cummin,
-    "aten::cummin.out": _out("aten::cummin.out", _cummin, checks=_check_extreme_scan_out,
-                             check_cast=False),  # fmt: skip
-    "aten::logcumsumexp": _logcumsumexp,
-    "aten::logcumsumexp.out": _out("aten::logcumsumexp.out", _logcumsumexp,
-                                   checks=_check_logcumsumexp_out, check_cast=False),  # fmt: skip
     "aten::var.correction": _var,
     "aten::var.correction_out": computed_in_out_dtype(_var, _var_dtype),
     "aten::std.correction": _std,
     "aten::std.correction_out": computed_in_out_dtype(_std, _var_dtype),
     "aten::var_mean.correction": _with_mean("var_mean"),
     "aten::std_mean.correction": _with_mean("std_mean"),
-    "aten::linalg_vector_norm": _vector_norm,
-    "aten::linalg_vector_norm.out": _out("aten::linalg_vector_norm.out", _vector_norm,
-                                         exact_dtype=True),  # fmt: skip
     "aten::trace": _trace,
     "aten::_softmax": _softmax,
     "aten::_log_softmax": _log_softmax,

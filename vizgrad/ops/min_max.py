@@ -25,7 +25,7 @@ from . import reduction_machinery
 from .arithmetic import maximum, minimum
 from .declaration import native_function
 from .overload_kernels import Overlap, Precomputed, meta_then_impl, out_wrapper
-from .reduction_args import check_reducible, numpy_axes, reduction_dims
+from .reduction_args import check_reducible, numpy_axes, reduced_shape, reduction_dims
 from .reduction_backward import (
     evenly_distributed_derivative,
     extreme_backward,
@@ -212,15 +212,34 @@ def _index_kernel(np_arg, fn_name: str):
     return kernel
 
 
-_argmax_kernel = _index_kernel(np.argmax, "argmax")
-_argmin_kernel = _index_kernel(np.argmin, "argmin")
+def arg_reduction_meta(fn_name: str):
+    """``TORCH_META_FUNC(argmax)``: the checks, then the indices' shape (``dim`` reduced,
+    or every dim when it is None)."""
+
+    def meta(self: Tensor, dim=None, keepdim=False, **_outs):
+        dim = check_arg_reduction(fn_name, self, dim)
+        dims = tuple(range(self.dim())) if dim is None else (dim,)
+        return (reduced_shape(self._size, dims, keepdim), dt.int64)
+
+    return meta
+
+
+_argmax_meta, _argmin_meta = arg_reduction_meta("argmax"), arg_reduction_meta("argmin")
+_argmax_impl = _index_kernel(np.argmax, "argmax")
+_argmin_impl = _index_kernel(np.argmin, "argmin")
+_argmax_kernel = meta_then_impl(_argmax_meta, _argmax_impl)
+_argmin_kernel = meta_then_impl(_argmin_meta, _argmin_impl)
 
 # An index is an integer: nothing to differentiate.
 argmax = native_function(
     "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
     "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_argmax_kernel,
-    kernels={"argmax.out": out_wrapper(_argmax_kernel, exact_dtype=True)},
+    kernels={
+        "argmax.out": out_wrapper(
+            _argmax_kernel, exact_dtype=True, meta=_argmax_meta, impl=_argmax_impl
+        )
+    },  # fmt: skip
     kind=NONDIFFERENTIABLE,
     doc="``torch.argmax``: where the largest element is (in the flattened input when "
     "``dim`` is None).",
@@ -229,7 +248,11 @@ argmin = native_function(
     "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
     "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_argmin_kernel,
-    kernels={"argmin.out": out_wrapper(_argmin_kernel, exact_dtype=True)},
+    kernels={
+        "argmin.out": out_wrapper(
+            _argmin_kernel, exact_dtype=True, meta=_argmin_meta, impl=_argmin_impl
+        )
+    },  # fmt: skip
     kind=NONDIFFERENTIABLE,
     doc="``torch.argmin``: where the smallest element is.",
 )

@@ -31,8 +31,8 @@ from ..tensor import Tensor, define_method
 from .declaration import native_function
 from .decompositions import linalg_svdvals
 from .factorizations import _square_check_inputs, linalg_inv_ex
-from .overload_kernels import out_wrapper
-from .reduction_args import numpy_axes, reduction_dims
+from .overload_kernels import meta_then_impl, out_wrapper
+from .reduction_args import numpy_axes, reduced_shape, reduction_dims
 from .reduction_backward import scale_grad_by_count, unsqueeze_reduced
 from .reduction_dtypes import accumulate_dtype
 from .reduction_machinery import ReduceOps, interruptible, wrap_result
@@ -105,6 +105,13 @@ def vector_norm_checks(self: Tensor, ord, dim, dtype):
                 )
     _check_norm_dtype(dtype, self._dtype, "linalg.vector_norm")
     return dims, (dtype or self._dtype).to_real()
+
+
+def _vector_norm_meta(self: Tensor, ord=2, dim=None, keepdim=False, *, dtype=None, **_outs):
+    """``TORCH_META_FUNC(linalg_vector_norm)``: the checks, then the reduced shape and
+    the (real) dtype."""
+    dims, result_dtype = vector_norm_checks(self, ord, dim, dtype)
+    return (reduced_shape(self._size, dims, keepdim), result_dtype)
 
 
 def _vector_norm_kernel(self: Tensor, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
@@ -183,8 +190,12 @@ linalg_vector_norm = native_function(
     "ScalarType? dtype=None) -> Tensor",
     "linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, "
     "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_vector_norm_kernel,
-    kernels={"linalg_vector_norm.out": out_wrapper(_vector_norm_kernel, exact_dtype=True)},
+    kernel=meta_then_impl(_vector_norm_meta, _vector_norm_kernel),
+    kernels={
+        "linalg_vector_norm.out": out_wrapper(
+            _vector_norm_kernel, exact_dtype=True, meta=_vector_norm_meta
+        )
+    },  # fmt: skip
     derivative=Derivative(
         "LinalgVectorNormBackward0",
         complex=True,
