@@ -1098,7 +1098,9 @@ kl_div = native_function(
 
 def _hinge_embedding_loss(self, target, margin=1.0, reduction=MEAN):
     zeros = zeros_like(self)
-    margin_clamp = (margin - self).clamp_min_(0)
+    # ATen's ``margin - self`` is ``empty_like(self).fill_(margin).sub_(self)``: in
+    # ``self``'s dtype (an integer input truncates the margin; a bool one is refused).
+    margin_clamp = empty_like(self).fill_(margin).sub_(self).clamp_min_(0)
     output_margin = where(target != 1, margin_clamp, zeros)
     output_self = where(target != -1, self, zeros)
     return apply_loss_reduction(output_margin + output_self, reduction)
