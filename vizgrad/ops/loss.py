@@ -43,7 +43,7 @@ from .declaration import native_function
 from .iterator import FLOATING_TYPES, TensorIterator, dispatch_dtypes
 from .logical import where
 from .norms import linalg_vector_norm
-from .overload_kernels import out_wrapper
+from .overload_kernels import meta_then_impl, out_wrapper
 from .unary import exp, log
 
 __all__ = [
@@ -476,8 +476,7 @@ def _as_pair(values: tuple, dtype) -> tuple:
 
 
 def check_nll_loss_forward(self, target, weight) -> None:
-    """The checks of ``TORCH_META_FUNC(nll_loss_forward)``, in its order, then the
-    kernel's dtype dispatch."""
+    """The checks of ``TORCH_META_FUNC(nll_loss_forward)``, in its order."""
     if not 0 < self.dim() <= 2:
         raise RuntimeError("input tensor should be 1D or 2D")
     if target.dim() > 1:
@@ -500,11 +499,21 @@ def check_nll_loss_forward(self, target, weight) -> None:
             f"weight tensor should be defined either for all {classes} classes or no classes "
             f"but got weight tensor of shape: {list(weight.shape)}"
         )
-    _check_nll_dtypes(self, target, weight)
 
 
-def _nll_loss_forward_kernel(self, target, weight, reduction, ignore_index):
+def _nll_loss_forward_meta(self, target, weight, reduction, ignore_index, **_outs):
+    """``TORCH_META_FUNC(nll_loss_forward)``: its checks, then the outputs: one loss per
+    sample (unreduced, with a batch) or one, and the total weight. (With the kernel's
+    dtype dispatch: PyTorch's meta path would promote a ``weight`` its CPU kernel refuses.)"""
     check_nll_loss_forward(self, target, weight)
+    _check_nll_dtypes(self, target, weight)
+    shape = (self.shape[0],) if reduction == NONE and self.dim() == 2 else ()
+    return [(shape, self._dtype), ((), self._dtype)]
+
+
+def _nll_loss_forward_impl(self, target, weight, reduction, ignore_index):
+    check_nll_loss_forward(self, target, weight)
+    _check_nll_dtypes(self, target, weight)
     classes = self.shape[-1]
     rows = self._array.reshape(-1, classes)
     per_sample = (self.shape[0],) if reduction == NONE and self.dim() == 2 else None
@@ -747,8 +756,12 @@ nll_loss_forward = native_function(
     "nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, "
     "SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) "
     "-> (Tensor(a!), Tensor(b!))",
-    kernel=_nll_loss_forward_kernel,
-    kernels={"nll_loss_forward.output": out_wrapper(_nll_loss_forward_kernel, exact_dtype=True)},
+    kernel=meta_then_impl(_nll_loss_forward_meta, _nll_loss_forward_impl),
+    kernels={
+        "nll_loss_forward.output": out_wrapper(
+            _nll_loss_forward_impl, exact_dtype=True, meta=_nll_loss_forward_meta
+        )
+    },
     derivative=_nll_derivative("NllLossBackward0", nll_loss_backward),
     variants="function",
     doc="``nll_loss_forward``: the negative score of each sample's target class, and "

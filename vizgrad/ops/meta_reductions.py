@@ -3,7 +3,7 @@ scans, ``var``/``std``, the vector norms, ``softmax``, the losses, ``median``, `
 
 A reduction's CPU kernel takes its result's shape from NumPy, so its meta function is
 written here: the CPU module's own checks (``extreme_dims``, ``check_whole``,
-``nansum_dtype``, ``mode_dim``, ``check_nll_loss_forward``…, factored out of the
+``nansum_dtype``, ``mode_dim``, ``check_nll_loss_backward``…, factored out of the
 kernels so that both run them), the same dims and dtype rules (``reduction_dims``,
 ``sum_dtype``, ``_mean_dtype``), and an empty result of that shape, contiguous as the CPU
 kernels' results are (``wrap_result``). PyTorch's reductions are structured kernels whose
@@ -18,7 +18,7 @@ Some kernels need no meta function of their own: those made of other operators
 (``norm.ScalarOpt_dim``, ``dist``) or of a ``TensorIterator`` and reductions (``mse_loss``,
 ``huber_loss``, ``smooth_l1_loss``, ``soft_margin_loss``, ``binary_cross_entropy``) run on
 meta tensors as they are. Those made structured in their own module (``argmax``,
-``linalg_vector_norm``, ``cummax``, ``logcumsumexp``, ``sort``, ``kthvalue``,
+``linalg_vector_norm``, ``cummax``, ``logcumsumexp``, ``nll_loss_forward``, ``sort``, ``kthvalue``,
 ``_softmax.out``, ``softmax.int_out``, ``max.dim``, ``topk``, ``median.dim``) get theirs
 from ``meta_kernels``: their meta function is the one their CPU kernel runs first.
 
@@ -49,7 +49,6 @@ from .loss import (
     check_nll2d_out,
     check_nll_loss2d_backward,
     check_nll_loss_backward,
-    check_nll_loss_forward,
     multi_margin_loss_checks,
 )
 from .matrix_products import _not_implemented as _trace_not_implemented
@@ -235,12 +234,6 @@ def _multi_margin_loss(self, target, p=1, margin=1, weight=None, reduction=MEAN)
     return _empty(shape, self._dtype)
 
 
-def _nll_loss_forward(self, target, weight, reduction, ignore_index):
-    check_nll_loss_forward(self, target, weight)
-    shape = (self.shape[0],) if reduction == NONE and self.dim() == 2 else ()
-    return _empty(shape, self._dtype), _empty((), self._dtype)
-
-
 def _nll_loss2d_forward(self, target, weight, reduction, ignore_index):
     _check_nll_loss2d_inputs(self, target, weight)
     _check_nll_dtypes(self, target, weight)
@@ -361,9 +354,6 @@ KERNELS: dict = _named({
     "aten::multi_margin_loss": _multi_margin_loss,
     "aten::multi_margin_loss.out": _out("aten::multi_margin_loss.out", _multi_margin_loss,
                                         check_dtypes=check_margin_out),  # fmt: skip
-    "aten::nll_loss_forward": _nll_loss_forward,
-    "aten::nll_loss_forward.output": _out("aten::nll_loss_forward.output", _nll_loss_forward,
-                                          exact_dtype=True),  # fmt: skip
     "aten::nll_loss2d_forward": _nll_loss2d_forward,
     "aten::nll_loss2d_forward.output": _out("aten::nll_loss2d_forward.output",
                                             _nll_loss2d_forward, check_dtypes=check_nll2d_out),  # fmt: skip
