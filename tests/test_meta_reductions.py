@@ -677,10 +677,18 @@ def test_a_cpu_and_a_meta_input(name):
 
 # --- autograd -----------------------------------------------------------------------------
 
-# (Not yet: ``prod``, ``max.dim``, ``cumsum``, ``cummax``, ``std_mean``, ``vector_norm``,
-# ``sort``, ``kthvalue``, whose backward formulas call ``scatter``, ``flip`` or
-# ``masked_fill``, which have no Meta kernel yet.)
+# (Not yet: ``prod``, ``max.dim``, ``cumsum``, ``cummax``, ``std``, ``vector_norm``,
+# ``dist``, ``trace``, ``sort``, ``kthvalue``, ``logcumsumexp``, whose backward formulas
+# call ``scatter``, ``flip``, ``masked_fill`` or ``index_fill_``, which have no Meta
+# kernel yet; ``max()``, ``median()`` and ``cumprod``, whose formulas read values
+# (``item()``); ``var_mean``, whose unused gradient the engine makes on the CPU.)
 BACKWARDS = {
+    "nansum": lambda lib, x: x.nansum(1),
+    "amin": lambda lib, x: x.amin((0, 1)),
+    "mean_dtype": lambda lib, x: x.mean(0, dtype=lib.float64),
+    "binary_cross_entropy": lambda lib, x: lib.nn.functional.binary_cross_entropy(x, x.detach()),
+    "huber_loss": lambda lib, x: lib.nn.functional.huber_loss(x, x.detach()),
+    "soft_margin_loss": lambda lib, x: lib.nn.functional.soft_margin_loss(x, x.detach()),
     "sum": lambda lib, x: x.sum(),
     "mean_dim": lambda lib, x: x.mean(1),
     "amax": lambda lib, x: x.amax(-1),
