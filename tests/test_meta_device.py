@@ -413,7 +413,7 @@ def test_dispatch_trace_names_the_meta_backend_and_why():
         zero_dim + v  # one meta argument is enough
     assert [s.key for s in trace.steps] == ["AutogradCPU", "Meta"]
     with vg.dispatch_trace() as trace, pytest.raises(NotImplementedError):
-        v.prod()
+        vg.equal(v, v)  # no Meta kernel, in PyTorch 2.13 either
     assert trace.steps[-1].key == "Meta"
     assert "no Meta kernel" in trace.steps[-1].note
     dense = vg.ones(2)
@@ -537,8 +537,7 @@ def test_every_tensor_only_overloads_inplace_and_out_variants(namespace, name):
         pairs = meta_pairs(geometry, [dtype] * arity)
         if hasattr(torch.Tensor, name + "_"):
             _check_inplace_variant(name + "_", pairs)
-        if name != "mean":  # its out= overload has no Meta kernel (see meta_kernels)
-            _check_out_variant(namespace, name, pairs)
+        _check_out_variant(namespace, name, pairs)
 
 
 def _check_inplace_variant(method, pairs):

@@ -41,23 +41,70 @@ from .declaration import native_function
 from .elementwise import elementwise
 from .iterator import ALL_TYPES, COMPLEX_TYPES, FLOATING_TYPES, TensorIterator, dispatch_dtypes
 from .logical import where
+from .overload_kernels import out_wrapper
 
 __all__ = ["softmax", "log_softmax", "celu", "celu_", "selu", "selu_"]
 
 
-def _not_implemented(kernel: str, input: Tensor, dim: int) -> None:
+def _not_implemented(kernel: str, input: Tensor, dim: int, dtype=None) -> None:
     # PyTorch compiles two kernels, one for the innermost dimension, one for the others.
-    last = dim == input.dim() - 1 or input.dim() == 0
+    last = input.dim() == 0 or wrap_dim(dim, input.dim()) == input.dim() - 1
     name = f"{kernel}_lastdim_kernel_impl" if last else f"{kernel}_kernel_impl"
-    raise NotImplementedError(f"\"{name}\" not implemented for '{input._dtype.scalar_name}'")
+    dtype = dtype or input._dtype
+    raise NotImplementedError(f"\"{name}\" not implemented for '{dtype.scalar_name}'")
+
+
+def check_softmax(kernel: str, input: Tensor, dim: int, half_to_float: bool) -> None:
+    """``host_softmax``'s checks: no half-to-float on CPU, floating dtypes only (an input
+    without elements returns before the dtype dispatch)."""
+    if half_to_float:
+        raise RuntimeError(f"{kernel} with half to float conversion is not supported on CPU")
+    if input.numel() and input._dtype.name not in FLOATING_TYPES:
+        _not_implemented(kernel, input, dim)
+
+
+def softmax_backward_dtype(kernel: str, grad_output: Tensor, output: Tensor, dim: int,
+                           input_dtype):  # fmt: skip
+    """``_softmax_backward_data``'s checks and the dtype of its result."""
+    dim = wrap_dim(dim, grad_output.dim())
+    if kernel == "softmax_backward" and grad_output._size != output._size:
+        raise RuntimeError(
+            f"Expected tensor for argument #1 'grad' to have same size as tensor for argument "
+            f"#2 'output'; but {list(grad_output._size)} does not equal {list(output._size)} "
+            f"(while checking arguments for {kernel})"
+        )
+    if grad_output._dtype.name not in FLOATING_TYPES:
+        _not_implemented(kernel, grad_output, dim)
+    if output._dtype is not grad_output._dtype:  # read as ``grad_output``'s type
+        raise RuntimeError(
+            f"expected scalar type {grad_output._dtype.scalar_name} but found "
+            f"{output._dtype.scalar_name}"
+        )
+    if grad_output._dtype is float32 and input_dtype is float16:  # the half_to_float forward's
+        return float16
+    return grad_output._dtype
+
+
+def _softmax_out_meta(input: Tensor, dim: int, half_to_float: bool, **_outs):
+    """``_softmax.out``'s output: ``input``'s shape and dtype, set (and ``out``'s dtype
+    checked) before the kernel's own checks."""
+    return (input._size, input._dtype)
+
+
+def _softmax_out(kernel: str):
+    """``_softmax.out``: ``out`` set first, then the kernel's checks, then its loop."""
+
+    def checks(input: Tensor, dim: int, half_to_float: bool, **_outs) -> None:
+        check_softmax(kernel, input, dim, half_to_float)
+
+    return out_wrapper(_softmax_family_kernel(kernel, log=kernel == "log_softmax"),
+                       exact_dtype=True, meta=_softmax_out_meta,
+                       resized_checks=checks)  # fmt: skip
 
 
 def _softmax_family_kernel(kernel: str, log: bool):
     def compute(input: Tensor, dim: int, half_to_float: bool) -> Tensor:
-        if half_to_float:
-            raise RuntimeError(f"{kernel} with half to float conversion is not supported on CPU")
-        if input._dtype.name not in FLOATING_TYPES:
-            _not_implemented(kernel, input, dim)
+        check_softmax(kernel, input, dim, half_to_float)
         # host_softmax works on ``input.contiguous()``: the result is contiguous too.
         size = input._size
         result = Tensor._empty_strided(size, contiguous_strides(size), input._dtype)
@@ -83,12 +130,8 @@ def _softmax_backward_kernel(kernel: str, log: bool):
     ``d log s_i/dx_j = δij - s_j``, so log_softmax's is ``g - exp(y) * sum(g)``."""
 
     def compute(grad_output: Tensor, output: Tensor, dim: int, input_dtype) -> Tensor:
+        dtype = softmax_backward_dtype(kernel, grad_output, output, dim, input_dtype)
         dim = wrap_dim(dim, grad_output.dim())
-        if grad_output._dtype.name not in FLOATING_TYPES:
-            _not_implemented(kernel, grad_output, dim)
-        dtype = grad_output._dtype
-        if dtype is float32 and input_dtype is float16:  # the half_to_float forward's
-            dtype = float16
         size = grad_output._size
         result = Tensor._empty_strided(size, contiguous_strides(size), dtype)
         if grad_output.numel() == 0:
@@ -171,6 +214,7 @@ _softmax = native_function(
     "_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
     "_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_softmax_family_kernel("softmax", log=False),
+    kernels={"_softmax.out": _softmax_out("softmax")},
     derivative=Derivative(
         "SoftmaxBackward0", save=("dim", "result"), grads={"self": _softmax_grad}
     ),
@@ -180,11 +224,31 @@ _log_softmax = native_function(
     "_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
     "_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_softmax_family_kernel("log_softmax", log=True),
+    kernels={"_log_softmax.out": _softmax_out("log_softmax")},
     derivative=Derivative(
         "LogSoftmaxBackward0", save=("dim", "result"), grads={"self": _log_softmax_grad}
     ),
     variants="function",
 )
+
+
+def _converted_meta(self: Tensor, dim: int, dtype=None, **_outs):
+    """``softmax.int_out``'s output: ``self``'s shape, in ``dtype`` if given."""
+    wrap_dim(dim, self.dim())
+    return (self._size, dtype or self._dtype)
+
+
+def _converted_out(kernel: str, operator):
+    """``softmax.int_out``: ``out`` set first, then ``_softmax``'s dtype dispatch on
+    ``self`` converted to ``dtype``, then the conversion and ``_softmax``."""
+
+    def checks(self: Tensor, dim: int, dtype=None, **_outs) -> None:
+        dtype = dtype or self._dtype
+        if self.numel() and dtype.name not in FLOATING_TYPES:
+            _not_implemented(kernel, self, dim, dtype)
+
+    return out_wrapper(_converted_then(operator), exact_dtype=True, meta=_converted_meta,
+                       resized_checks=checks)  # fmt: skip
 
 
 def _converted_then(operator):
@@ -204,6 +268,7 @@ softmax = native_function(
     "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) "
     "-> Tensor(a!)",
     kernel=_converted_then(_softmax.overloads["_softmax"]),
+    kernels={"softmax.int_out": _converted_out("softmax", _softmax.overloads["_softmax"])},
     kind=COMPOSITE_IMPLICIT,
     doc="``torch.softmax``: exponentials normalised to sum to 1 along ``dim``.",
 )
@@ -212,6 +277,9 @@ log_softmax = native_function(
     "log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) "
     "-> Tensor(a!)",
     kernel=_converted_then(_log_softmax.overloads["_log_softmax"]),
+    kernels={
+        "log_softmax.int_out": _converted_out("log_softmax", _log_softmax.overloads["_log_softmax"])
+    },
     kind=COMPOSITE_IMPLICIT,
     doc="``torch.log_softmax``: the logarithm of ``softmax``, computed without underflow.",
 )

@@ -26,12 +26,21 @@ __all__ = [
 # --- all and any ------------------------------------------------------------------------
 
 
+def logical_dims(self: Tensor, dim) -> tuple[int, ...]:
+    """The dims ``all``/``any`` reduce: here an empty dim list reduces nothing, each
+    element is tested on its own."""
+    return reduction_dims(dim, self.dim(), empty_means_all=False)
+
+
+def logical_dtype(self: Tensor):
+    """uint8 in, uint8 out: PyTorch kept this for code written before torch.bool."""
+    return dt.uint8 if self._dtype is dt.uint8 else dt.bool
+
+
 def _logical_kernel(np_reduce):
     def kernel(self: Tensor, dim=None, keepdim=False) -> Tensor:
-        # Here an empty dim list reduces nothing: each element is tested on its own.
-        dims = reduction_dims(dim, self.dim(), empty_means_all=False)
-        # uint8 in, uint8 out: PyTorch kept this for code written before torch.bool.
-        result_dtype = dt.uint8 if self._dtype is dt.uint8 else dt.bool
+        dims = logical_dims(self, dim)
+        result_dtype = logical_dtype(self)
         # PyTorch's reduction reads the input in the result's dtype: any other is copied
         # to it first (of an ``expand`` to 10**12 rows, too big a copy: an error at once).
         array = self._array
@@ -44,8 +53,9 @@ def _logical_kernel(np_reduce):
     return kernel
 
 
-def _logical_out_kernel(fn_name: str, kernel):
-    """``out=`` takes the answer as ``bool`` or ``uint8``, whatever the input's dtype."""
+def logical_out(fn_name: str, kernel):
+    """``out=`` takes the answer as ``bool`` or ``uint8``, whatever the input's dtype
+    (``kernel``: the CPU one, or the meta one)."""
 
     def out_kernel(self: Tensor, dim=None, keepdim=False, *, out: Tensor) -> Tensor:
         if out._dtype not in (dt.bool, dt.uint8):
@@ -60,7 +70,7 @@ def _logical_out_kernel(fn_name: str, kernel):
 def _logical_reduction(fn_name: str, np_reduce, doc: str):
     """``all``/``any``: of everything, over a list of dims, or over one dim."""
     kernel = _logical_kernel(np_reduce)
-    out_kernel = _logical_out_kernel(fn_name, kernel)
+    out_kernel = logical_out(fn_name, kernel)
     return native_function(
         f"{fn_name}(Tensor self) -> Tensor",
         f"{fn_name}.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",

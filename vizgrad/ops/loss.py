@@ -32,6 +32,8 @@ import numpy as np
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import FLOATING, INTEGRAL
+from ..meta_device import check_same_device
+from ..promotion import can_cast
 from ..shape import contiguous_strides
 from ..tensor import Tensor
 from .activation import log_softmax
@@ -41,6 +43,7 @@ from .declaration import native_function
 from .iterator import FLOATING_TYPES, TensorIterator, dispatch_dtypes
 from .logical import where
 from .norms import linalg_vector_norm
+from .overload_kernels import meta_then_impl, out_wrapper
 from .unary import exp, log
 
 __all__ = [
@@ -116,6 +119,7 @@ def _huber_loss_kernel(self: Tensor, target: Tensor, reduction: int = MEAN,
     if not delta > 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     # Written into ``empty_like(input)``: the loss keeps the input's dtype.
+    check_same_device((self, target))
     loss = TensorIterator("huber_loss", (self, target), out=empty_like(self), inplace=True)
     return apply_loss_reduction(loss.run(_huber_loop, delta), reduction)
 
@@ -213,6 +217,15 @@ def _soft_margin_loss_kernel(self: Tensor, target: Tensor, reduction: int = MEAN
     return apply_loss_reduction(output, reduction)
 
 
+def check_loss_out_cast(dtypes, out: Tensor) -> None:
+    """``soft_margin_loss_out`` (``binary_cross_entropy_out``) writes into ``out`` through
+    a TensorIterator: an ``out`` the loss cannot be cast to is refused in its words."""
+    if not can_cast(dtypes[0], out._dtype):
+        raise RuntimeError(
+            f"Found dtype {out._dtype.scalar_name} but expected {dtypes[0].scalar_name}"
+        )
+
+
 def _soft_margin_grad(grad, saved):
     """``soft_margin_loss_backward``: ``-y z / (1 + z)`` with ``z = exp(-y x)``."""
     x, y = saved.self, saved.target
@@ -225,6 +238,11 @@ soft_margin_loss = native_function(
     "soft_margin_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) "
     "-> Tensor(a!)",
     kernel=_soft_margin_loss_kernel,
+    kernels={
+        "soft_margin_loss.out": out_wrapper(
+            _soft_margin_loss_kernel, check_dtypes=check_loss_out_cast
+        )
+    },  # fmt: skip
     derivative=Derivative(
         "SoftMarginLossBackward0",
         save=("self", "target", "reduction"),
@@ -238,10 +256,9 @@ soft_margin_loss = native_function(
 # --- binary_cross_entropy ----------------------------------------------------------------
 
 
-def _bce_kernel(self: Tensor, target: Tensor, weight: Tensor | None = None,
-                reduction: int = MEAN) -> Tensor:  # fmt: skip
-    # One TensorIterator over (loss, input, target), all of one dtype (the config's
-    # default ``check_all_same_dtype``), compiled for floating types only.
+def check_bce(self: Tensor, target: Tensor) -> None:
+    """One TensorIterator over (loss, input, target), all of one dtype (the config's
+    default ``check_all_same_dtype``), compiled for floating types only."""
     for other in (target,):
         if other._dtype is not self._dtype:
             raise RuntimeError(
@@ -251,7 +268,10 @@ def _bce_kernel(self: Tensor, target: Tensor, weight: Tensor | None = None,
         raise NotImplementedError(
             f"\"binary_cross_entropy\" not implemented for '{self._dtype.scalar_name}'"
         )
-    x, y = np.broadcast_arrays(self._array, target._array)
+
+
+@dispatch_dtypes("binary_cross_entropy", FLOATING_TYPES)
+def _bce_loop(out, x, y):
     if not np.all((x >= 0) & (x <= 1)):
         raise RuntimeError("all elements of input should be between 0 and 1")
     if not np.all((y >= 0) & (y <= 1)):
@@ -260,7 +280,16 @@ def _bce_kernel(self: Tensor, target: Tensor, weight: Tensor | None = None,
     # wrong answer costs 100, not infinity.
     with np.errstate(divide="ignore"):
         values = (y - 1) * np.maximum(np.log1p(-x), -100) - y * np.maximum(np.log(x), -100)
-    loss = Tensor._from_array(np.asarray(values, self._dtype.numpy), self._dtype)
+    np.copyto(out, values, casting="unsafe")
+
+
+def _bce_kernel(self: Tensor, target: Tensor, weight: Tensor | None = None,
+                reduction: int = MEAN) -> Tensor:  # fmt: skip
+    # A TensorIterator's loop: the loss is laid out as the inputs are (on the meta
+    # device, the set-up alone runs).
+    check_bce(self, target)
+    check_same_device((target, self))  # (PyTorch meets ``target`` first)
+    loss = TensorIterator("binary_cross_entropy", (self, target)).run(_bce_loop)
     if weight is not None:
         loss.mul_(weight)
     return apply_loss_reduction(loss, reduction)
@@ -293,6 +322,9 @@ binary_cross_entropy = native_function(
     "binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, "
     "int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_bce_kernel,
+    kernels={
+        "binary_cross_entropy.out": out_wrapper(_bce_kernel, check_dtypes=check_loss_out_cast)
+    },  # fmt: skip
     derivative=Derivative(
         "BinaryCrossEntropyBackward0",
         save=("self", "target", "weight", "reduction"),
@@ -312,12 +344,17 @@ def log_sigmoid(x: Tensor) -> Tensor:
     return x.clamp_max(0) - (-x.abs()).exp().log1p()
 
 
-def _log_sigmoid_values(input: Tensor) -> Tensor:
-    """``at::log_sigmoid(input)`` inside the kernel (compiled for floating types)."""
+def check_log_sigmoid(input: Tensor) -> None:
+    """``at::log_sigmoid``'s kernel is compiled for floating types."""
     if input._dtype.name not in FLOATING_TYPES:
         raise NotImplementedError(
             f"\"log_sigmoid_cpu\" not implemented for '{input._dtype.scalar_name}'"
         )
+
+
+def _log_sigmoid_values(input: Tensor) -> Tensor:
+    """``at::log_sigmoid(input)`` inside the kernel (compiled for floating types)."""
+    check_log_sigmoid(input)
     x = input._array
     values = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
     return Tensor._from_array(np.asarray(values, input._dtype.numpy), input._dtype)
@@ -325,9 +362,15 @@ def _log_sigmoid_values(input: Tensor) -> Tensor:
 
 def _bce_with_logits_kernel(self: Tensor, target: Tensor, weight: Tensor | None = None,
                             pos_weight: Tensor | None = None, reduction: int = MEAN) -> Tensor:  # fmt: skip
-    # The body of ATen's ``binary_cross_entropy_with_logits``:
-    # ``(1 - y) x - log_sigmoid(x) * (1 + (pos_weight - 1) y)``, weighted, reduced.
-    log_sigmoid_input = _log_sigmoid_values(self)
+    return bce_with_logits(self, target, weight, pos_weight, reduction,
+                           _log_sigmoid_values(self))  # fmt: skip
+
+
+def bce_with_logits(self: Tensor, target: Tensor, weight, pos_weight, reduction: int,
+                    log_sigmoid_input: Tensor) -> Tensor:  # fmt: skip
+    """The body of ATen's ``binary_cross_entropy_with_logits``, given ``log_sigmoid(x)``
+    (computed, or on the meta device an empty tensor of its metadata):
+    ``(1 - y) x - log_sigmoid(x) * (1 + (pos_weight - 1) y)``, weighted, reduced."""
     if pos_weight is not None:
         log_weight = (pos_weight - 1).mul(target).add_(1)
         log_sigmoid_input.mul_(log_weight)
@@ -432,8 +475,8 @@ def _as_pair(values: tuple, dtype) -> tuple:
     return tuple(Tensor._from_array(np.array(v, dtype.numpy), dtype) for v in values)
 
 
-def _nll_loss_forward_kernel(self, target, weight, reduction, ignore_index):
-    # The checks of ``TORCH_META_FUNC(nll_loss_forward)``, in its order.
+def check_nll_loss_forward(self, target, weight) -> None:
+    """The checks of ``TORCH_META_FUNC(nll_loss_forward)``, in its order."""
     if not 0 < self.dim() <= 2:
         raise RuntimeError("input tensor should be 1D or 2D")
     if target.dim() > 1:
@@ -456,12 +499,33 @@ def _nll_loss_forward_kernel(self, target, weight, reduction, ignore_index):
             f"weight tensor should be defined either for all {classes} classes or no classes "
             f"but got weight tensor of shape: {list(weight.shape)}"
         )
+
+
+def _nll_loss_forward_meta(self, target, weight, reduction, ignore_index, **_outs):
+    """``TORCH_META_FUNC(nll_loss_forward)``: its checks, then the outputs: one loss per
+    sample (unreduced, with a batch) or one, and the total weight. (With the kernel's
+    dtype dispatch: PyTorch's meta path would promote a ``weight`` its CPU kernel refuses.)"""
+    check_nll_loss_forward(self, target, weight)
     _check_nll_dtypes(self, target, weight)
+    shape = (self.shape[0],) if reduction == NONE and self.dim() == 2 else ()
+    return [(shape, self._dtype), ((), self._dtype)]
+
+
+def _nll_loss_forward_impl(self, target, weight, reduction, ignore_index):
+    check_nll_loss_forward(self, target, weight)
+    _check_nll_dtypes(self, target, weight)
+    classes = self.shape[-1]
     rows = self._array.reshape(-1, classes)
     per_sample = (self.shape[0],) if reduction == NONE and self.dim() == 2 else None
     values = _nll_values(self, rows, target._array.reshape(-1).astype(np.int64), weight,
                          reduction, ignore_index, per_sample)  # fmt: skip
     return _as_pair(values, self._dtype)
+
+
+def check_nll2d_out(dtypes, output: Tensor, total_weight: Tensor) -> None:
+    """``nll_loss2d_forward_out_cpu``: both outputs of the input's dtype exactly."""
+    for out in (output, total_weight):
+        check_margin_out(dtypes, out)
 
 
 def _nll_loss2d_forward_kernel(self, target, weight, reduction, ignore_index):
@@ -508,11 +572,7 @@ def _nll_backward_rows(grad_output, self, rows_shape, target, weight, reduction,
     loss per sample, ``-weight[t] * grad_output[i]``. PyTorch's order of operations, so
     the rounding is its own.
     """
-    dtype = self._dtype
-    if grad_output._dtype is not dtype:  # its kernel reads grad_output as self's type
-        raise RuntimeError(
-            f"expected scalar type {dtype.scalar_name} but found {grad_output._dtype.scalar_name}"
-        )
+    dtype = self._dtype  # (``grad_output`` has it: ``check_nll_grad_output_dtype``)
     rows = np.zeros(rows_shape, dtype.numpy)
     kept = target != ignore_index
     samples, classes = np.flatnonzero(kept), target[kept]
@@ -546,9 +606,9 @@ def _check_total_weight(total_weight, spaces: str = " ") -> None:
         )
 
 
-def _nll_loss_backward_kernel(grad_output, self, target, weight, reduction, ignore_index,
-                              total_weight):  # fmt: skip
-    # The checks of ``TORCH_META_FUNC(nll_loss_backward)``, in its order.
+def check_nll_loss_backward(grad_output, self, target, weight, reduction, total_weight):
+    """The checks of ``TORCH_META_FUNC(nll_loss_backward)``, in its order, then the
+    kernel's dtype dispatch and its reading of ``grad_output`` as ``self``'s type."""
     if not 0 < self.dim() <= 2:
         raise RuntimeError("input tensor should be 1D or 2D")
     if target.dim() > 1:
@@ -572,6 +632,25 @@ def _nll_loss_backward_kernel(grad_output, self, target, weight, reduction, igno
     else:
         _check_nll_backward_grad_output(grad_output)
     _check_nll_dtypes(self, target, weight, "nll_loss_backward_out_frame")
+    check_nll_grad_output_dtype(grad_output, self, target)
+
+
+def check_nll_grad_output_dtype(grad_output, self, target) -> None:
+    """What the backward kernel reads: ``grad_output`` as ``self``'s type, class indices
+    as Long (or Byte)."""
+    if target._dtype.name not in ("int64", "uint8"):
+        raise RuntimeError(f"expected scalar type Long but found {target._dtype.scalar_name}")
+    if grad_output._dtype is not self._dtype:  # its kernel reads grad_output as self's type
+        raise RuntimeError(
+            f"expected scalar type {self._dtype.scalar_name} but found "
+            f"{grad_output._dtype.scalar_name}"
+        )
+
+
+def _nll_loss_backward_kernel(grad_output, self, target, weight, reduction, ignore_index,
+                              total_weight):  # fmt: skip
+    check_nll_loss_backward(grad_output, self, target, weight, reduction, total_weight)
+    per_sample = reduction == NONE and self.dim() == 2
     classes = self.shape[-1]
     rows = _nll_backward_rows(grad_output, self, (max(self.numel() // max(classes, 1), 1)
                               if self.numel() else 0, classes),
@@ -580,9 +659,8 @@ def _nll_loss_backward_kernel(grad_output, self, target, weight, reduction, igno
     return Tensor._from_array(rows.reshape(self.shape), self._dtype)
 
 
-def _nll_loss2d_backward_kernel(grad_output, self, target, weight, reduction, ignore_index,
-                                total_weight):  # fmt: skip
-    # ``nll_loss2d_backward_out_cpu_template``'s checks, in its order.
+def check_nll_loss2d_backward(grad_output, self, target, weight, reduction, total_weight):
+    """``nll_loss2d_backward_out_cpu_template``'s checks, in its order."""
     _check_nll_loss2d_inputs(self, target, weight)
     if strides_like(self) != contiguous_strides(self._size):
         # Its ``grad_input`` is ``empty_like(self)``, so a transposed or channels-last
@@ -605,6 +683,14 @@ def _nll_loss2d_backward_kernel(grad_output, self, target, weight, reduction, ig
     else:
         _check_nll_backward_grad_output(grad_output)
     _check_nll_dtypes(self, target, weight, "nll_loss2d_backward_out_frame")
+    check_nll_grad_output_dtype(grad_output, self, target)
+
+
+def _nll_loss2d_backward_kernel(grad_output, self, target, weight, reduction, ignore_index,
+                                total_weight):  # fmt: skip
+    check_nll_loss2d_backward(grad_output, self, target, weight, reduction, total_weight)
+    n, c, h, w = self.shape
+    per_sample = reduction == NONE
     rows = _nll_backward_rows(grad_output, self, (n * h * w, c),
                               target._array.reshape(-1).astype(np.int64), weight, reduction,
                               ignore_index, total_weight, per_sample)  # fmt: skip
@@ -670,7 +756,12 @@ nll_loss_forward = native_function(
     "nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, "
     "SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) "
     "-> (Tensor(a!), Tensor(b!))",
-    kernel=_nll_loss_forward_kernel,
+    kernel=meta_then_impl(_nll_loss_forward_meta, _nll_loss_forward_impl),
+    kernels={
+        "nll_loss_forward.output": out_wrapper(
+            _nll_loss_forward_impl, exact_dtype=True, meta=_nll_loss_forward_meta
+        )
+    },
     derivative=_nll_derivative("NllLossBackward0", nll_loss_backward),
     variants="function",
     doc="``nll_loss_forward``: the negative score of each sample's target class, and "
@@ -683,6 +774,11 @@ nll_loss2d_forward = native_function(
     "SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) "
     "-> (Tensor(a!), Tensor(b!))",
     kernel=_nll_loss2d_forward_kernel,
+    kernels={
+        "nll_loss2d_forward.output": out_wrapper(
+            _nll_loss2d_forward_kernel, check_dtypes=check_nll2d_out
+        )
+    },  # fmt: skip
     derivative=_nll_derivative("NllLoss2DBackward0", nll_loss2d_backward),
     variants="function",
     doc="``nll_loss2d_forward``: ``nll_loss_forward`` for every pixel of a batch of images.",
@@ -887,18 +983,41 @@ def _multi_margin_targets(target: Tensor, dim: int) -> np.ndarray:
     return classes
 
 
-def _multi_margin_loss_kernel(self, target, p=1, margin=1, weight=None, reduction=MEAN):
+def multi_margin_loss_checks(self, target, p, weight, reduction):
+    """``multi_margin_loss_cpu``'s checks before it reads anything; the number of samples
+    and classes, and the shape of the result."""
     if p not in (1, 2):
         raise RuntimeError("only p == 1 and p == 2 supported")
     nframe, dim = _multi_margin_frames(self, target, weight)
-    dtype = self._dtype
     shape = (nframe,) if reduction == NONE and target.dim() > 0 else ()
-    if self.numel() == 0:
-        return Tensor._from_array(np.zeros(shape, dtype.numpy), dtype)
+    return nframe, dim, shape
+
+
+def check_multi_margin_dtypes(self, target) -> None:
+    """The kernel's dtype dispatch (no half), then the targets' dtype (class indices)."""
+    dtype = self._dtype
     if dtype.name not in FLOATING_TYPES or dtype.name == "float16":
         raise NotImplementedError(
             f"\"multi_margin_loss_cpu_kernel\" not implemented for '{dtype.scalar_name}'"
         )
+    if target._dtype.name != "int64":
+        raise RuntimeError(f"expected scalar type Long but found {target._dtype.scalar_name}")
+
+
+def check_margin_out(dtypes, out: Tensor) -> None:
+    """``multi_margin_loss_cpu_out``: ``out`` of the input's dtype exactly."""
+    if out._dtype is not dtypes[0]:
+        raise RuntimeError(
+            f"expected scalar type {dtypes[0].scalar_name} but found {out._dtype.scalar_name}"
+        )
+
+
+def _multi_margin_loss_kernel(self, target, p=1, margin=1, weight=None, reduction=MEAN):
+    nframe, dim, shape = multi_margin_loss_checks(self, target, p, weight, reduction)
+    dtype = self._dtype
+    if self.numel() == 0:
+        return Tensor._from_array(np.zeros(shape, dtype.numpy), dtype)
+    check_multi_margin_dtypes(self, target)
     classes = _multi_margin_targets(target, dim)
     x = self._array.reshape(nframe, dim)
     rows = np.arange(nframe)
@@ -950,6 +1069,11 @@ multi_margin_loss = native_function(
     "multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, "
     "Tensor? weight=None, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_multi_margin_loss_kernel,
+    kernels={
+        "multi_margin_loss.out": out_wrapper(
+            _multi_margin_loss_kernel, check_dtypes=check_margin_out
+        )
+    },  # fmt: skip
     derivative=Derivative(
         "MultiMarginLossBackward0",
         save=("self", "target", "p", "margin", "weight", "reduction"),
@@ -987,7 +1111,9 @@ kl_div = native_function(
 
 def _hinge_embedding_loss(self, target, margin=1.0, reduction=MEAN):
     zeros = zeros_like(self)
-    margin_clamp = (margin - self).clamp_min_(0)
+    # ATen's ``margin - self`` is ``empty_like(self).fill_(margin).sub_(self)``: in
+    # ``self``'s dtype (an integer input truncates the margin; a bool one is refused).
+    margin_clamp = empty_like(self).fill_(margin).sub_(self).clamp_min_(0)
     output_margin = where(target != 1, margin_clamp, zeros)
     output_self = where(target != -1, self, zeros)
     return apply_loss_reduction(output_margin + output_self, reduction)
@@ -1005,7 +1131,8 @@ hinge_embedding_loss = native_function(
 
 
 def _margin_ranking_loss(input1, input2, target, margin=0.0, reduction=MEAN):
-    output = (-target * (input1 - input2) + margin).clamp_min_(0)
+    difference = input1 - input2  # first, as PyTorch's compiled expression (bool errors)
+    output = (-target * difference + margin).clamp_min_(0)
     return apply_loss_reduction(output, reduction)
 
 

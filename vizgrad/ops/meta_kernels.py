@@ -12,17 +12,18 @@ PyTorch most come for free from how the CPU kernel is written, and so they do he
   metadata over their input's storage and read nothing: again the CPU kernel.
 * A few more whose CPU kernel reads no data (``where`` with a number, ``_unsafe_view``,
   ``resize_``, the ``*_like`` and ``new_*`` factories: ``_RUN_AS_ON_CPU``).
-* ``sum`` and ``mean`` (not their ``out=``): a reduction's CPU kernel gets its result's
-  shape from NumPy, so its meta function is written here, from the same dims and dtype
-  rules (``reduction_dims``, ``sum_dtype``, ``_mean_dtype``); the result is contiguous,
-  as the CPU kernels' results are. With them, ``backward()`` runs on meta tensors.
+* The reductions (``sum``, ``mean``, ``prod``, ``amax``, ``argmax``, the scans, ``var``,
+  the norms, ``softmax``, the losses…): a reduction's CPU kernel gets its result's shape
+  from NumPy, so its meta function is written in ``meta_reductions``, from the CPU
+  module's own checks and the same dims and dtype rules; the result is contiguous, as the
+  CPU kernels' results are. With them, ``backward()`` runs on meta tensors.
 * A few written here because their CPU kernel writes or reads data: ``clone``,
   ``_to_copy``, ``copy_``, ``fill_``, ``zero_``, and the samplers ``nn.init`` calls
   (``uniform_``, ``normal_``), so ``nn`` modules can be built on the meta device.
 
 Every other operator has no Meta kernel, and the dispatcher refuses a call with a meta
-argument with PyTorch's ``NotImplementedError`` (``dispatcher.meta_missing``): the other
-reductions, matrix products, indexing with tensors… are not written for the meta device yet.
+argument with PyTorch's ``NotImplementedError`` (``dispatcher.meta_missing``): matrix
+products, indexing with tensors… are not written for the meta device yet.
 """
 
 from __future__ import annotations
@@ -47,9 +48,6 @@ from .meta_linear_algebra import KERNELS as LINEAR_ALGEBRA_KERNELS
 from .meta_nn import KERNELS as NN_KERNELS
 from .meta_reductions import KERNELS as REDUCTION_KERNELS
 from .overload_kernels import Precomputed
-from .reduction_args import reduction_dims
-from .reduction_dtypes import sum_dtype
-from .reductions import _mean_dtype
 from .registry import OPERATORS
 from .sampling import _check_std
 
@@ -124,25 +122,6 @@ def _fill(self: Tensor, value) -> Tensor:
     return _fill_(empty_meta(self._size, strides_like(self), self._dtype), value)
 
 
-def _reduced(self: Tensor, dim, keepdim: bool, dtype) -> Tensor:
-    """A reduction's result: ``self``'s shape without (or, with ``keepdim``, with size 1
-    at) the reduced dims, checked and wrapped as the CPU kernels check them."""
-    dims = reduction_dims(dim, self.dim())
-    if keepdim:
-        size = tuple(1 if d in dims else s for d, s in enumerate(self._size))
-    else:
-        size = tuple(s for d, s in enumerate(self._size) if d not in dims)
-    return empty_meta(size, contiguous_strides(size), dtype)
-
-
-def _sum(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
-    return _reduced(self, dim, keepdim, dtype or sum_dtype(self._dtype))
-
-
-def _mean(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
-    return _reduced(self, dim, keepdim, _mean_dtype(self, dtype))
-
-
 def _uniform_(self: Tensor, from_=0.0, to=1.0, *, generator=None) -> Tensor:
     """Nothing to draw: the generator is not advanced. PyTorch 2.13's meta ``uniform_``
     checks neither the bounds nor the dtype, so neither does this."""
@@ -165,10 +144,6 @@ _WRITTEN_HERE = {
     "aten::fill.Tensor": _fill,
     "aten::frexp.Tensor": frexp_outputs,
     "aten::frexp.Tensor_out": frexp_set_outputs,
-    "aten::sum": _sum,
-    "aten::sum.dim_IntList": _sum,
-    "aten::mean": _mean,
-    "aten::mean.dim": _mean,
     "aten::uniform_": _uniform_,
     "aten::normal_": _normal_,
 }

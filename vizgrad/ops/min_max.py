@@ -18,13 +18,14 @@ import numpy as np
 from .. import dtypes as dt
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT, NONDIFFERENTIABLE
+from ..promotion import can_cast
 from ..shape import wrap_dim
 from ..tensor import Tensor
 from . import reduction_machinery
 from .arithmetic import maximum, minimum
 from .declaration import native_function
 from .overload_kernels import Overlap, Precomputed, meta_then_impl, out_wrapper
-from .reduction_args import check_reducible, numpy_axes, reduction_dims
+from .reduction_args import check_reducible, numpy_axes, reduced_shape, reduction_dims
 from .reduction_backward import (
     evenly_distributed_derivative,
     extreme_backward,
@@ -55,12 +56,21 @@ def _check_not_complex(kernel_name: str, input: Tensor) -> None:
 # --- the values: amax, amin ---------------------------------------------------------------
 
 
+def extreme_dims(fn_name: str, self: Tensor, dim) -> tuple[int, ...]:
+    """``amax``/``amin``'s checks (the dims, no empty reduced dim, then the dtype dispatch
+    of ``max_values_cpu``, which an input without elements never reaches) and the dims
+    reduced."""
+    dims = reduction_dims(dim, self.dim())
+    check_reducible(fn_name, self, dims, full=len(dims) == self.dim())
+    if self.numel():
+        _check_not_complex(f"{fn_name[1:]}_values_cpu", self)
+    return dims
+
+
 def _extreme(np_extreme, fn_name: str, self: Tensor, dim, keepdim: bool) -> Tensor:
     """``np.max``/``np.min`` over ``dim`` (every dim for an empty list), as PyTorch's
     ``amax``/``amin``: there is no identity, so an empty reduced dim is an error."""
-    _check_not_complex(fn_name, self)
-    dims = reduction_dims(dim, self.dim())
-    check_reducible(fn_name, self, dims, full=len(dims) == self.dim())
+    dims = extreme_dims(fn_name, self, dim)
     with np.errstate(all="ignore"):
         result = interruptible(np_extreme, self._array, numpy_axes(self, dims), keepdim)
     return wrap_result(result, self._dtype)
@@ -74,18 +84,18 @@ def _amin_kernel(self: Tensor, dim=(), keepdim=False) -> Tensor:
     return _extreme(np.min, "amin", self, dim, keepdim)
 
 
-def _same_dtype_out(kernel):
-    """``amax``/``amin`` write only into an ``out`` of the input's dtype."""
+def same_dtype_out(kernel):
+    """``amax``/``amin`` write only into an ``out`` of the input's dtype (``kernel``: the
+    CPU one, or the meta one)."""
 
     def out_kernel(self: Tensor, dim=(), keepdim=False, *, out: Tensor) -> Tensor:
-        result = kernel(self, dim, keepdim)
-        if out._dtype is not result._dtype:
+        if out._dtype is not self._dtype:  # checked first, as ``amax_out``'s meta does
             raise RuntimeError(
                 f"Expected the dtype for input and out to match, but got "
-                f"{result._dtype.scalar_name} for input's dtype and {out._dtype.scalar_name} "
+                f"{self._dtype.scalar_name} for input's dtype and {out._dtype.scalar_name} "
                 "for out's dtype."
             )
-        return write_to_out(result, out)
+        return write_to_out(kernel(self, dim, keepdim), out)
 
     return out_kernel
 
@@ -101,7 +111,7 @@ amax = native_function(
     "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
     "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_amax_kernel,
-    kernels={"amax.out": _same_dtype_out(_amax_kernel)},
+    kernels={"amax.out": same_dtype_out(_amax_kernel)},
     derivative=_extreme_derivative("AmaxBackward0"),
     doc="``torch.amax``: the largest values over one or more dims (no indices).",
 )
@@ -109,7 +119,7 @@ amin = native_function(
     "amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
     "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_amin_kernel,
-    kernels={"amin.out": _same_dtype_out(_amin_kernel)},
+    kernels={"amin.out": same_dtype_out(_amin_kernel)},
     derivative=_extreme_derivative("AminBackward0"),
     doc="``torch.amin``: the smallest values over one or more dims (no indices).",
 )
@@ -180,30 +190,56 @@ def _fill_arg(np_arg, array, axis: int, indices, values, start: int) -> None:
         np.copyto(values, best, where=better)
 
 
+def check_arg_reduction(fn_name: str, self: Tensor, dim):
+    """``argmax``/``argmin``'s checks; ``dim`` wrapped (None: the flattened input)."""
+    if self._dtype.category == dt.COMPLEX:
+        raise RuntimeError(f"{fn_name}(): does not support complex input")
+    if self._dtype is dt.bool:
+        raise RuntimeError(f"{fn_name}(): does not support bool input")
+    if dim is None:
+        check_reducible(fn_name, self, (), full=True, index_error=True)
+        return None
+    dim = wrap_dim(dim, self.dim())
+    check_reducible(fn_name, self, (dim,), full=False)
+    return dim
+
+
 def _index_kernel(np_arg, fn_name: str):
     def kernel(self: Tensor, dim=None, keepdim=False) -> Tensor:
-        _check_not_complex(fn_name, self)
-        if self._dtype is dt.bool:
-            raise RuntimeError(f"{fn_name}(): does not support bool input")
-        if dim is None:
-            check_reducible(fn_name, self, (), full=True, index_error=True)
-        else:
-            dim = wrap_dim(dim, self.dim())
-            check_reducible(fn_name, self, (dim,), full=False)
+        dim = check_arg_reduction(fn_name, self, dim)
         return wrap_result(_arg_reduce(np_arg, self, dim, keepdim), dt.int64)
 
     return kernel
 
 
-_argmax_kernel = _index_kernel(np.argmax, "argmax")
-_argmin_kernel = _index_kernel(np.argmin, "argmin")
+def arg_reduction_meta(fn_name: str):
+    """``TORCH_META_FUNC(argmax)``: the checks, then the indices' shape (``dim`` reduced,
+    or every dim when it is None)."""
+
+    def meta(self: Tensor, dim=None, keepdim=False, **_outs):
+        dim = check_arg_reduction(fn_name, self, dim)
+        dims = tuple(range(self.dim())) if dim is None else (dim,)
+        return (reduced_shape(self._size, dims, keepdim), dt.int64)
+
+    return meta
+
+
+_argmax_meta, _argmin_meta = arg_reduction_meta("argmax"), arg_reduction_meta("argmin")
+_argmax_impl = _index_kernel(np.argmax, "argmax")
+_argmin_impl = _index_kernel(np.argmin, "argmin")
+_argmax_kernel = meta_then_impl(_argmax_meta, _argmax_impl)
+_argmin_kernel = meta_then_impl(_argmin_meta, _argmin_impl)
 
 # An index is an integer: nothing to differentiate.
 argmax = native_function(
     "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
     "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_argmax_kernel,
-    kernels={"argmax.out": out_wrapper(_argmax_kernel, exact_dtype=True)},
+    kernels={
+        "argmax.out": out_wrapper(
+            _argmax_kernel, exact_dtype=True, meta=_argmax_meta, impl=_argmax_impl
+        )
+    },  # fmt: skip
     kind=NONDIFFERENTIABLE,
     doc="``torch.argmax``: where the largest element is (in the flattened input when "
     "``dim`` is None).",
@@ -212,7 +248,11 @@ argmin = native_function(
     "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
     "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_argmin_kernel,
-    kernels={"argmin.out": out_wrapper(_argmin_kernel, exact_dtype=True)},
+    kernels={
+        "argmin.out": out_wrapper(
+            _argmin_kernel, exact_dtype=True, meta=_argmin_meta, impl=_argmin_impl
+        )
+    },  # fmt: skip
     kind=NONDIFFERENTIABLE,
     doc="``torch.argmin``: where the smallest element is.",
 )
@@ -270,17 +310,33 @@ _max_dim_kernel = meta_then_impl(_max_dim_meta, _max_dim_impl)
 _min_dim_kernel = meta_then_impl(_min_dim_meta, _min_dim_impl)
 
 
+def check_whole(fn_name: str, self: Tensor) -> None:
+    """``max(t)``/``min(t)``'s checks: no complex, and some element to pick."""
+    check_reducible(fn_name, self, (), full=True)
+    _check_not_complex(f"{fn_name}_all", self)
+
+
 def _whole(np_extreme, fn_name: str):
     """``max(t)``: the largest of all the elements (an empty input has none)."""
 
     def kernel(self: Tensor) -> Tensor:
-        _check_not_complex(f"{fn_name}_all", self)
-        check_reducible(fn_name, self, (), full=True)
+        check_whole(fn_name, self)
         with np.errstate(all="ignore"):
             return wrap_result(interruptible(np_extreme, _contiguous(self), None, False),
                                self._dtype)  # fmt: skip
 
     return kernel
+
+
+def check_unary_out(dtypes, out: Tensor) -> None:
+    """``max.unary_out``: the result's dtype must cast to ``out``'s, in ``TORCH_CHECK``'s
+    words (its own check, not ``set_output``'s)."""
+    if not can_cast(dtypes[0], out._dtype):
+        raise RuntimeError(
+            "Expected canCast( typeMetaToScalarType(self.dtype()), "
+            "typeMetaToScalarType(out.dtype())) to be true, but got false.  (Could this error "
+            "message be improved?  If so, please report an enhancement request to PyTorch.)"
+        )
 
 
 def _contiguous(self: Tensor) -> np.ndarray:
@@ -321,6 +377,7 @@ max = native_function(  # noqa: A001 - PyTorch's name
         "max": _whole(np.max, "max"),
         "max.other": _max_other,
         "max.out": _max_other_out,
+        "max.unary_out": out_wrapper(_whole(np.max, "max"), check_dtypes=check_unary_out),
         "max.dim": _max_dim_kernel,
         "max.dim_max": out_wrapper(
             _max_dim_kernel,
@@ -355,6 +412,7 @@ min = native_function(  # noqa: A001 - PyTorch's name
         "min": _whole(np.min, "min"),
         "min.other": _min_other,
         "min.out": _min_other_out,
+        "min.unary_out": out_wrapper(_whole(np.min, "min"), check_dtypes=check_unary_out),
         "min.dim": _min_dim_kernel,
         "min.dim_min": out_wrapper(
             _min_dim_kernel,

@@ -18,7 +18,6 @@ others are made of operators, as PyTorch makes them (``LinearAlgebra.cpp``, all
 
 from __future__ import annotations
 
-import builtins
 import math
 
 import numpy as np
@@ -32,8 +31,8 @@ from ..tensor import Tensor, define_method
 from .declaration import native_function
 from .decompositions import linalg_svdvals
 from .factorizations import _square_check_inputs, linalg_inv_ex
-from .overload_kernels import out_wrapper
-from .reduction_args import numpy_axes, reduction_dims
+from .overload_kernels import meta_then_impl, out_wrapper
+from .reduction_args import numpy_axes, reduced_shape, reduction_dims
 from .reduction_backward import scale_grad_by_count, unsqueeze_reduced
 from .reduction_dtypes import accumulate_dtype
 from .reduction_machinery import ReduceOps, interruptible, wrap_result
@@ -83,23 +82,42 @@ def _check_norm_dtype(dtype, self_dtype, fn_name: str) -> None:
         )
 
 
-def _vector_norm_kernel(self: Tensor, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
-    """``linalg.vector_norm``: ``(sum |x|^p)^(1/p)``, with the limits p = inf (largest
-    ``|x|``), -inf (smallest) and 0 (how many are non-zero)."""
+def vector_norm_checks(self: Tensor, ord, dim, dtype):
+    """``linalg.vector_norm``'s checks, in its order; the dims it reduces and the
+    (real) dtype it returns."""
     _check_floating("linalg.vector_norm", self)
     dims = reduction_dims(dim, self.dim())
     # Norms built from a max or a negative power have no value for no elements.
-    empty_reduction = self.numel() == 0 and (
-        not dims or builtins.any(self._size[d] == 0 for d in dims)
-    )
-    if empty_reduction and (ord < 0 or ord == math.inf):
+    if self.numel() == 0 and (ord < 0 or ord == math.inf):
         name = {math.inf: "inf", -math.inf: "-inf"}.get(ord, f"{ord}")
-        raise RuntimeError(
-            f"linalg.vector_norm cannot compute the {name} norm on an empty tensor because "
-            "the operation does not have an identity"
-        )
+        every_dim = dim is None or (not isinstance(dim, int) and not dim)
+        if every_dim:
+            raise RuntimeError(
+                f"linalg.vector_norm cannot compute the {name} norm on an empty tensor "
+                "because the operation does not have an identity"
+            )
+        for d in dims:
+            if self._size and self._size[d] == 0:
+                raise RuntimeError(  # (PyTorch's message lacks a space after the dim)
+                    f"linalg.vector_norm cannot compute the {name} norm on the dimension "
+                    f"{d}because this dimension is empty and the operation does not have an "
+                    "identity"
+                )
     _check_norm_dtype(dtype, self._dtype, "linalg.vector_norm")
-    result_dtype = (dtype or self._dtype).to_real()
+    return dims, (dtype or self._dtype).to_real()
+
+
+def _vector_norm_meta(self: Tensor, ord=2, dim=None, keepdim=False, *, dtype=None, **_outs):
+    """``TORCH_META_FUNC(linalg_vector_norm)``: the checks, then the reduced shape and
+    the (real) dtype."""
+    dims, result_dtype = vector_norm_checks(self, ord, dim, dtype)
+    return (reduced_shape(self._size, dims, keepdim), result_dtype)
+
+
+def _vector_norm_kernel(self: Tensor, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    """``linalg.vector_norm``: ``(sum |x|^p)^(1/p)``, with the limits p = inf (largest
+    ``|x|``), -inf (smallest) and 0 (how many are non-zero)."""
+    dims, result_dtype = vector_norm_checks(self, ord, dim, dtype)
     compute = accumulate_dtype(dtype or self._dtype).numpy
     with np.errstate(all="ignore"):
         # PyTorch reads the input in place, casting as it goes: so a slice at a time here
@@ -172,8 +190,12 @@ linalg_vector_norm = native_function(
     "ScalarType? dtype=None) -> Tensor",
     "linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, "
     "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_vector_norm_kernel,
-    kernels={"linalg_vector_norm.out": out_wrapper(_vector_norm_kernel, exact_dtype=True)},
+    kernel=meta_then_impl(_vector_norm_meta, _vector_norm_kernel),
+    kernels={
+        "linalg_vector_norm.out": out_wrapper(
+            _vector_norm_kernel, exact_dtype=True, meta=_vector_norm_meta
+        )
+    },  # fmt: skip
     derivative=Derivative(
         "LinalgVectorNormBackward0",
         complex=True,

@@ -32,6 +32,15 @@ def reduction_dims(dim, ndim: int, *, empty_means_all: bool = True) -> tuple[int
     return (wrap_dim(dim, ndim),)
 
 
+def reduced_shape(size: tuple, dims: tuple[int, ...], keepdim: bool) -> tuple:
+    """The shape of a reduction's result: ``size`` without the reduced ``dims`` (size 1
+    at each with ``keepdim``); a zero-dim input's is ``()``. What the CPU kernels' NumPy
+    reductions return, and so what a meta function says (``vizgrad.ops.meta_reductions``)."""
+    if keepdim:
+        return tuple(1 if d in dims else s for d, s in enumerate(size))
+    return tuple(s for d, s in enumerate(size) if d not in dims)
+
+
 def numpy_axes(t: Tensor, dims: tuple[int, ...]) -> tuple[int, ...]:
     """NumPy's ``axis=``: a zero-dim tensor's "dim 0" is no axis at all to NumPy."""
     return dims if t._size else ()

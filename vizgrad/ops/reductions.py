@@ -20,7 +20,7 @@ from .. import dtypes as dt
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import dtype as DType
-from ..promotion import check_can_cast
+from ..promotion import can_cast, check_can_cast
 from ..shape import wrap_dim
 from ..tensor import Tensor
 from .creation import ones
@@ -50,36 +50,53 @@ def _sum_kernel(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     return reduce_with(np.add.reduce, self, dim, keepdim, dtype or sum_dtype(self._dtype))
 
 
+def nansum_dtype(self: Tensor, dtype=None) -> DType:
+    """``nansum``'s checks and the dtype it sums in (and returns): complex inputs are
+    refused, and a floating input summed as complex is not a kernel compiled."""
+    if self._dtype.category == dt.COMPLEX:
+        raise RuntimeError("nansum on CPU does not support complex inputs")
+    compute = dtype or sum_dtype(self._dtype)
+    floating_input = self._dtype.category >= dt.FLOATING
+    if floating_input and compute.category == dt.COMPLEX and self.numel():
+        raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{compute.scalar_name}'")
+    return compute
+
+
 def _nansum_kernel(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     """``nansum``: integers have no nan, so they are plainly summed; complex is refused. A
     floating input skips its nans, then each element is cast to ``dtype`` (an integer
     ``dtype`` truncates each one, as ``sum`` does); a complex ``dtype`` is not one the CPU
     kernel is compiled for."""
-    if self._dtype.category == dt.COMPLEX:
-        raise RuntimeError("nansum on CPU does not support complex inputs")
+    compute = nansum_dtype(self, dtype)
     if self._dtype.category < dt.FLOATING:
         return _sum_kernel(self, dim, keepdim, dtype=dtype)
-    compute = dtype or sum_dtype(self._dtype)
-    if compute.category == dt.COMPLEX and self.numel():
-        raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{compute.scalar_name}'")
     if compute.category < dt.FLOATING:
         zeroed = Tensor._from_array(np.where(np.isnan(self._array), 0, self._array), self._dtype)
         return _sum_kernel(zeroed, dim, keepdim, dtype=compute)
     return reduce_with(np.nansum, self, dim, keepdim, compute, combine=np.add.reduce)
 
 
-def _nansum_out_kernel(self: Tensor, dim=None, keepdim=False, *, dtype=None, out: Tensor):
-    """``nansum.out``: without ``dtype=``, a floating input is summed in ``out``'s dtype,
-    which must be floating (``nansum_cpu``'s dispatch)."""
-    if self._dtype.category == dt.COMPLEX:
-        raise RuntimeError("nansum on CPU does not support complex inputs")
-    floating_input = self._dtype.category == dt.FLOATING
-    if dtype is None and floating_input and out._dtype.category != dt.FLOATING and self.numel():
-        raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{out._dtype.scalar_name}'")
-    return _nansum_in_out_dtype(self, dim, keepdim, dtype=dtype, out=out)
+def nansum_out(kernel):
+    """``nansum.out`` of ``kernel`` (the CPU one, or the meta one): without ``dtype=``, a
+    floating input is summed in ``out``'s dtype, which must be floating (``nansum_cpu``'s
+    dispatch)."""
+    in_out_dtype = computed_in_out_dtype(kernel)
+
+    def out_kernel(self: Tensor, dim=None, keepdim=False, *, dtype=None, out: Tensor):
+        if self._dtype.category == dt.COMPLEX:
+            raise RuntimeError("nansum on CPU does not support complex inputs")
+        floating_input = self._dtype.category == dt.FLOATING
+        if (dtype is None and floating_input and out._dtype.category != dt.FLOATING
+                and self.numel()):  # fmt: skip
+            raise NotImplementedError(
+                f"\"nansum_cpu\" not implemented for '{out._dtype.scalar_name}'"
+            )
+        return in_out_dtype(self, dim, keepdim, dtype=dtype, out=out)
+
+    return out_kernel
 
 
-_nansum_in_out_dtype = computed_in_out_dtype(_nansum_kernel)
+_nansum_out_kernel = nansum_out(_nansum_kernel)
 
 
 sum = native_function(  # noqa: A001 - PyTorch's name
@@ -165,6 +182,22 @@ def _mean_kernel(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor
     return wrap_result(result, result_dtype)
 
 
+def mean_dtype_out(kernel):
+    """``mean.dtype_out`` of ``kernel`` (the CPU one, or the meta one): ``out`` must hold
+    the mean's dtype, in its own words; then computed in ``out``'s dtype."""
+    in_out_dtype = computed_in_out_dtype(kernel, _mean_dtype)
+
+    def out_kernel(self: Tensor, *, dtype=None, out: Tensor) -> Tensor:
+        if not can_cast(_mean_dtype(self, dtype), out._dtype):
+            raise RuntimeError(
+                "mean.dtype_out(): input types can't be cast to the desired output type "
+                f"{out._dtype.scalar_name}"
+            )
+        return in_out_dtype(self, dtype=dtype, out=out)
+
+    return out_kernel
+
+
 mean = native_function(
     "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor",
     "mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
@@ -173,7 +206,7 @@ mean = native_function(
     "Tensor(a!) out) -> Tensor(a!)",
     kernel=_mean_kernel,
     kernels={
-        "mean.dtype_out": computed_in_out_dtype(_mean_kernel, _mean_dtype),
+        "mean.dtype_out": mean_dtype_out(_mean_kernel),
         "mean.out": computed_in_out_dtype(_mean_kernel, _mean_dtype),
     },
     # A mean is a sum divided by the count: its gradient is the sum's, divided too.
@@ -223,7 +256,11 @@ def _nanmean_composite(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> 
 def _nanmean_out_composite(self: Tensor, dim=None, keepdim=False, *, dtype=None, out) -> Tensor:
     """``nansum`` into ``out`` (computed in its dtype), then divided there in place: two
     writes of ``out``, as in PyTorch."""
-    _check_nanmean_input(self)
+    if self._dtype.category < dt.FLOATING:  # (``nanmean.out`` words it its own way)
+        raise RuntimeError(
+            "nanmean(): integral types and 'Bool' are not supported for nanmean, even for "
+            "empty tensors."
+        )
     # (No cast check of ``out``: ``nansum.out`` computes in its dtype, or refuses it.)
     not_nan = self.isnan().logical_not().sum(dim, keepdim)
     return nansum(self, dim, keepdim, dtype=dtype, out=out).div_(not_nan)
@@ -345,15 +382,23 @@ def _logsumexp_kernel(self: Tensor, dim, keepdim=False, *, dtype=None) -> Tensor
     return wrap_result(result, result_dtype)
 
 
-def _logsumexp_out_kernel(self: Tensor, dim, keepdim=False, *, out: Tensor) -> Tensor:
-    """Computed in ``out``'s dtype, which must be a floating one."""
-    if out._dtype.category < dt.FLOATING:
-        raise RuntimeError(
-            "logsumexp(): Expected floating point type for result tensor, but got: "
-            f"{out._dtype.scalar_name}"
-        )
-    check_can_cast(_logsumexp_input_dtype(self), out._dtype)
-    return write_to_out(_logsumexp_kernel(self, dim, keepdim, dtype=out._dtype), out)
+def logsumexp_out(kernel):
+    """``logsumexp.out`` of ``kernel`` (the CPU one, or the meta one): computed in
+    ``out``'s dtype, which must be a floating one."""
+
+    def out_kernel(self: Tensor, dim, keepdim=False, *, out: Tensor) -> Tensor:
+        if out._dtype.category < dt.FLOATING:
+            raise RuntimeError(
+                "logsumexp(): Expected floating point type for result tensor, but got: "
+                f"{out._dtype.scalar_name}"
+            )
+        check_can_cast(_logsumexp_input_dtype(self), out._dtype)
+        return write_to_out(kernel(self, dim, keepdim, dtype=out._dtype), out)
+
+    return out_kernel
+
+
+_logsumexp_out_kernel = logsumexp_out(_logsumexp_kernel)
 
 
 def logsumexp_backward(grad: Tensor, self: Tensor, result: Tensor, dim, keepdim: bool):

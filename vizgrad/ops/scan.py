@@ -29,10 +29,16 @@ from ..shape import wrap_dim
 from ..tensor import Tensor
 from .creation import ones, zeros
 from .declaration import native_function
-from .iterator import ALL_TYPES, COMPLEX_TYPES, FLOATING_TYPES, dispatch_dtypes
+from .iterator import (
+    ALL_TYPES,
+    COMPLEX_TYPES,
+    FLOATING_TYPES,
+    _check_compiled_for,
+    dispatch_dtypes,
+)
 from .joining import cat
 from .logical import where
-from .overload_kernels import out_wrapper
+from .overload_kernels import meta_then_impl, out_wrapper
 from .reduction_dtypes import accumulate_dtype, computed_in_out_dtype, input_as, sum_dtype
 from .reduction_machinery import interruptible_into, interruptible_scan, wrap_result
 
@@ -71,20 +77,25 @@ def _cumprod_kernel(self: Tensor, dim: int, *, dtype=None) -> Tensor:
     return wrap_result(_scan(np.multiply, self, dim, result_dtype), result_dtype)
 
 
+def check_inplace_scan(fn_name: str, self: Tensor, dim: int, dtype) -> None:
+    """``cumsum_``'s checks: ``self`` keeps its dtype, and each sum needs a place."""
+    wrap_dim(dim, self.dim())  # a bad dim is reported before a bad dtype
+    if dtype is not None and dtype is not self._dtype:
+        raise RuntimeError(
+            f"Bad in-place call: input tensor dtype {CPP_TYPE_NAMES[self._dtype.name]} and "
+            f"output tensor dtype {CPP_TYPE_NAMES[dtype.name]} should match"
+        )
+    if self._dtype is dt.bool and self.dim() and self.numel():  # (else no loop to dispatch)
+        raise NotImplementedError(f"\"{fn_name}_out_cpu\" not implemented for 'Bool'")
+    # An ``expand``ed tensor has one element at many places: no place to put each sum.
+    assert_no_internal_overlap(self)
+
+
 def _inplace_kernel(ufunc, fn_name: str):
     """``cumsum_``: the running result replaces ``self``, which keeps its dtype."""
 
     def kernel(self: Tensor, dim: int, *, dtype=None) -> Tensor:
-        wrap_dim(dim, self.dim())  # a bad dim is reported before a bad dtype
-        if dtype is not None and dtype is not self._dtype:
-            raise RuntimeError(
-                f"Bad in-place call: input tensor dtype {CPP_TYPE_NAMES[self._dtype.name]} and "
-                f"output tensor dtype {CPP_TYPE_NAMES[dtype.name]} should match"
-            )
-        if self._dtype is dt.bool:
-            raise NotImplementedError(f"\"{fn_name}_out_cpu\" not implemented for 'Bool'")
-        # An ``expand``ed tensor has one element at many places: no place to put each sum.
-        assert_no_internal_overlap(self)
+        check_inplace_scan(fn_name, self, dim, dtype)
         # The running total is computed wide (int64 for ints), then stored back narrow.
         result = _scan(ufunc, self, dim, sum_dtype(self._dtype))
         np.copyto(self._array, result, casting="unsafe")
@@ -286,8 +297,24 @@ def cummaxmin_backward(grad: Tensor, input: Tensor, indices: Tensor, dim: int) -
     return zeros(input.shape, dtype=input.dtype).scatter_add_(dim, indices, grad)
 
 
+def _extreme_scan_meta(fn_name: str):
+    """``cummax``/``cummin``'s checks (the dim, and the dtype dispatch of the scan, which
+    only a tensor with elements meets), then both outputs: ``self``'s shape."""
+    scan = _extreme_scan(None, f"{fn_name}_cpu")
+
+    def meta(self: Tensor, dim: int, **_outs):
+        _check_extreme_scan_dim(fn_name, self, dim)
+        if self._size and self.numel():
+            _check_compiled_for(scan, self._dtype)
+        return [(self._size, self._dtype), (self._size, dt.int64)]
+
+    return meta
+
+
 def _extreme_scan_declaration(fn_name: str, ufunc, node_name: str):
-    kernel = _extreme_scan_kernel(ufunc, fn_name)
+    meta = _extreme_scan_meta(fn_name)
+    impl = _extreme_scan_kernel(ufunc, fn_name)
+    kernel = meta_then_impl(meta, impl)
     return native_function(
         f"{fn_name}(Tensor self, int dim) -> (Tensor values, Tensor indices)",
         f"{fn_name}.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) "
@@ -295,7 +322,7 @@ def _extreme_scan_declaration(fn_name: str, ufunc, node_name: str):
         kernel=kernel,
         kernels={
             f"{fn_name}.out": out_wrapper(
-                kernel, checks=_check_extreme_scan_out, check_cast=False
+                kernel, checks=_check_extreme_scan_out, check_cast=False, meta=meta, impl=impl
             )  # fmt: skip
         },
         derivative=Derivative(
@@ -387,6 +414,13 @@ def _logcumsumexp_dtypes(_no_out, array) -> None:
     """(Only the dtype dispatch: ``logcumsumexp`` is compiled for floating and complex.)"""
 
 
+def _logcumsumexp_meta(self: Tensor, dim: int, **_outs):
+    """``logcumsumexp``'s checks (the dim, the dtype dispatch), then ``self``'s shape."""
+    wrap_dim(dim, self.dim())
+    _check_compiled_for(_logcumsumexp_dtypes, self._dtype)
+    return (self._size, self._dtype)
+
+
 def _check_logcumsumexp_out(self: Tensor, dim: int, *, out: Tensor) -> None:
     """``logcumsumexp_out``: ``out`` must have ``self``'s dtype exactly, before anything."""
     check_same_scalar_type(out, self._dtype)
@@ -419,10 +453,13 @@ def logcumsumexp_backward(grad: Tensor, self: Tensor, result: Tensor, dim: int) 
 logcumsumexp = native_function(
     "logcumsumexp(Tensor self, int dim) -> Tensor",
     "logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)",
-    kernel=_logcumsumexp_kernel,
+    kernel=meta_then_impl(_logcumsumexp_meta, _logcumsumexp_kernel),
     kernels={
         "logcumsumexp.out": out_wrapper(
-            _logcumsumexp_kernel, checks=_check_logcumsumexp_out, check_cast=False
+            _logcumsumexp_kernel,
+            checks=_check_logcumsumexp_out,
+            check_cast=False,
+            meta=_logcumsumexp_meta,
         )  # fmt: skip
     },
     derivative=Derivative(

@@ -30,7 +30,7 @@ from .overload_kernels import (
     meta_then_impl,
     out_wrapper,
 )
-from .reduction_args import check_reducible
+from .reduction_args import check_reducible, reduced_shape
 from .reduction_backward import evenly_distributed_derivative, selecting_derivative
 from .reduction_machinery import wrap_result
 
@@ -132,17 +132,23 @@ sort = native_function(
     "sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)",
     "sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, "
     "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
-    kernel=_sort_kernel,
     kernels={
-        name: out_wrapper(
-            _sort_kernel,
-            "values",
-            "indices",
-            exact_dtype=True,
-            meta=meta,
-            resized_checks=_SORT_OVERLAP,
-        )
-        for name, meta in (("sort.values", _sort_values_meta), ("sort.values_stable", _sort_meta))
+        "sort": meta_then_impl(_sort_values_meta, _sort_kernel),
+        "sort.stable": meta_then_impl(_sort_meta, _sort_kernel),
+        **{
+            name: out_wrapper(
+                _sort_kernel,
+                "values",
+                "indices",
+                exact_dtype=True,
+                meta=meta,
+                resized_checks=_SORT_OVERLAP,
+            )
+            for name, meta in (
+                ("sort.values", _sort_values_meta),
+                ("sort.values_stable", _sort_meta),
+            )
+        },
     },  # fmt: skip
     derivatives={
         "sort": selecting_derivative("SortBackward0", keepdim=True),
@@ -188,7 +194,7 @@ def _msort_kernel(self: Tensor) -> Tensor:
 
 
 def _msort_out_kernel(self: Tensor, *, out: Tensor) -> Tensor:
-    indices = empty(0, dtype=dt.int64)
+    indices = empty(0, dtype=dt.int64, device=self.device)  # where ``sort`` runs
     sort.overloads["sort.values"](self, 0, False, values=out, indices=indices)
     return out
 
@@ -266,20 +272,36 @@ _topk_kernel = meta_then_impl(_topk_meta, _topk_impl)
 def _check_kthvalue(self: Tensor, k: int, dim: int = -1, keepdim=False, **_outs) -> int:
     """``kthvalue_out_impl_cpu``'s argument checks; returns the wrapped dim."""
     dim = wrap_dim(dim, self.dim())
-    _check_sortable("kthvalue", self)
     check_reducible("kthvalue", self, (dim,), full=False)
     if not 1 <= k <= _dim_size(self, dim):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
     return dim
 
 
-def _kthvalue_kernel(self: Tensor, k: int, dim: int = -1, keepdim=False):
+def _kthvalue_meta(self: Tensor, k: int, dim: int = -1, keepdim=False, **_outs):
+    """``kthvalue``'s checks and both outputs' shape (``dim`` reduced), before it reads
+    ``self``."""
+    dim = _check_kthvalue(self, k, dim, keepdim)
+    shape = reduced_shape(self._size, (dim,), keepdim)
+    return [(shape, self._dtype), (shape, dt.int64)]
+
+
+def _kthvalue_impl(self: Tensor, k: int, dim: int = -1, keepdim=False):
     """The ``k``-th smallest value along ``dim`` (``k`` counts from 1) and its index."""
     dim = _check_kthvalue(self, k, dim, keepdim)
+    # The dtype dispatch of its loop (after the outputs are set), which a 0-dim ``self``,
+    # copied as it is, never meets.
+    if self._size and (self._dtype is dt.bool or self._dtype.category == dt.COMPLEX):
+        raise NotImplementedError(
+            f"\"kthvalue_cpu\" not implemented for '{self._dtype.scalar_name}'"
+        )
     axis = dim if self._size else 0
     order = stable_order(_as_rows(self), axis, descending=False)
     positions = np.full([1 if i == axis else s for i, s in enumerate(order.shape)], k - 1)
     return _take_positions(self, dim, order, positions, keepdim)
+
+
+_kthvalue_kernel = meta_then_impl(_kthvalue_meta, _kthvalue_impl)
 
 
 def _median_positions(array: np.ndarray, axis: int, ignore_nan: bool) -> np.ndarray:
@@ -310,7 +332,7 @@ def _index_all_nan_rows(array: np.ndarray, axis: int, order: np.ndarray) -> None
         np.put_along_axis(order, np.zeros_like(front), chosen, axis=axis)
 
 
-def _check_median_input(kernel_name: str, input: Tensor) -> None:
+def check_median_input(kernel_name: str, input: Tensor) -> None:
     """The CPU kernels' dtype dispatch (``median_cpu`` for all the elements, ``median_out``
     along a dim, ``nanmedian``'s too): no bool, no complex."""
     if input._dtype is dt.bool or input._dtype.category == dt.COMPLEX:
@@ -325,7 +347,7 @@ def _median_dim_meta(fn_name: str):
     ``self`` as the caller gave it."""
 
     def meta(self: Tensor, dim: int, keepdim=False, **_outs) -> Precomputed:
-        _check_median_input("median_out", self)
+        check_median_input("median_out", self)
         dim = wrap_dim(dim, self.dim())
         # One impl serves both: its check says ``median()`` for ``nanmedian`` too.
         check_reducible("median", self, (dim,), full=False)
@@ -387,7 +409,8 @@ def _median_dim_out(fn_name: str, ignore_nan: bool):
 
 def _median_all_kernel(fn_name: str, ignore_nan: bool):
     def kernel(self: Tensor) -> Tensor:
-        _check_median_input("median_cpu", self)
+        if self.numel():  # (an empty ``self`` is nan before the dtype dispatch)
+            check_median_input("median_cpu", self)
         values = self._array.reshape(-1)
         if values.dtype.kind == "f":
             nans = np.isnan(values)
@@ -396,7 +419,8 @@ def _median_all_kernel(fn_name: str, ignore_nan: bool):
             elif nans.any():
                 values = values[:0]  # the median of anything with a nan is nan
         if values.size == 0:
-            result = np.array(np.nan, dtype=self._dtype.numpy)
+            with np.errstate(invalid="ignore"):  # an integer nan is what C++'s cast makes
+                result = np.array(np.nan).astype(self._dtype.numpy)
         else:
             k = (values.size - 1) // 2
             result = np.partition(values, k)[k]
@@ -405,14 +429,20 @@ def _median_all_kernel(fn_name: str, ignore_nan: bool):
     return kernel
 
 
+def mode_dim(self: Tensor, dim: int) -> int:
+    """``mode``'s checks; ``dim`` wrapped."""
+    dim = wrap_dim(dim, self.dim())
+    if self.numel() and self._size and self._dtype.category == dt.COMPLEX:
+        raise NotImplementedError(f"\"mode_cpu\" not implemented for '{self._dtype.scalar_name}'")
+    check_reducible("mode", self, (dim,), full=False)
+    return dim
+
+
 def _mode_kernel(self: Tensor, dim: int = -1, keepdim=False):
     """The most frequent value of each row (the smallest, if several are) and an index of
     it, as PyTorch's CPU kernel finds them: ``std::sort`` of (value, index) pairs by value,
     then the longest run of equal values; the index is the last of that run."""
-    dim = wrap_dim(dim, self.dim())
-    if self._size and self._dtype.category == dt.COMPLEX:
-        raise NotImplementedError(f"\"mode_cpu\" not implemented for '{self._dtype.scalar_name}'")
-    check_reducible("mode", self, (dim,), full=False)
+    dim = mode_dim(self, dim)
     array = np.moveaxis(_as_rows(self), dim if self._size else 0, -1)
     rows = array.reshape(-1, array.shape[-1])
     values = np.empty(rows.shape[0], dtype=rows.dtype)
@@ -632,6 +662,7 @@ kthvalue = native_function(
             _kthvalue_kernel,
             "values",
             "indices",
+            meta=_kthvalue_meta,
             check_dtypes=_check_kthvalue_out,
             checks=(_check_kthvalue, Overlap(full=("self",), outs=("values",))),
             resized_checks=Overlap(internal=True),
@@ -692,7 +723,7 @@ def _resize_as_compare_base(self: Tensor, dim: int, keepdim: bool, outs) -> None
             out.squeeze_(dim)
 
 
-class _mode_out(OverloadKernel):  # noqa: N801 - reads as a wrapper in declarations
+class mode_out(OverloadKernel):  # noqa: N801 - reads as a wrapper in declarations
     """``mode_out``: the outputs' dtypes checked, then a 0-dim ``self`` is copied into
     them (``_dimreduce_return_trivial_no_ident``: a plain ``resize_`` to 0-dim, without
     the warning or the overlap checks); any other ``self`` goes through ``out_wrapper``."""
@@ -714,9 +745,11 @@ class _mode_out(OverloadKernel):  # noqa: N801 - reads as a wrapper in declarati
                 return general(self, dim, keepdim, values=values, indices=indices)
             _check_mode_out([self._dtype], values, indices)
             wrap_dim(dim, self.dim())
-            for out, value in ((values, self._array), (indices, 0)):
+            for out in (values, indices):
                 resize_output(out, (), warn=False)
-                np.copyto(out._array, value, casting="unsafe")
+            if not (self.is_meta or values.is_meta or indices.is_meta):  # data to copy
+                for out, value in ((values, self._array), (indices, 0)):
+                    np.copyto(out._array, value, casting="unsafe")
             return values, indices
 
         return out_kernel
@@ -727,7 +760,7 @@ mode = native_function(
     "mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, "
     "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     kernel=_mode_kernel,
-    kernels={"mode.values": _mode_out(_mode_kernel)},  # fmt: skip
+    kernels={"mode.values": mode_out(_mode_kernel)},  # fmt: skip
     derivative=selecting_derivative("ModeBackward0"),
     doc="``torch.mode``: the most frequent value along ``dim`` and an index of it.",
 )
