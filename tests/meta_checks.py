@@ -31,7 +31,7 @@ def cpu_like(v):
 def metadata(x):
     """Shape, strides, storage offset and dtype (of each result, for several)."""
     if isinstance(x, tuple | list):
-        return (type(x).__name__, *(metadata(e) for e in x))
+        return tuple(metadata(e) for e in x)
     return (tuple(x.shape), x.stride(), x.storage_offset(), str(x.dtype).split(".")[1])
 
 
