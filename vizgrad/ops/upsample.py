@@ -325,42 +325,55 @@ def _forward_kernel(key: str, mode: str, d: int, has_align: bool):
     return kernel
 
 
-def _backward_meta(d: int):
+def _backward_meta(d: int, suggested: bool):
     """``TORCH_META_FUNC(upsample_*_backward)``: the common checks on the sizes, a
-    ``grad_output`` of the forward output's shape, and a result of ``input_size``, laid
-    out as ``grad_output`` suggests."""
+    ``grad_output`` of the forward output's shape (``check_dim_size``), and a result of
+    ``input_size``, laid out as ``grad_output`` suggests (bicubic's: contiguous)."""
 
     def meta(grad_output: Tensor, output_size, input_size, *args):
         _common_check(d, input_size, output_size)
         full = (*input_size[:2], *output_size)
-        if grad_output.dim() != d + 2:
-            raise RuntimeError(
-                f"Expected grad_output to be a tensor of dimension {d + 2} but got: dimension "
-                f"{grad_output.dim()}"
-            )
-        for i, size in enumerate(full):
-            if grad_output._size[i] != size:
+        if d > 1:  # the 2-D and 3-D meta functions word it their own way
+            if grad_output.dim() != d + 2:
                 raise RuntimeError(
-                    f"Expected grad_output to have the same shape as output; output.size({i}) "
-                    f"= {size} but got grad_output.size({i}) = {grad_output._size[i]}"
+                    f"Expected grad_output to be a tensor of dimension {d + 2} but got: "
+                    f"dimension {grad_output.dim()}"
+                )
+            for i, size in enumerate(full):
+                if grad_output._size[i] != size:
+                    raise RuntimeError(
+                        "Expected grad_output to have the same shape as output; "
+                        f"output.size({i}) = {size} but got grad_output.size({i}) = "
+                        f"{grad_output._size[i]}"
+                    )
+        for i, size in enumerate(full):  # 1-D: ``check_dim_size``
+            if grad_output.dim() != d + 2 or grad_output._size[i] != size:
+                raise RuntimeError(
+                    f"Expected a tensor of dimension {d + 2} and tensor.size[{i}] == {size} but "
+                    f"got: dimension {grad_output.dim()} and tensor.size[{i}] = "
+                    f"{grad_output._size[i]}"
                 )
         input_size = tuple(input_size)
-        strides = _laid_out_like(grad_output._size, grad_output._stride, input_size)
+        if suggested:
+            strides = _laid_out_like(grad_output._size, grad_output._stride, input_size)
+        else:
+            strides = contiguous_strides(input_size)
         return input_size, grad_output._dtype, strides
 
     return meta
 
 
-def _backward_kernel(mode: str, d: int, has_align: bool):
+def _backward_kernel(mode: str, d: int, has_align: bool, suggested: bool):
     def kernel(grad_output: Tensor, output_size, input_size, *args):
         align_corners = args[0] if has_align else False
         scales = args[1:] if has_align else args
         scales = tuple(scales) + (None,) * (d - len(scales))
         input_size = tuple(input_size)
-        result = Tensor._empty_strided(
-            input_size, _laid_out_like(grad_output._size, grad_output._stride, input_size),
-            grad_output._dtype,
-        )  # fmt: skip
+        if suggested:
+            strides = _laid_out_like(grad_output._size, grad_output._stride, input_size)
+        else:
+            strides = contiguous_strides(input_size)
+        result = Tensor._empty_strided(input_size, strides, grad_output._dtype)
         if result.numel() == 0:
             return result
         opmath = _opmath(grad_output._dtype.name)
@@ -420,13 +433,18 @@ def _declare(name: str, node: str, mode: str, d: int, key: str):
 
     # Structured kernels: the functional and out= overloads share one meta function, which
     # is also their Meta kernel (``vizgrad.ops.meta_kernels``).
-    backward_meta, backward_impl = _backward_meta(d), _backward_kernel(mode, d, has_align)
+    backward_meta = _backward_meta(d, suggested=mode != "cubic")
+    backward_impl = _backward_kernel(mode, d, has_align, suggested=mode != "cubic")
     backward = native_function(
         f"{name}_backward(Tensor grad_output, {backward_arguments}) -> Tensor",
         f"{name}_backward.grad_input(Tensor grad_output, {backward_arguments}, *, "
         "Tensor(a!) grad_input) -> Tensor(a!)",
         kernel=meta_then_impl(backward_meta, backward_impl),
-        kernels={f"{name}_backward.grad_input": out_wrapper(backward_impl, meta=backward_meta)},
+        kernels={
+            f"{name}_backward.grad_input": out_wrapper(
+                backward_impl, meta=backward_meta, exact_dtype=True
+            )
+        },
         # Resampling is linear: the gradient of its gradient is the resampling itself.
         derivative=Derivative(
             node.replace("Backward0", "BackwardBackward0"),
@@ -453,7 +471,8 @@ def _declare(name: str, node: str, mode: str, d: int, key: str):
         f"{name}.vec(Tensor input, SymInt[]? output_size, {align}float[]? scale_factors) -> Tensor",
         kernels={
             name: meta_then_impl(forward_meta, forward_impl),
-            f"{name}.out": out_wrapper(forward_impl, meta=forward_meta),
+            # A structured kernel's ``set_output`` wants ``out`` of the result's dtype.
+            f"{name}.out": out_wrapper(forward_impl, meta=forward_meta, exact_dtype=True),
             f"{name}.vec": _vec_kernel(name, d, has_align),
         },
         derivatives={
