@@ -32,7 +32,7 @@ from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import float32, uint8
 from ..shape import channels_last_strides, contiguous_strides, is_channels_last_strides
 from ..tensor import Tensor
-from .creation import empty
+from .creation import empty, suggested_format
 from .declaration import native_function
 from .iterator import FLOATING_TYPES
 
@@ -594,6 +594,13 @@ def _check_group_norm_inputs(input, weight, bias, channels: int, groups: int) ->
 def native_group_norm_meta(input, weight, bias, N, C, HxW, group, eps):
     """``native_group_norm``'s checks and its outputs' ``(shape, dtype, strides)``: the
     output laid out as the input suggests, a mean and rstd per sample and group."""
+    # The CPU kernel walks the input's memory in the order its layout suggests.
+    if not input.is_contiguous(memory_format=suggested_format(input)):
+        raise RuntimeError(
+            "Expected X.is_contiguous(memory_format) to be true, but got false.  (Could this "
+            "error message be improved?  If so, please report an enhancement request to "
+            "PyTorch.)"
+        )
     _check_group_norm_inputs(input, weight, bias, C, group)
     mixed = _check_mixed_dtypes(input, weight, bias)
     _check_floating("GroupNormKernelImpl", input)
