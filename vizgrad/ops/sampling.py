@@ -145,9 +145,11 @@ def _check_std(std) -> None:
 
 def _normal_kernel(self, mean=0.0, std=1.0, *, generator=None):
     mean, std = float(mean), float(std)
-    # ``normal_impl_`` checks std, then the kernel its dtype, then its iterator the overlap.
+    # ``normal_impl_`` checks std, then the kernel its dtype (if there is something to
+    # draw), then its iterator the overlap.
     _check_std(std)
-    _check_floating("normal_kernel_cpu", self._dtype)
+    if self.numel():
+        _check_floating("normal_kernel_cpu", self._dtype)
     assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     return _write(self, _normal_array(rng, self._size, self._dtype, mean, std))
@@ -221,14 +223,16 @@ def _bernoulli_values(rng, shape, p) -> np.ndarray:
 
 def _check_bernoulli_self(self: Tensor) -> None:
     """``bernoulli_tensor_cpu_kernel`` dispatches on the written tensor first: any real
-    dtype or bool (``AT_DISPATCH_ALL_TYPES_AND3``), not complex."""
-    if self._dtype.category == COMPLEX:
+    dtype or bool (``AT_DISPATCH_ALL_TYPES_AND3``), not complex; with no element to write
+    it dispatches on nothing."""
+    if self._dtype.category == COMPLEX and self.numel():
         raise _not_implemented("bernoulli_tensor_cpu_self_", self._dtype)
 
 
 def _check_probability_tensor_dtype(p: Tensor) -> None:
-    # AT_DISPATCH_FLOATING_TYPES_AND2(BFloat16, Half): no complex probabilities either.
-    if p._dtype.category != FLOATING:
+    # AT_DISPATCH_FLOATING_TYPES_AND2(BFloat16, Half): no complex probabilities either
+    # (and no dispatch when there is nothing to draw).
+    if p._dtype.category != FLOATING and p.numel():
         raise _not_implemented("bernoulli_tensor_cpu_p_", p._dtype)
 
 
@@ -245,6 +249,8 @@ def _check_probability_tensor(p: Tensor) -> None:
 def _bernoulli_float_kernel(self, p=0.5, *, generator=None):
     p = float(p)
     _check_probability(p)
+    if self._dtype.category == COMPLEX and self.numel():
+        raise _not_implemented("bernoulli_scalar_cpu_", self._dtype)
     assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     return _write(self, _bernoulli_values(rng, self._size, p))
@@ -704,6 +710,11 @@ def _check_multinomial_dim(self: Tensor) -> None:
         raise RuntimeError("prob_dist must be 1 or 2 dim")
 
 
+def _check_multinomial_out(out: Tensor) -> None:
+    if out._dtype is not INT64:
+        raise RuntimeError(f"multinomial expects Long tensor out, got: {out._dtype.scalar_name}")
+
+
 def _multinomial_out_kernel(self, num_samples, replacement=False, *, generator=None, out):
     """``multinomial_out``: the checks (``out`` must be int64), ``out.resize_`` (no
     warning), and nothing more to check or draw if there is nothing to sample."""
@@ -714,8 +725,7 @@ def _multinomial_out_kernel(self, num_samples, replacement=False, *, generator=N
             f"multinomial only supports floating-point dtypes for input, got: "
             f"{self._dtype.scalar_name}"
         )
-    if out._dtype is not INT64:
-        raise RuntimeError(f"multinomial expects Long tensor out, got: {out._dtype.scalar_name}")
+    _check_multinomial_out(out)
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
     categories = self._size[-1]
