@@ -49,7 +49,7 @@ from .reduction_args import reduction_dims
 from .reduction_dtypes import sum_dtype
 from .reductions import _mean_dtype
 from .registry import OPERATORS
-from .sampling import _check_std
+from .sampling import _check_floating, _check_std
 
 __all__ = ["META_OVERLOADS"]
 
@@ -132,7 +132,9 @@ def _uniform_(self: Tensor, from_=0.0, to=1.0, *, generator=None) -> Tensor:
 
 
 def _normal_(self: Tensor, mean=0.0, std=1.0, *, generator=None) -> Tensor:
-    _check_std(float(std))  # the one check PyTorch's meta ``normal_`` makes
+    # PyTorch's meta ``normal_`` checks ``std`` and the dtype (worded here as its CPU kernel).
+    _check_std(float(std))
+    _check_floating("normal_kernel_cpu", self._dtype)
     return self
 
 
