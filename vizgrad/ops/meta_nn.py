@@ -17,13 +17,23 @@ The samplers (``bernoulli``, ``exponential_``, ``random_``, ``normal``,
 results are laid out as the CPU kernels allocate them, and they check what PyTorch
 2.13's meta kernels check, which is less than the CPU kernels do: nothing about
 ``random_``'s bounds or ``bernoulli_``'s probability, and no check that reads values
-(a probability tensor in ``[0, 1]``, a ``std`` tensor ``>= 0``, finite weights).
+(a probability tensor in ``[0, 1]``, a ``std`` tensor ``>= 0``, finite weights). Where
+PyTorch's meta path answers what its CPU kernel refuses and vizgrad's CPU kernel would
+allocate otherwise (``normal`` of a complex ``std``, or of an integral mean, for which
+it picks another dtype; ``multinomial(out=)`` of a float ``out``), the CPU kernel's
+check refuses it, in its words.
+
+Mixed devices: the normalizations and ``normal`` refuse a CPU tensor beside a meta one
+as PyTorch's meta path (a Python reference) does (``check_same_device``); convolution
+and pooling take it, as PyTorch does.
 """
 
 from __future__ import annotations
 
+import inspect
+
 from ..dtypes import int64 as INT64
-from ..meta_device import META, check_copy_device, empty_meta
+from ..meta_device import META, check_copy_device, check_same_device, empty_meta
 from ..shape import broadcast_shapes, contiguous_strides
 from ..tensor import Tensor
 
@@ -67,11 +77,20 @@ def _empty(spec) -> Tensor | None:
     return None if spec is None else empty_meta(spec[0], spec[2], spec[1])
 
 
-def _outputs(meta, single: bool):
+def _outputs(meta, single: bool, same_device: tuple = ()):
     """The Meta kernel of a CPU kernel that starts with ``meta``: its checks, then empty
-    outputs of the specs it gives."""
+    outputs of the specs it gives.
+
+    ``same_device`` names the tensor arguments that PyTorch's meta path (a Python
+    reference) requires on one device, the first one's (``check_same_device``): the
+    normalizations refuse a CPU weight beside a meta input, where a convolution or a
+    pooling gradient takes it."""
+    signature = inspect.signature(meta)
 
     def kernel(*args, **kwargs):
+        if same_device:
+            arguments = signature.bind(*args, **kwargs).arguments
+            check_same_device([arguments.get(name) for name in same_device])
         specs = meta(*args, **kwargs)
         return _empty(specs) if single else tuple(_empty(spec) for spec in specs)
 
@@ -127,6 +146,7 @@ def _normal_out(out: Tensor, size) -> Tensor:
 
 
 def _normal_tensor_tensor(mean: Tensor, std: Tensor, *, generator=None) -> Tensor:
+    check_same_device([std, mean])  # PyTorch's meta ``normal`` expects std's device
     _check_std_real(std)
     return _normal(broadcast_shapes(mean._size, std._size), mean._dtype)
 
@@ -142,6 +162,7 @@ def _normal_float_tensor(mean, std: Tensor, *, generator=None) -> Tensor:
 
 
 def _normal_tensor_tensor_out(mean, std, *, generator=None, out):
+    check_same_device([std, mean])
     check_copy_device(META, out)
     _check_std_real(std)
     return _normal_out(out, broadcast_shapes(mean._size, std._size))
@@ -197,12 +218,26 @@ KERNELS: dict = {
     "aten::avg_pool2d_backward": _outputs(avg_pool2d_backward_meta, True),
     "aten::_adaptive_avg_pool2d": _outputs(adaptive_avg_pool2d_meta, True),
     "aten::_adaptive_avg_pool2d_backward": _outputs(pooling_backward_meta, True),
-    "aten::native_batch_norm": _outputs(native_batch_norm_meta, False),
-    "aten::native_batch_norm_backward": _outputs(native_batch_norm_backward_meta, False),
-    "aten::native_layer_norm": _outputs(native_layer_norm_meta, False),
-    "aten::native_layer_norm_backward": _outputs(native_layer_norm_backward_meta, False),
-    "aten::native_group_norm": _outputs(native_group_norm_meta, False),
-    "aten::native_group_norm_backward": _outputs(native_group_norm_backward_meta, False),
+    "aten::native_batch_norm": _outputs(
+        native_batch_norm_meta,
+        False,
+        ("input", "weight", "bias", "running_mean", "running_var"),
+    ),
+    "aten::native_batch_norm_backward": _outputs(
+        native_batch_norm_backward_meta,
+        False,
+        ("input", "grad_out", "weight", "running_mean", "running_var", "save_mean", "save_invstd"),
+    ),
+    "aten::native_layer_norm": _outputs(native_layer_norm_meta, False, ("input", "weight", "bias")),
+    "aten::native_layer_norm_backward": _outputs(
+        native_layer_norm_backward_meta,
+        False,
+        ("input", "grad_out", "mean", "rstd", "weight", "bias"),
+    ),
+    "aten::native_group_norm": _outputs(native_group_norm_meta, False, ("input", "weight", "bias")),
+    "aten::native_group_norm_backward": _outputs(
+        native_group_norm_backward_meta, False, ("input", "grad_out", "mean", "rstd", "weight")
+    ),
     "aten::random_": _unchecked_,
     "aten::random_.from": _unchecked_,
     "aten::random_.to": _unchecked_,
