@@ -643,3 +643,54 @@ FAMILY = ["_adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "avg_pool2d",
 def test_every_nn_overload_has_a_meta_kernel():
     missing = [q for q in FAMILY if f"aten::{q}" not in META_OVERLOADS]
     assert not missing
+
+
+MIXED = {
+    "conv2d-cpu-weight": lambda lib, m, c: lib.nn.functional.conv2d(m(2, 3, 8, 8), c(4, 3, 3, 3)),
+    "conv2d-cpu-input": lambda lib, m, c: lib.nn.functional.conv2d(c(2, 3, 8, 8), m(4, 3, 3, 3)),
+    "batch_norm-cpu-stats": lambda lib, m, c: lib.nn.functional.batch_norm(
+        m(2, 3, 8, 8), c(3), c(3), training=True
+    ),
+    "batch_norm-cpu-input": lambda lib, m, c: aten(lib, "native_batch_norm")(
+        c(2, 3, 4), m(3), None, None, None, True, 0.1, 1e-5
+    ),
+    "layer_norm-cpu-weight": lambda lib, m, c: lib.nn.functional.layer_norm(m(2, 3, 8), (8,), c(8)),
+    "layer_norm_backward-cpu-input": lambda lib, m, c: aten(lib, "native_layer_norm_backward")(
+        m(2, 3, 4), c(2, 3, 4), [4], m(2, 3, 1), m(2, 3, 1), None, None, [True, False, False]
+    ),
+    "group_norm-cpu-weight": lambda lib, m, c: aten(lib, "native_group_norm")(
+        m(2, 6, 4), c(6), None, 2, 6, 4, 3, 1e-5
+    ),
+    "normal-cpu-std": lambda lib, m, c: lib.normal(m(3), c(3)),
+    "normal-cpu-mean": lambda lib, m, c: lib.normal(c(3), m(3)),
+    "normal-cpu-0d-std": lambda lib, m, c: lib.normal(m(3), c(())),
+    "bernoulli_-cpu-p": lambda lib, m, c: m(3).bernoulli_(c(3)),
+    "max_pool2d_backward-cpu-self": lambda lib, m, c: aten(lib, "max_pool2d_with_indices_backward")(
+        m(2, 3, 4, 4), c(2, 3, 8, 8), [2, 2], [2, 2], [0, 0], [1, 1], False, m(2, 3, 4, 4).long()
+    ),
+    "upsample.out-cpu-out": lambda lib, m, c: aten(lib, "upsample_nearest2d.out")(
+        m(2, 3, 4, 4), [8, 8], None, None, out=c(0)
+    ),
+    "multinomial.out-cpu-out": lambda lib, m, c: lib.multinomial(m(5), 2, out=c(0).long()),
+}
+
+
+@pytest.mark.parametrize("name", MIXED)
+def test_mixed_devices(name):
+    """A CPU tensor beside a meta one: refused where PyTorch refuses, in its words."""
+    call = MIXED[name]
+
+    def run(lib):
+        return call(lib, lambda *s: lib.empty(*s, device="meta"), lambda *s: lib.ones(*s))
+
+    expected, error = outcome(run, torch)
+    if error is not None:
+        assert_same_error(lambda: run(vg), lambda: raise_(error))
+    elif not expected.is_meta:
+        # PyTorch runs its CPU kernel when the first tensor is a CPU one, reading a meta
+        # tensor's null storage as if it held values; vizgrad has no values to read there
+        # and answers on the meta device, with the same metadata.
+        result = run(vg)
+        assert result.is_meta and metadata(result) == metadata(expected)
+    else:
+        assert_meta_same(run(vg), expected)
