@@ -58,6 +58,7 @@ from .pooling import (
     max_pool2d_with_indices_meta,
     pooling_backward_meta,
 )
+from .registry import OPERATORS
 from .sampling import (
     _check_exponential,
     _check_floating,
@@ -209,7 +210,18 @@ def _multinomial_out(self, num_samples, replacement=False, *, generator=None, ou
     return out
 
 
+# The random ``*_like`` factories read only ``self``'s metadata and draw nothing on the
+# meta device: their CPU kernels make a meta result where ``self`` is a meta tensor.
+_LIKE = {
+    f"aten::{name}": OPERATORS[f"aten::{name}"].kernel
+    for name in ("rand_like", "rand_like.generator", "randn_like", "randn_like.generator",
+                 "randint_like", "randint_like.generator", "randint_like.low_dtype",
+                 "randint_like.low_generator_dtype", "randint_like.Tensor",
+                 "randint_like.Tensor_generator")
+}  # fmt: skip
+
 KERNELS: dict = {
+    **_LIKE,
     "aten::convolution": _outputs(convolution_meta, True),
     "aten::convolution_backward": _outputs(convolution_backward_meta, False),
     "aten::max_pool2d_with_indices": _outputs(max_pool2d_with_indices_meta, False),

@@ -775,26 +775,36 @@ multinomial = native_function(
 
 
 def _like(self, dtype, device, memory_format) -> Tensor:
-    """A new tensor of ``self``'s shape (and dense layout, unless contiguous is asked for)."""
-    check_device(device)
-    return Tensor._empty_strided(self._size, strides_like(self, memory_format),
-                                 dtype or self._dtype)  # fmt: skip
+    """A new tensor of ``self``'s shape (and dense layout, unless contiguous is asked for),
+    where ``self`` is unless told (``rand_like(meta_tensor)`` is a meta tensor)."""
+    where = self.device if device is None else check_device(device, meta=True)
+    allocate = empty_meta if where.type == "meta" else Tensor._empty_strided
+    return allocate(self._size, strides_like(self, memory_format), dtype or self._dtype)
+
+
+# On the meta device nothing is drawn: the checks PyTorch's meta samplers make (none for
+# ``uniform_`` and ``random_``, the dtype for ``normal_``) and the empty result.
 
 
 def _rand_like_kernel(self, *, generator=None, dtype=None, layout=None, device=None,
                       pin_memory=None, memory_format=None):  # fmt: skip
-    return _uniform_kernel(_like(self, dtype, device, memory_format), generator=generator)
+    result = _like(self, dtype, device, memory_format)
+    return result if result.is_meta else _uniform_kernel(result, generator=generator)
 
 
 def _randn_like_kernel(self, *, generator=None, dtype=None, layout=None, device=None,
                        pin_memory=None, memory_format=None):  # fmt: skip
-    return _normal_kernel(_like(self, dtype, device, memory_format), generator=generator)
+    result = _like(self, dtype, device, memory_format)
+    if result.is_meta:
+        _check_floating("normal_kernel_cpu", result._dtype)
+        return result
+    return _normal_kernel(result, generator=generator)
 
 
 def _randint_like_kernel(self, low, high, *, generator=None, dtype=None, layout=None,
                          device=None, pin_memory=None, memory_format=None):  # fmt: skip
     result = _like(self, dtype, device, memory_format)
-    return _random_kernel(result, low, high, generator=generator)
+    return result if result.is_meta else _random_kernel(result, low, high, generator=generator)
 
 
 def _randint_like_high_kernel(self, high, **options):
