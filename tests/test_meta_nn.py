@@ -694,3 +694,35 @@ def test_mixed_devices(name):
         assert result.is_meta and metadata(result) == metadata(expected)
     else:
         assert_meta_same(run(vg), expected)
+
+
+LIKE = {
+    "rand_like": lambda lib, x, **g: lib.rand_like(x, **g),
+    "rand_like-float64": lambda lib, x, **g: lib.rand_like(x, dtype=lib.float64, **g),
+    "rand_like-int64": lambda lib, x, **g: lib.rand_like(x, dtype=lib.int64, **g),
+    "randn_like": lambda lib, x, **g: lib.randn_like(x, **g),
+    "randn_like-int64": lambda lib, x, **g: lib.randn_like(x, dtype=lib.int64, **g),
+    "randn_like-contiguous": lambda lib, x, **g: lib.randn_like(
+        x, memory_format=lib.contiguous_format, **g
+    ),
+    "randint_like": lambda lib, x, **g: lib.randint_like(x, 5, **g),
+    "randint_like-low": lambda lib, x, **g: lib.randint_like(x, 2, 5, dtype=lib.int64, **g),
+}
+
+
+@pytest.mark.parametrize("name", LIKE)
+@pytest.mark.parametrize("layout", [None, "t", CL])
+def test_random_like_factories_on_meta(name, layout):
+    """``rand_like`` and friends of a meta tensor: a meta tensor laid out like ``self``,
+    refused as PyTorch's meta path refuses, and no generator advanced."""
+    v, t = meta_pair(*geometry(X4 if layout == CL else (3, 4), layout))
+    call = LIKE[name]
+    generator = vg.Generator().manual_seed(0)
+    state = generator.get_state().tolist()
+    expected, error = outcome(call, torch, t)
+    if error is not None:
+        _, cpu_error = outcome(call, torch, torch_cpu(t))
+        refused_like(lambda: call(vg, v, generator=generator), error, cpu_error)
+    else:
+        assert_meta_same(call(vg, v, generator=generator), expected)
+    assert generator.get_state().tolist() == state
