@@ -23,6 +23,10 @@ allocate otherwise (``normal`` of a complex ``std``, or of an integral mean, for
 it picks another dtype; ``multinomial(out=)`` of a float ``out``), the CPU kernel's
 check refuses it, in its words.
 
+The random ``*_like`` factories (``rand_like``, ``randn_like``, ``randint_like``) run
+their CPU kernels, which make a meta result, drawing nothing, where ``self`` is a meta
+tensor (as ``empty_like`` does).
+
 Mixed devices: the normalizations and ``normal`` refuse a CPU tensor beside a meta one
 as PyTorch's meta path (a Python reference) does (``check_same_device``); convolution
 and pooling take it, as PyTorch does.
