@@ -37,6 +37,7 @@ import numpy as np
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import TYPEMETA_NAMES
+from ..shape import channels_last_strides, contiguous_strides, is_channels_last_strides
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
 from .declaration import native_function
@@ -291,9 +292,68 @@ def _padded(input: Tensor, padding) -> Tensor:
     return constant_pad_nd(input, pad, 0)
 
 
-def _result(values: np.ndarray, like: Tensor) -> Tensor:
-    """A contiguous tensor of ``like``'s dtype holding ``values``."""
-    return Tensor._from_array(np.ascontiguousarray(values, dtype=like._dtype.numpy), like._dtype)
+def _result(values: np.ndarray, like: Tensor, strides=None) -> Tensor:
+    """A tensor of ``like``'s dtype holding ``values``, laid out by ``strides`` (contiguous
+    if not given)."""
+    if strides is None:
+        return Tensor._from_array(np.ascontiguousarray(values, dtype=like._dtype.numpy),
+                                  like._dtype)  # fmt: skip
+    result = Tensor._empty_strided(values.shape, strides, like._dtype)
+    np.copyto(result._array, values, casting="unsafe")
+    return result
+
+
+def _output_strides(input: Tensor, weight: Tensor, size) -> tuple:
+    """The layout PyTorch's CPU convolutions give their outputs and input and weight
+    gradients (``determine_backend_memory_format``): channels-last when the input or the
+    weight suggests it, for 4-D tensors (``thnn_conv_use_channels_last``, and oneDNN's
+    rule alike); for 5-D ones only oneDNN's float32 and bfloat16 kernels keep it
+    (``mkldnn_conv_use_channels_last``), the slow 3-D kernels are contiguous."""
+    keeps = len(size) == 4 or (len(size) == 5 and input._dtype.name in ("float32", "bfloat16"))
+    if keeps and any(is_channels_last_strides(t._size, t._stride) for t in (input, weight)):
+        return channels_last_strides(size)
+    return contiguous_strides(size)
+
+
+def convolution_meta(input, weight, bias, stride, padding, dilation, transposed,
+                     output_padding, groups):  # fmt: skip
+    """``convolution``'s checks, in its order, and its output's ``(shape, dtype,
+    strides)``: the CPU kernel's first step and its Meta kernel (``meta_nn``)."""
+    stride, padding, dilation, output_padding = _params(
+        weight, stride, padding, dilation, output_padding, groups
+    )
+    _check_shape_forward(input, weight, bias, stride, padding, dilation, transposed,
+                         output_padding, groups)  # fmt: skip
+    _check_types(input, weight, bias)
+    kernel = weight._size[2:]
+    if not transposed:
+        spatial = [
+            (input._size[2 + i] + 2 * padding[i] - dilation[i] * (k - 1) - 1) // stride[i] + 1
+            for i, k in enumerate(kernel)
+        ]  # fmt: skip
+        channels = weight._size[0]
+    else:
+        full = _full_size(input, kernel, stride, dilation, output_padding)
+        spatial = [full[i] - 2 * padding[i] for i in range(len(kernel))]
+        channels = weight._size[1] * groups
+    size = (input._size[0], channels, *spatial)
+    return size, input._dtype, _output_strides(input, weight, size)
+
+
+def convolution_backward_meta(grad_output, input, weight, bias_sizes, stride, padding,
+                              dilation, transposed, output_padding, groups, output_mask):  # fmt: skip
+    """``convolution_backward``'s outputs, ``(shape, dtype, strides)`` or None for each
+    gradient ``output_mask`` leaves out: the input's and weight's laid out as the forward
+    output is, the bias's a vector of ``bias_sizes``."""
+    _params(weight, stride, padding, dilation, output_padding, groups)
+    specs = [None, None, None]
+    for i, t in ((0, input), (1, weight)):
+        if output_mask[i]:
+            specs[i] = (t._size, t._dtype, _output_strides(input, weight, t._size))
+    if output_mask[2]:
+        size = (grad_output._size[1],) if bias_sizes is None else tuple(bias_sizes)
+        specs[2] = (size, grad_output._dtype, contiguous_strides(size))
+    return tuple(specs)
 
 
 def _full_size(input: Tensor, kernel, stride, dilation, output_padding) -> list:
@@ -307,12 +367,11 @@ def _full_size(input: Tensor, kernel, stride, dilation, output_padding) -> list:
 
 def _convolution_kernel(input, weight, bias, stride, padding, dilation, transposed,
                         output_padding, groups) -> Tensor:  # fmt: skip
+    size, _, strides = convolution_meta(input, weight, bias, stride, padding, dilation,
+                                        transposed, output_padding, groups)  # fmt: skip
     stride, padding, dilation, output_padding = _params(
         weight, stride, padding, dilation, output_padding, groups
     )
-    _check_shape_forward(input, weight, bias, stride, padding, dilation, transposed,
-                         output_padding, groups)  # fmt: skip
-    _check_types(input, weight, bias)
     dims = weight.dim() - 2
     kernel = weight._size[2:]
     dtype = _compute_dtype(input._dtype.numpy)
@@ -334,12 +393,15 @@ def _convolution_kernel(input, weight, bias, stride, padding, dilation, transpos
         out = scattered[(slice(None), slice(None), *crop)]
     if bias is not None:
         out = out + bias._array.astype(dtype, copy=False).reshape((-1,) + (1,) * dims)
-    return _result(out, input)
+    return _result(out.reshape(size), input, strides)
 
 
 def _convolution_backward_kernel(grad_output, input, weight, bias_sizes, stride, padding,
                                  dilation, transposed, output_padding, groups, output_mask):  # fmt: skip
     """Gradients of ``convolution`` for input, weight and bias, those ``output_mask`` asks for."""
+    specs = convolution_backward_meta(grad_output, input, weight, bias_sizes, stride, padding,
+                                      dilation, transposed, output_padding, groups,
+                                      output_mask)  # fmt: skip
     stride, padding, dilation, output_padding = _params(
         weight, stride, padding, dilation, output_padding, groups
     )
@@ -355,11 +417,13 @@ def _convolution_backward_kernel(grad_output, input, weight, bias_sizes, stride,
             scattered = _scatter_windows(_spread(w, grad, groups), input._size[1], kernel,
                                          grad.shape[2:], spatial, stride, dilation)  # fmt: skip
             crop = tuple(slice(padding[i], padding[i] + input._size[2 + i]) for i in range(dims))
-            grad_input = _result(scattered[(slice(None), slice(None), *crop)], input)
+            grad_input = _result(scattered[(slice(None), slice(None), *crop)], input,
+                                 specs[0][2])  # fmt: skip
         if output_mask[1]:
             windows = conv_windows(_padded(input, padding), kernel, stride, dilation)
             columns = _columns(windows._array, groups, dtype)
-            grad_weight = _result(_weight_grad(grad, columns, groups, weight._size), weight)
+            grad_weight = _result(_weight_grad(grad, columns, groups, weight._size), weight,
+                                  specs[1][2])  # fmt: skip
     else:
         # The forward scattered the input's patches into the output: read them back with
         # the windows of the output gradient, padded back to the full scattered size.
@@ -374,10 +438,11 @@ def _convolution_backward_kernel(grad_output, input, weight, bias_sizes, stride,
         columns = _columns(windows._array[(slice(None), slice(None), *used)], groups, dtype)
         if output_mask[0]:
             grad_input = _contract(w, columns, groups).reshape(input._size)
-            grad_input = _result(grad_input, input)
+            grad_input = _result(grad_input, input, specs[0][2])
         if output_mask[1]:
             x = input._array.astype(dtype, copy=False)
-            grad_weight = _result(_weight_grad(x, columns, groups, weight._size), weight)
+            grad_weight = _result(_weight_grad(x, columns, groups, weight._size), weight,
+                                  specs[1][2])  # fmt: skip
     if output_mask[2]:
         grad_bias = _result(grad.sum(axis=(0, *range(2, 2 + dims))), grad_output)
     return grad_input, grad_weight, grad_bias

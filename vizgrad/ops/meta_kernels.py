@@ -49,7 +49,7 @@ from .meta_nn import KERNELS as NN_KERNELS
 from .meta_reductions import KERNELS as REDUCTION_KERNELS
 from .overload_kernels import Precomputed
 from .registry import OPERATORS
-from .sampling import _check_std
+from .sampling import _check_floating, _check_std
 
 __all__ = ["META_OVERLOADS"]
 
@@ -129,7 +129,9 @@ def _uniform_(self: Tensor, from_=0.0, to=1.0, *, generator=None) -> Tensor:
 
 
 def _normal_(self: Tensor, mean=0.0, std=1.0, *, generator=None) -> Tensor:
-    _check_std(float(std))  # the one check PyTorch's meta ``normal_`` makes
+    # PyTorch's meta ``normal_`` checks ``std`` and the dtype (worded here as its CPU kernel).
+    _check_std(float(std))
+    _check_floating("normal_kernel_cpu", self._dtype)
     return self
 
 

@@ -32,7 +32,7 @@ from ..dispatcher import COMPOSITE_IMPLICIT
 from ..dtypes import float32, uint8
 from ..shape import channels_last_strides, contiguous_strides, is_channels_last_strides
 from ..tensor import Tensor
-from .creation import empty
+from .creation import empty, suggested_format
 from .declaration import native_function
 from .iterator import FLOATING_TYPES
 
@@ -145,23 +145,68 @@ def _gradient_formulas(backward, count: int) -> dict:
 # --- batch norm -----------------------------------------------------------------------------
 
 
-def _native_batch_norm_kernel(input, weight, bias, running_mean, running_var, training,
-                              momentum, eps):  # fmt: skip
-    """``batch_norm_cpu``: normalise each channel; in training, with the batch's statistics
-    (and update the running ones in place), in evaluation with the running ones."""
+def _spec(size, dtype, strides=None) -> tuple:
+    """An output's ``(shape, dtype, strides)``: contiguous unless told."""
+    size = tuple(size)
+    return size, dtype, strides or contiguous_strides(size)
+
+
+def _from_spec(values: np.ndarray, spec) -> Tensor | None:
+    """A fresh tensor of ``spec`` holding ``values``; None for an output not asked for."""
+    return None if spec is None else _new(values, *spec)
+
+
+def native_batch_norm_meta(input, weight, bias, running_mean, running_var, training,
+                           momentum, eps):  # fmt: skip
+    """``native_batch_norm``'s checks, in its CPU kernel's order, and its outputs'
+    ``(shape, dtype, strides)``: the output laid out as the input suggests, the saved
+    statistics one per channel in training and empty in evaluation (as ``batch_norm_cpu``
+    makes them; PyTorch's meta function gives them a channel each)."""
     mixed = _check_mixed_dtypes(input, weight, bias, running_mean, running_var)
     _check_floating("batch_norm", input)
     param_dtype = float32 if mixed else input._dtype
-    ndim = input.dim()
-    channels = input._size[1] if ndim > 1 else 0
-    compute = _opmath(input)
-    x = input._array.astype(compute, copy=False)
+    channels = input._size[1] if input.dim() > 1 else 0
     if training:
         if input.numel() == 0:
             raise RuntimeError(
                 "input tensor must have at least one element, but got input_sizes = "
                 f"{_shape_text(input._size)}"
             )
+    elif running_mean is None or running_var is None:
+        missing = "running_mean" if running_mean is None else "running_var"
+        raise RuntimeError(f"{missing} must be defined in evaluation mode")
+    stats = (channels,) if training else (0,)
+    return (
+        _spec(input._size, input._dtype, _suggested_strides(input)),
+        _spec(stats, param_dtype),
+        _spec(stats, param_dtype),
+    )
+
+
+def native_batch_norm_backward_meta(grad_out, input, weight, running_mean, running_var,
+                                    save_mean, save_invstd, train, eps, output_mask):  # fmt: skip
+    """``native_batch_norm_backward``'s outputs, None where ``output_mask`` (or a missing
+    weight) leaves one out."""
+    _check_floating("batch_norm_backward_cpu", input)
+    return (
+        _spec(input._size, input._dtype, _suggested_strides(input)) if output_mask[0] else None,
+        _spec(weight._size, weight._dtype) if output_mask[1] and weight is not None else None,
+        _spec((input._size[1],), weight._dtype if weight is not None else input._dtype)
+        if output_mask[2] else None,
+    )  # fmt: skip
+
+
+def _native_batch_norm_kernel(input, weight, bias, running_mean, running_var, training,
+                              momentum, eps):  # fmt: skip
+    """``batch_norm_cpu``: normalise each channel; in training, with the batch's statistics
+    (and update the running ones in place), in evaluation with the running ones."""
+    specs = native_batch_norm_meta(input, weight, bias, running_mean, running_var, training,
+                                   momentum, eps)  # fmt: skip
+    ndim = input.dim()
+    channels = input._size[1] if ndim > 1 else 0
+    compute = _opmath(input)
+    x = input._array.astype(compute, copy=False)
+    if training:
         axes = (0, *range(2, ndim))
         n = input.numel() // channels
         mean = x.mean(axis=axes)
@@ -176,23 +221,19 @@ def _native_batch_norm_kernel(input, weight, bias, running_mean, running_var, tr
             if running_var is not None:
                 updated = momentum * (var_sum / (n - 1)) + (1 - momentum) * running_var._array
                 np.copyto(running_var._array, updated, casting="unsafe")
-        save_mean = _new(mean, (channels,), param_dtype)
-        save_invstd = _new(invstd, (channels,), param_dtype)
+        save_mean = _from_spec(mean, specs[1])
+        save_invstd = _from_spec(invstd, specs[2])
     else:
-        if running_mean is None or running_var is None:
-            missing = "running_mean" if running_mean is None else "running_var"
-            raise RuntimeError(f"{missing} must be defined in evaluation mode")
         mean = running_mean._array.astype(compute)
         invstd = _invstd(running_var._array.astype(compute), eps)
-        save_mean = _new(np.empty(0), (0,), param_dtype)
-        save_invstd = _new(np.empty(0), (0,), param_dtype)
+        save_mean = _from_spec(np.empty(0), specs[1])
+        save_invstd = _from_spec(np.empty(0), specs[2])
     scale = invstd if weight is None else invstd * weight._array.astype(compute)
     shift = -mean * scale
     if bias is not None:
         shift = shift + bias._array.astype(compute)
     out = x * _per_channel(scale, ndim) + _per_channel(shift, ndim)
-    output = _new(out, input._size, input._dtype, _suggested_strides(input))
-    return output, save_mean, save_invstd
+    return _from_spec(out, specs[0]), save_mean, save_invstd
 
 
 def _native_batch_norm_backward_kernel(grad_out, input, weight, running_mean, running_var,
@@ -203,7 +244,8 @@ def _native_batch_norm_backward_kernel(grad_out, input, weight, running_mean, ru
     ``dL/dw = Σ g x̂``, and in training (the statistics depend on ``x``)
     ``dL/dx = w invstd (g - mean(g) - x̂ mean(g x̂))``; in evaluation ``w invstd g``.
     """
-    _check_floating("batch_norm_backward_cpu", input)
+    specs = native_batch_norm_backward_meta(grad_out, input, weight, running_mean, running_var,
+                                            save_mean, save_invstd, train, eps, output_mask)  # fmt: skip
     ndim = input.dim()
     compute = _opmath(input)
     x = input._array.astype(compute, copy=False)
@@ -228,12 +270,11 @@ def _native_batch_norm_backward_kernel(grad_out, input, weight, running_mean, ru
             values = values * _per_channel(invstd * w, ndim)
         else:
             values = g * _per_channel(invstd * w, ndim)
-        grad_input = _new(values, input._size, input._dtype, _suggested_strides(input))
+        grad_input = _from_spec(values, specs[0])
     if output_mask[1] and weight is not None:
-        grad_weight = _new(dot * invstd, weight._size, weight._dtype)
+        grad_weight = _from_spec(dot * invstd, specs[1])
     if output_mask[2]:
-        param_dtype = weight._dtype if weight is not None else input._dtype
-        grad_bias = _new(grad_sum, (input._size[1],), param_dtype)
+        grad_bias = _from_spec(grad_sum, specs[2])
     return grad_input, grad_weight, grad_bias
 
 
@@ -393,13 +434,38 @@ def _rows(tensor: Tensor, rows: int, normalized_shape, compute) -> np.ndarray:
     return tensor._array.astype(compute, copy=False).reshape(rows, math.prod(normalized_shape))
 
 
-def _native_layer_norm_kernel(input, normalized_shape, weight, bias, eps):
-    """``layer_norm_cpu``: each sample's last ``len(normalized_shape)`` dims normalised
-    together (a ``(M, N)`` view: M rows of N elements), then ``* weight + bias``."""
+def native_layer_norm_meta(input, normalized_shape, weight, bias, eps):
+    """``native_layer_norm``'s checks and its outputs' ``(shape, dtype, strides)``: a
+    contiguous output, and a mean and rstd per row, with size 1 in the normalised dims."""
     _check_layer_norm_inputs(input, normalized_shape, weight, bias)
     mixed = _check_mixed_dtypes(input, weight, bias)
     _check_floating("LayerNormKernelImpl", input)
     param_dtype = float32 if mixed else input._dtype
+    axis = input.dim() - len(normalized_shape)
+    stats_size = (*input._size[:axis], *([1] * len(normalized_shape)))
+    return (
+        _spec(input._size, input._dtype),
+        _spec(stats_size, param_dtype),
+        _spec(stats_size, param_dtype),
+    )
+
+
+def native_layer_norm_backward_meta(grad_out, input, normalized_shape, mean, rstd, weight,
+                                    bias, output_mask):  # fmt: skip
+    """``native_layer_norm_backward``'s outputs, None where ``output_mask`` (or a missing
+    weight or bias) leaves one out."""
+    _check_floating("LayerNormBackwardKernelImpl", input)
+    return (
+        _spec(input._size, input._dtype) if output_mask[0] else None,
+        _spec(weight._size, weight._dtype) if output_mask[1] and weight is not None else None,
+        _spec(bias._size, bias._dtype) if output_mask[2] and bias is not None else None,
+    )
+
+
+def _native_layer_norm_kernel(input, normalized_shape, weight, bias, eps):
+    """``layer_norm_cpu``: each sample's last ``len(normalized_shape)`` dims normalised
+    together (a ``(M, N)`` view: M rows of N elements), then ``* weight + bias``."""
+    specs = native_layer_norm_meta(input, normalized_shape, weight, bias, eps)
     axis = input.dim() - len(normalized_shape)
     rows = math.prod(input._size[:axis])
     compute = _opmath(input)
@@ -413,11 +479,10 @@ def _native_layer_norm_kernel(input, normalized_shape, weight, bias, eps):
         out = out * weight._array.astype(compute).reshape(1, -1)
     if bias is not None:
         out = out + bias._array.astype(compute).reshape(1, -1)
-    stats_size = (*input._size[:axis], *([1] * len(normalized_shape)))
     return (
-        _new(out, input._size, input._dtype),
-        _new(mean.astype(compute), stats_size, param_dtype),
-        _new(rstd.astype(compute), stats_size, param_dtype),
+        _from_spec(out, specs[0]),
+        _from_spec(mean.astype(compute), specs[1]),
+        _from_spec(rstd.astype(compute), specs[2]),
     )
 
 
@@ -426,7 +491,8 @@ def _native_layer_norm_backward_kernel(grad_out, input, normalized_shape, mean, 
     """``layer_norm_backward_cpu``: with ``x̂ = (x - mean) * rstd`` over each row and
     ``ĝ = g * weight``: ``dx = rstd (ĝ - mean(ĝ) - x̂ mean(ĝ x̂))``, ``dw = Σ_rows g x̂``,
     ``db = Σ_rows g``."""
-    _check_floating("LayerNormBackwardKernelImpl", input)
+    specs = native_layer_norm_backward_meta(grad_out, input, normalized_shape, mean, rstd,
+                                            weight, bias, output_mask)  # fmt: skip
     axis = input.dim() - len(normalized_shape)
     rows = math.prod(input._size[:axis])
     compute = _opmath(input)
@@ -441,11 +507,11 @@ def _native_layer_norm_backward_kernel(grad_out, input, normalized_shape, mean, 
         n = x.shape[1]
         values = r * (scaled - scaled.sum(axis=1, keepdims=True) / n
                       - x_hat * (scaled * x_hat).sum(axis=1, keepdims=True) / n)  # fmt: skip
-        grad_input = _new(values, input._size, input._dtype)
+        grad_input = _from_spec(values, specs[0])
     if output_mask[1] and weight is not None:
-        grad_weight = _new((g * x_hat).sum(axis=0), weight._size, weight._dtype)
+        grad_weight = _from_spec((g * x_hat).sum(axis=0), specs[1])
     if output_mask[2] and bias is not None:
-        grad_bias = _new(g.sum(axis=0), bias._size, bias._dtype)
+        grad_bias = _from_spec(g.sum(axis=0), specs[2])
     return grad_input, grad_weight, grad_bias
 
 
@@ -525,14 +591,45 @@ def _check_group_norm_inputs(input, weight, bias, channels: int, groups: int) ->
             )
 
 
-def _native_group_norm_kernel(input, weight, bias, N, C, HxW, group, eps):
-    """``native_group_norm``: each sample's channels split into ``group`` groups, each
-    group (with its spatial elements) normalised together, then ``* weight + bias`` per
-    channel."""
+def native_group_norm_meta(input, weight, bias, N, C, HxW, group, eps):
+    """``native_group_norm``'s checks and its outputs' ``(shape, dtype, strides)``: the
+    output laid out as the input suggests, a mean and rstd per sample and group."""
+    # The CPU kernel walks the input's memory in the order its layout suggests.
+    if not input.is_contiguous(memory_format=suggested_format(input)):
+        raise RuntimeError(
+            "Expected X.is_contiguous(memory_format) to be true, but got false.  (Could this "
+            "error message be improved?  If so, please report an enhancement request to "
+            "PyTorch.)"
+        )
     _check_group_norm_inputs(input, weight, bias, C, group)
     mixed = _check_mixed_dtypes(input, weight, bias)
     _check_floating("GroupNormKernelImpl", input)
     param_dtype = float32 if mixed else input._dtype
+    return (
+        _spec(input._size, input._dtype, _suggested_strides(input)),
+        _spec((N, group), param_dtype),
+        _spec((N, group), param_dtype),
+    )
+
+
+def native_group_norm_backward_meta(grad_out, input, mean, rstd, weight, N, C, HxW, group,
+                                    output_mask):  # fmt: skip
+    """``native_group_norm_backward``'s outputs, None where ``output_mask`` (or a missing
+    weight) leaves one out."""
+    _check_floating("GroupNormBackwardKernelImpl", input)
+    return (
+        _spec(input._size, input._dtype, _suggested_strides(input)) if output_mask[0] else None,
+        _spec(weight._size, weight._dtype) if output_mask[1] and weight is not None else None,
+        _spec((C,), weight._dtype if weight is not None else input._dtype)
+        if output_mask[2] else None,
+    )  # fmt: skip
+
+
+def _native_group_norm_kernel(input, weight, bias, N, C, HxW, group, eps):
+    """``native_group_norm``: each sample's channels split into ``group`` groups, each
+    group (with its spatial elements) normalised together, then ``* weight + bias`` per
+    channel."""
+    specs = native_group_norm_meta(input, weight, bias, N, C, HxW, group, eps)
     compute = _opmath(input)
     x = input._array.astype(compute, copy=False).reshape(N, group, C // group * HxW)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -547,18 +644,15 @@ def _native_group_norm_kernel(input, weight, bias, N, C, HxW, group, eps):
         out = out * weight._array.astype(compute).reshape(1, C, 1)
     if bias is not None:
         out = out + bias._array.astype(compute).reshape(1, C, 1)
-    return (
-        _new(out, input._size, input._dtype, _suggested_strides(input)),
-        _new(mean, (N, group), param_dtype),
-        _new(rstd, (N, group), param_dtype),
-    )
+    return _from_spec(out, specs[0]), _from_spec(mean, specs[1]), _from_spec(rstd, specs[2])
 
 
 def _native_group_norm_backward_kernel(grad_out, input, mean, rstd, weight, N, C, HxW, group,
                                        output_mask):  # fmt: skip
     """``native_group_norm_backward``: layer norm's gradient within each group, with
     ``ĝ = g * weight[c]``; ``dw[c] = Σ_{n,hw} g x̂`` and ``db[c] = Σ_{n,hw} g``."""
-    _check_floating("GroupNormBackwardKernelImpl", input)
+    specs = native_group_norm_backward_meta(grad_out, input, mean, rstd, weight, N, C, HxW,
+                                            group, output_mask)  # fmt: skip
     compute = _opmath(input)
     x = input._array.astype(compute, copy=False).reshape(N, C, HxW)
     g = grad_out._array.astype(compute, copy=False).reshape(N, C, HxW)
@@ -575,12 +669,11 @@ def _native_group_norm_backward_kernel(grad_out, input, mean, rstd, weight, N, C
         mean_dot = (scaled * x_hat).reshape(in_group).sum(axis=2, keepdims=True) / max(count, 1)
         values = (scaled.reshape(in_group) - mean_scaled
                   - x_hat.reshape(in_group) * mean_dot) * rstd._array.astype(compute)[..., None]  # fmt: skip
-        grad_input = _new(values, input._size, input._dtype, _suggested_strides(input))
+        grad_input = _from_spec(values, specs[0])
     if output_mask[1] and weight is not None:
-        grad_weight = _new((g * x_hat).sum(axis=(0, 2)), weight._size, weight._dtype)
+        grad_weight = _from_spec((g * x_hat).sum(axis=(0, 2)), specs[1])
     if output_mask[2]:
-        dtype = weight._dtype if weight is not None else input._dtype
-        grad_bias = _new(g.sum(axis=(0, 2)), (C,), dtype)
+        grad_bias = _from_spec(g.sum(axis=(0, 2)), specs[2])
     return grad_input, grad_weight, grad_bias
 
 

@@ -29,7 +29,9 @@ import numpy as np
 
 from ..derivatives import Derivative
 from ..dispatcher import COMPOSITE_IMPLICIT
+from ..dtypes import int64
 from ..grad_mode import is_grad_enabled
+from ..shape import channels_last_strides, contiguous_strides, is_channels_last_strides
 from ..tensor import Tensor
 from .convolution import _scatter_windows, conv_windows
 from .creation import zeros_like
@@ -140,6 +142,26 @@ def _pool_geometry(op: str, input: Tensor, kernel_size, stride, padding, dilatio
     return kernel, stride, padding, dilation, out
 
 
+def _pooled_spec(input: Tensor, size, dtype=None) -> tuple:
+    """A pooling result's ``(shape, dtype, strides)``: laid out as the input suggests
+    (``suggest_memory_format``: a 4-D channels-last input gives a channels-last result)."""
+    size = tuple(size)
+    if is_channels_last_strides(input._size, input._stride):
+        strides = channels_last_strides(size)
+    else:
+        strides = contiguous_strides(size)
+    return size, dtype or input._dtype, strides
+
+
+def _laid_out(values: np.ndarray, spec) -> Tensor:
+    """A fresh tensor of ``spec`` (``_pooled_spec``) holding ``values``."""
+    size, dtype, strides = spec
+    result = Tensor._empty_strided(size, strides, dtype)
+    if result.numel():
+        np.copyto(result._array, np.asarray(values).reshape(size), casting="unsafe")
+    return result
+
+
 def _batched(input: Tensor) -> Tensor:
     """A 3-d ``(C, H, W)`` input as a batch of one (a view, at kernel level)."""
     return input if input.dim() == 4 else input.unsqueeze(0)
@@ -171,8 +193,19 @@ def _lowest(dtype: np.dtype):
     return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
 
 
+def max_pool2d_with_indices_meta(self: Tensor, kernel_size, stride=(), padding=0, dilation=1,
+                                 ceil_mode=False):  # fmt: skip
+    """``max_pool2d_with_indices``'s meta function: its checks, and its values' and
+    indices' ``(shape, dtype, strides)``."""
+    out = _pool_geometry("max_pool2d", self, kernel_size, stride, padding, dilation,
+                         ceil_mode)[-1]  # fmt: skip
+    shape = self._size[:-2] + tuple(out)
+    return _pooled_spec(self, shape), _pooled_spec(self, shape, int64)
+
+
 def _max_pool2d_with_indices_kernel(self: Tensor, kernel_size, stride=(), padding=0,
                                     dilation=1, ceil_mode=False):  # fmt: skip
+    specs = max_pool2d_with_indices_meta(self, kernel_size, stride, padding, dilation, ceil_mode)
     kernel, stride, padding, dilation, out = _pool_geometry(
         "max_pool2d", self, kernel_size, stride, padding, dilation, ceil_mode
     )
@@ -203,9 +236,12 @@ def _max_pool2d_with_indices_kernel(self: Tensor, kernel_size, stride=(), paddin
         rows = np.where(empty, first_row, rows)
         cols = np.where(empty, first_col, cols)
     indices = (rows * width + cols).astype(np.int64)
-    shape = self._size[:-2] + tuple(out)
-    result = Tensor._from_array(np.ascontiguousarray(values).reshape(shape), self._dtype)
-    return result, Tensor._from_array(indices.reshape(shape))
+    return _laid_out(values, specs[0]), _laid_out(indices, specs[1])
+
+
+def pooling_backward_meta(grad_output: Tensor, self: Tensor, *args) -> tuple:
+    """A pooling gradient's ``(shape, dtype, strides)``: ``self``'s, laid out as it suggests."""
+    return _pooled_spec(self, self._size)
 
 
 def _max_pool2d_backward_kernel(grad_output: Tensor, self: Tensor, kernel_size, stride,
@@ -216,7 +252,7 @@ def _max_pool2d_backward_kernel(grad_output: Tensor, self: Tensor, kernel_size, 
     grad = grad_output._array.reshape(planes, -1)
     targets = indices._array.reshape(planes, -1) + np.arange(planes)[:, None] * area
     summed = np.bincount(targets.ravel(), weights=grad.ravel(), minlength=planes * area)
-    return Tensor._from_array(summed.astype(self._dtype.numpy).reshape(self._size), self._dtype)
+    return _laid_out(summed, pooling_backward_meta(grad_output, self))
 
 
 def _max_pool_double_backward(grad, s):
@@ -423,8 +459,24 @@ def _avg_divisor(self: Tensor, kernel, stride, padding, out, count_include_pad,
 _AVG_TYPES = FLOATING_TYPES | {"int64"}
 
 
+def avg_pool2d_meta(self: Tensor, kernel_size, stride=(), padding=0, ceil_mode=False,
+                    count_include_pad=True, divisor_override=None) -> tuple:  # fmt: skip
+    """``avg_pool2d``'s meta function: its checks and its result's ``(shape, dtype, strides)``."""
+    out = _avg_geometry(self, kernel_size, stride, padding, ceil_mode, divisor_override)[-1]
+    return _pooled_spec(self, self._size[:-2] + tuple(out))
+
+
+def avg_pool2d_backward_meta(grad_output: Tensor, self: Tensor, kernel_size, stride, padding,
+                             ceil_mode, count_include_pad, divisor_override) -> tuple:  # fmt: skip
+    """``avg_pool2d_backward``'s checks (the forward's geometry) and its result's spec."""
+    _avg_geometry(self, kernel_size, stride, padding, ceil_mode, divisor_override)
+    return pooling_backward_meta(grad_output, self)
+
+
 def _avg_pool2d_kernel(self: Tensor, kernel_size, stride=(), padding=0, ceil_mode=False,
                        count_include_pad=True, divisor_override=None) -> Tensor:  # fmt: skip
+    spec = avg_pool2d_meta(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                           divisor_override)  # fmt: skip
     kernel, stride, padding, _, out = _avg_geometry(
         self, kernel_size, stride, padding, ceil_mode, divisor_override
     )
@@ -438,14 +490,15 @@ def _avg_pool2d_kernel(self: Tensor, kernel_size, stride=(), padding=0, ceil_mod
     else:  # integer division truncates, as C++'s does
         totals = windows.sum(axis=(-2, -1), dtype=np.int64)
         values = np.sign(totals) * (np.abs(totals) // divisor)
-    shape = self._size[:-2] + tuple(out)
-    return Tensor._from_array(values.astype(self._dtype.numpy).reshape(shape), self._dtype)
+    return _laid_out(values, spec)
 
 
 def _avg_pool2d_backward_kernel(grad_output: Tensor, self: Tensor, kernel_size, stride,
                                 padding, ceil_mode, count_include_pad,
                                 divisor_override) -> Tensor:  # fmt: skip
     """Each output gradient, divided like its value was, added over its window."""
+    spec = avg_pool2d_backward_meta(grad_output, self, kernel_size, stride, padding, ceil_mode,
+                                    count_include_pad, divisor_override)  # fmt: skip
     kernel, stride, padding, _, out = _avg_geometry(
         self, kernel_size, stride, padding, ceil_mode, divisor_override
     )
@@ -460,7 +513,7 @@ def _avg_pool2d_backward_kernel(grad_output: Tensor, self: Tensor, kernel_size, 
     ]
     scattered = _scatter_windows(columns, c, kernel, out, spatial, stride, [1, 1])
     grad = scattered[:, :, padding[0] : padding[0] + height, padding[1] : padding[1] + width]
-    return Tensor._from_array(grad.astype(self._dtype.numpy).reshape(self._size), self._dtype)
+    return _laid_out(grad, spec)
 
 
 avg_pool2d_backward = native_function(
@@ -592,18 +645,24 @@ def _adaptive_matrices(input: Tensor, output_size):
     )
 
 
-def _adaptive_avg_pool2d_kernel(self: Tensor, output_size) -> Tensor:
+def adaptive_avg_pool2d_meta(self: Tensor, output_size) -> tuple:
+    """``_adaptive_avg_pool2d``'s checks and its result's ``(shape, dtype, strides)``."""
     _check_adaptive(self, output_size)
+    return _pooled_spec(self, self._size[:-2] + tuple(output_size))
+
+
+def _adaptive_avg_pool2d_kernel(self: Tensor, output_size) -> Tensor:
+    spec = adaptive_avg_pool2d_meta(self, output_size)
     _dispatch("adaptive_avg_pool2d", self, FLOATING_TYPES)
     rows, cols = _adaptive_matrices(self, output_size)
     values = rows @ self._array.astype(rows.dtype, copy=False) @ cols.T
-    return Tensor._from_array(values.astype(self._dtype.numpy), self._dtype)
+    return _laid_out(values, spec)
 
 
 def _adaptive_avg_pool2d_backward_kernel(grad_output: Tensor, self: Tensor) -> Tensor:
     rows, cols = _adaptive_matrices(self, grad_output._size[-2:])
     grad = rows.T @ grad_output._array.astype(rows.dtype, copy=False) @ cols
-    return Tensor._from_array(grad.astype(self._dtype.numpy), self._dtype)
+    return _laid_out(grad, pooling_backward_meta(grad_output, self))
 
 
 _adaptive_avg_pool2d_backward = native_function(

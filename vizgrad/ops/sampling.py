@@ -28,7 +28,8 @@ from ..dtypes import (
 from ..dtypes import int64 as INT64
 from ..generator import _numpy_generator
 from ..memory_overlap import assert_no_internal_overlap
-from ..shape import broadcast_shapes, check_storage_nbytes
+from ..meta_device import empty_meta
+from ..shape import broadcast_shapes, check_storage_nbytes, contiguous_strides
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
 from .creation import (
@@ -144,9 +145,11 @@ def _check_std(std) -> None:
 
 def _normal_kernel(self, mean=0.0, std=1.0, *, generator=None):
     mean, std = float(mean), float(std)
-    # ``normal_impl_`` checks std, then the kernel its dtype, then its iterator the overlap.
+    # ``normal_impl_`` checks std, then the kernel its dtype (if there is something to
+    # draw), then its iterator the overlap.
     _check_std(std)
-    _check_floating("normal_kernel_cpu", self._dtype)
+    if self.numel():
+        _check_floating("normal_kernel_cpu", self._dtype)
     assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     return _write(self, _normal_array(rng, self._size, self._dtype, mean, std))
@@ -218,8 +221,23 @@ def _bernoulli_values(rng, shape, p) -> np.ndarray:
     return rng.random(shape) < p
 
 
+def _check_bernoulli_self(self: Tensor) -> None:
+    """``bernoulli_tensor_cpu_kernel`` dispatches on the written tensor first: any real
+    dtype or bool (``AT_DISPATCH_ALL_TYPES_AND3``), not complex; with no element to write
+    it dispatches on nothing."""
+    if self._dtype.category == COMPLEX and self.numel():
+        raise _not_implemented("bernoulli_tensor_cpu_self_", self._dtype)
+
+
+def _check_probability_tensor_dtype(p: Tensor) -> None:
+    # AT_DISPATCH_FLOATING_TYPES_AND2(BFloat16, Half): no complex probabilities either
+    # (and no dispatch when there is nothing to draw).
+    if p._dtype.category != FLOATING and p.numel():
+        raise _not_implemented("bernoulli_tensor_cpu_p_", p._dtype)
+
+
 def _check_probability_tensor(p: Tensor) -> None:
-    _check_floating("bernoulli_tensor_cpu_p_", p._dtype)
+    _check_probability_tensor_dtype(p)
     values = p._array
     if values.size and not bool(np.all((values >= 0) & (values <= 1))):
         raise RuntimeError(
@@ -231,12 +249,15 @@ def _check_probability_tensor(p: Tensor) -> None:
 def _bernoulli_float_kernel(self, p=0.5, *, generator=None):
     p = float(p)
     _check_probability(p)
+    if self._dtype.category == COMPLEX and self.numel():
+        raise _not_implemented("bernoulli_scalar_cpu_", self._dtype)
     assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     return _write(self, _bernoulli_values(rng, self._size, p))
 
 
 def _bernoulli_tensor_kernel(self, p, *, generator=None):
+    _check_bernoulli_self(self)
     _check_probability_tensor(p)
     assert_no_internal_overlap(self)
     broadcast_shapes(self._size, p._size)  # p must broadcast to self
@@ -245,17 +266,29 @@ def _bernoulli_tensor_kernel(self, p, *, generator=None):
     return _write(self, _bernoulli_values(rng, self._size, probabilities))
 
 
-def _exponential_kernel(self, lambd=1.0, *, generator=None):
-    lambd = float(lambd)
-    if self._dtype.category != FLOATING:
-        raise RuntimeError(
-            "Exponential distribution is a continuous probability distribution. dtype must be a "
-            f"floating point but you specified {self._dtype.scalar_name}"
-        )
+def _check_exponential(dtype, lambd: float, dtype_first: bool) -> None:
+    """``exponential_``'s two checks: a positive rate, a floating dtype. PyTorch's CPU
+    kernel checks the rate first (``exponential_impl_``, then its ``TensorIterator``
+    dispatch); its meta kernel the dtype first."""
+
+    def check_dtype():
+        if dtype.category != FLOATING:
+            raise RuntimeError(
+                "Exponential distribution is a continuous probability distribution. dtype must "
+                f"be a floating point but you specified {dtype.scalar_name}"
+            )
+
+    if dtype_first:
+        check_dtype()
     if not lambd > 0:
         raise RuntimeError(
             f"exponential_ expects lambda > 0.0, but found lambda={_c_double(lambd)}"
         )
+    check_dtype()
+
+
+def _exponential_kernel(self, lambd=1.0, *, generator=None):
+    _check_exponential(self._dtype, float(lambd), dtype_first=False)
     assert_no_internal_overlap(self)
     rng = _numpy_generator(generator)
     return _write(self, rng.exponential(1.0 / lambd, size=self._size))
@@ -483,10 +516,14 @@ randperm = native_function(
 # --- normal: four overloads, tensor or float mean and std ---------------------------------
 
 
-def _check_std_tensor(std: Tensor) -> None:
-    """``CHECK_NORMAL_TENSOR_STD``: a real std, every element >= 0 (NaN is not)."""
+def _check_std_real(std: Tensor) -> None:
     if std._dtype.category == COMPLEX:
         raise RuntimeError("normal expects standard deviation to be non-complex")
+
+
+def _check_std_tensor(std: Tensor) -> None:
+    """``CHECK_NORMAL_TENSOR_STD``: a real std, every element >= 0 (NaN is not)."""
+    _check_std_real(std)
     if std.numel() and not bool(np.all(std._array >= 0)):
         raise RuntimeError("normal expects all elements of std >= 0.0")
 
@@ -541,7 +578,14 @@ def _normal_float_tensor(mean, std: Tensor, *, generator=None) -> Tensor:
 
 def _normal_size_kernel(mean, std, size, *, generator=None, dtype=None, layout=None,
                         device=None, pin_memory=None):  # fmt: skip
-    result = _empty(size, dtype or get_default_dtype(), device)
+    dtype = dtype or get_default_dtype()
+    if check_device(device, meta=True).type == "meta":
+        # Nothing to draw (the generator stays where it is); the checks ``normal_`` makes.
+        check_nonnegative(size)
+        _check_std(float(std))
+        _check_floating("normal_kernel_cpu", dtype)
+        return empty_meta(tuple(size), contiguous_strides(tuple(size)), dtype)
+    result = _empty(size, dtype, device)
     return _normal_kernel(result, mean, std, generator=generator)
 
 
@@ -597,6 +641,7 @@ normal = native_function(
 
 
 def _bernoulli_kernel(self, *, generator=None):
+    _check_bernoulli_self(self)
     _check_probability_tensor(self)
     result = Tensor._from_array(np.empty(self._size, dtype=self._dtype.numpy), self._dtype)
     rng = _numpy_generator(generator)
@@ -612,15 +657,21 @@ def _like_self_any_dtype(self, **_options) -> tuple:
     return self._size, None
 
 
+def _check_bernoulli_out_dtypes(self, *, generator=None, out) -> None:
+    _check_bernoulli_self(out)
+    _check_probability_tensor_dtype(self)
+
+
 # ``bernoulli_out_impl``: ``out.resize_(self.sizes())`` (no warning; any dtype), then the
 # in-place sampler's checks: no element of ``out`` shared, and ``out`` is ``self`` or apart
-# from it, before the probabilities are read.
+# from it, then the dtypes ``out`` and ``self`` are dispatched on, before the
+# probabilities are read.
 _bernoulli_out = out_wrapper(
     _bernoulli_kernel,
     check_cast=False,
     meta=_like_self_any_dtype,
     warn_resize=False,
-    resized_checks=Overlap(internal=True, partial=("self",)),
+    resized_checks=(Overlap(internal=True, partial=("self",)), _check_bernoulli_out_dtypes),
 )
 
 
@@ -654,19 +705,27 @@ bernoulli = native_function(
 )
 
 
+def _check_multinomial_dim(self: Tensor) -> None:
+    if self.dim() not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+
+
+def _check_multinomial_out(out: Tensor) -> None:
+    if out._dtype is not INT64:
+        raise RuntimeError(f"multinomial expects Long tensor out, got: {out._dtype.scalar_name}")
+
+
 def _multinomial_out_kernel(self, num_samples, replacement=False, *, generator=None, out):
     """``multinomial_out``: the checks (``out`` must be int64), ``out.resize_`` (no
     warning), and nothing more to check or draw if there is nothing to sample."""
     num_samples = _int64(num_samples)
-    if self.dim() not in (1, 2):
-        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    _check_multinomial_dim(self)
     if self._dtype.category != FLOATING:
         raise RuntimeError(
             f"multinomial only supports floating-point dtypes for input, got: "
             f"{self._dtype.scalar_name}"
         )
-    if out._dtype is not INT64:
-        raise RuntimeError(f"multinomial expects Long tensor out, got: {out._dtype.scalar_name}")
+    _check_multinomial_out(out)
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
     categories = self._size[-1]
@@ -716,26 +775,36 @@ multinomial = native_function(
 
 
 def _like(self, dtype, device, memory_format) -> Tensor:
-    """A new tensor of ``self``'s shape (and dense layout, unless contiguous is asked for)."""
-    check_device(device)
-    return Tensor._empty_strided(self._size, strides_like(self, memory_format),
-                                 dtype or self._dtype)  # fmt: skip
+    """A new tensor of ``self``'s shape (and dense layout, unless contiguous is asked for),
+    where ``self`` is unless told (``rand_like(meta_tensor)`` is a meta tensor)."""
+    where = self.device if device is None else check_device(device, meta=True)
+    allocate = empty_meta if where.type == "meta" else Tensor._empty_strided
+    return allocate(self._size, strides_like(self, memory_format), dtype or self._dtype)
+
+
+# On the meta device nothing is drawn: the checks PyTorch's meta samplers make (none for
+# ``uniform_`` and ``random_``, the dtype for ``normal_``) and the empty result.
 
 
 def _rand_like_kernel(self, *, generator=None, dtype=None, layout=None, device=None,
                       pin_memory=None, memory_format=None):  # fmt: skip
-    return _uniform_kernel(_like(self, dtype, device, memory_format), generator=generator)
+    result = _like(self, dtype, device, memory_format)
+    return result if result.is_meta else _uniform_kernel(result, generator=generator)
 
 
 def _randn_like_kernel(self, *, generator=None, dtype=None, layout=None, device=None,
                        pin_memory=None, memory_format=None):  # fmt: skip
-    return _normal_kernel(_like(self, dtype, device, memory_format), generator=generator)
+    result = _like(self, dtype, device, memory_format)
+    if result.is_meta:
+        _check_floating("normal_kernel_cpu", result._dtype)
+        return result
+    return _normal_kernel(result, generator=generator)
 
 
 def _randint_like_kernel(self, low, high, *, generator=None, dtype=None, layout=None,
                          device=None, pin_memory=None, memory_format=None):  # fmt: skip
     result = _like(self, dtype, device, memory_format)
-    return _random_kernel(result, low, high, generator=generator)
+    return result if result.is_meta else _random_kernel(result, low, high, generator=generator)
 
 
 def _randint_like_high_kernel(self, high, **options):

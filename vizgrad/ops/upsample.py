@@ -38,6 +38,7 @@ from ..shape import channels_last_strides, contiguous_strides, is_channels_last_
 from ..tensor import Tensor
 from .declaration import native_function
 from .iterator import FLOATING_TYPES
+from .overload_kernels import meta_then_impl, out_wrapper
 from .registry import OPERATORS
 
 __all__ = [
@@ -167,18 +168,19 @@ def _along(weights: np.ndarray, axis: int, ndim: int) -> np.ndarray:
 # --- checks ---------------------------------------------------------------------------------
 
 
-def _check_sizes(d: int, input: Tensor, output_size) -> None:
-    """``upsample_{1,2,3}d_common_check`` and the meta function's non-empty check."""
-    output_size = tuple(output_size)
+def _common_check(d: int, input_size, output_size) -> None:
+    """``upsample_{1,2,3}d_common_check``: ``d`` output sizes, ``d + 2`` input sizes, all
+    of the spatial ones positive."""
+    output_size, input_size = tuple(output_size), tuple(input_size)
     if len(output_size) != d:
         raise RuntimeError(
             f"It is expected output_size equals to {d}, but got size {len(output_size)}"
         )
-    if input.dim() != d + 2:
+    if len(input_size) != d + 2:
         raise RuntimeError(
-            f"It is expected input_size equals to {d + 2}, but got size {input.dim()}"
+            f"It is expected input_size equals to {d + 2}, but got size {len(input_size)}"
         )
-    spatial = input._size[2:]
+    spatial = input_size[2:]
     if any(s <= 0 for s in (*spatial, *output_size)):
         letters = _DIM_LETTERS[d]
         given = ", ".join(f"{c}: {s}" for c, s in zip(letters, spatial, strict=True))
@@ -188,6 +190,11 @@ def _check_sizes(d: int, input: Tensor, output_size) -> None:
             f"Input and output sizes should be greater than 0, but got input ({given}){joint} "
             f"({wanted})"
         )
+
+
+def _check_sizes(d: int, input: Tensor, output_size) -> None:
+    """The forward meta function's checks: the common ones and a non-empty input."""
+    _common_check(d, input._size, output_size)
     if input.numel() == 0 and math.prod(input._size[1:]) == 0:
         sizes = "[" + ", ".join(str(s) for s in input._size) + "]"
         raise RuntimeError(
@@ -281,12 +288,25 @@ def _resample_backward(grad: np.ndarray, mode, output_size, input_size, scales, 
     return grad
 
 
+def _forward_meta(d: int):
+    """The structured kernel's meta function (``TORCH_META_FUNC(upsample_*)``): its
+    checks, and a result of the output size, laid out as the input suggests."""
+
+    def meta(self: Tensor, output_size, *args):
+        _check_sizes(d, self, output_size)
+        size = (*self._size[:2], *output_size)
+        return size, self._dtype, _laid_out_like(self._size, self._stride, size)
+
+    return meta
+
+
 def _forward_kernel(key: str, mode: str, d: int, has_align: bool):
+    """The structured kernel's impl: the dtypes it compiles for, then the resampling."""
+
     def kernel(self: Tensor, output_size, *args):
         align_corners = args[0] if has_align else False
         scales = args[1:] if has_align else args
         scales = tuple(scales) + (None,) * (d - len(scales))
-        _check_sizes(d, self, output_size)
         _check_dtype(key, self)
         output_size = tuple(output_size)
         size = (*self._size[:2], *output_size)
@@ -305,16 +325,55 @@ def _forward_kernel(key: str, mode: str, d: int, has_align: bool):
     return kernel
 
 
-def _backward_kernel(mode: str, d: int, has_align: bool):
+def _backward_meta(d: int, suggested: bool):
+    """``TORCH_META_FUNC(upsample_*_backward)``: the common checks on the sizes, a
+    ``grad_output`` of the forward output's shape (``check_dim_size``), and a result of
+    ``input_size``, laid out as ``grad_output`` suggests (bicubic's: contiguous)."""
+
+    def meta(grad_output: Tensor, output_size, input_size, *args):
+        _common_check(d, input_size, output_size)
+        full = (*input_size[:2], *output_size)
+        if d > 1:  # the 2-D and 3-D meta functions word it their own way
+            if grad_output.dim() != d + 2:
+                raise RuntimeError(
+                    f"Expected grad_output to be a tensor of dimension {d + 2} but got: "
+                    f"dimension {grad_output.dim()}"
+                )
+            for i, size in enumerate(full):
+                if grad_output._size[i] != size:
+                    raise RuntimeError(
+                        "Expected grad_output to have the same shape as output; "
+                        f"output.size({i}) = {size} but got grad_output.size({i}) = "
+                        f"{grad_output._size[i]}"
+                    )
+        for i, size in enumerate(full):  # 1-D: ``check_dim_size``
+            if grad_output.dim() != d + 2 or grad_output._size[i] != size:
+                raise RuntimeError(
+                    f"Expected a tensor of dimension {d + 2} and tensor.size[{i}] == {size} but "
+                    f"got: dimension {grad_output.dim()} and tensor.size[{i}] = "
+                    f"{grad_output._size[i]}"
+                )
+        input_size = tuple(input_size)
+        if suggested:
+            strides = _laid_out_like(grad_output._size, grad_output._stride, input_size)
+        else:
+            strides = contiguous_strides(input_size)
+        return input_size, grad_output._dtype, strides
+
+    return meta
+
+
+def _backward_kernel(mode: str, d: int, has_align: bool, suggested: bool):
     def kernel(grad_output: Tensor, output_size, input_size, *args):
         align_corners = args[0] if has_align else False
         scales = args[1:] if has_align else args
         scales = tuple(scales) + (None,) * (d - len(scales))
         input_size = tuple(input_size)
-        result = Tensor._empty_strided(
-            input_size, _laid_out_like(grad_output._size, grad_output._stride, input_size),
-            grad_output._dtype,
-        )  # fmt: skip
+        if suggested:
+            strides = _laid_out_like(grad_output._size, grad_output._stride, input_size)
+        else:
+            strides = contiguous_strides(input_size)
+        result = Tensor._empty_strided(input_size, strides, grad_output._dtype)
         if result.numel() == 0:
             return result
         opmath = _opmath(grad_output._dtype.name)
@@ -372,11 +431,20 @@ def _declare(name: str, node: str, mode: str, d: int, key: str):
     backward_arguments = f"SymInt[{d}] output_size, SymInt[{d + 2}] input_size, {align}{scales}"
     extra = (("align_corners",) if has_align else ()) + scale_names
 
+    # Structured kernels: the functional and out= overloads share one meta function, which
+    # is also their Meta kernel (``vizgrad.ops.meta_kernels``).
+    backward_meta = _backward_meta(d, suggested=mode != "cubic")
+    backward_impl = _backward_kernel(mode, d, has_align, suggested=mode != "cubic")
     backward = native_function(
         f"{name}_backward(Tensor grad_output, {backward_arguments}) -> Tensor",
         f"{name}_backward.grad_input(Tensor grad_output, {backward_arguments}, *, "
         "Tensor(a!) grad_input) -> Tensor(a!)",
-        kernel=_backward_kernel(mode, d, has_align),
+        kernel=meta_then_impl(backward_meta, backward_impl),
+        kernels={
+            f"{name}_backward.grad_input": out_wrapper(
+                backward_impl, meta=backward_meta, exact_dtype=True
+            )
+        },
         # Resampling is linear: the gradient of its gradient is the resampling itself.
         derivative=Derivative(
             node.replace("Backward0", "BackwardBackward0"),
@@ -391,6 +459,7 @@ def _declare(name: str, node: str, mode: str, d: int, key: str):
         doc=f"``aten::{name}_backward``: the gradient of ``{name}``.",
     )
     backward_op = backward.overloads[f"{name}_backward"]
+    forward_meta, forward_impl = _forward_meta(d), _forward_kernel(key, mode, d, has_align)
 
     def gradient(grad, saved):
         return backward_op(grad, saved.output_size, saved.self_sym_sizes,
@@ -401,7 +470,9 @@ def _declare(name: str, node: str, mode: str, d: int, key: str):
         f"{name}.out(Tensor self, {arguments}, *, Tensor(a!) out) -> Tensor(a!)",
         f"{name}.vec(Tensor input, SymInt[]? output_size, {align}float[]? scale_factors) -> Tensor",
         kernels={
-            name: _forward_kernel(key, mode, d, has_align),
+            name: meta_then_impl(forward_meta, forward_impl),
+            # A structured kernel's ``set_output`` wants ``out`` of the result's dtype.
+            f"{name}.out": out_wrapper(forward_impl, meta=forward_meta, exact_dtype=True),
             f"{name}.vec": _vec_kernel(name, d, has_align),
         },
         derivatives={
