@@ -726,3 +726,27 @@ def test_random_like_factories_on_meta(name, layout):
     else:
         assert_meta_same(call(vg, v, generator=generator), expected)
     assert generator.get_state().tolist() == state
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("device", ["meta", "cpu"])
+def test_native_batch_norm_out_sets_its_three_outputs(training, device):
+    """``native_batch_norm.out`` sets its outputs from the meta function, then (on the CPU)
+    writes them: the shapes and strides of PyTorch's CPU kernel (``out`` resized
+    contiguous; in evaluation, empty saved statistics, where PyTorch's meta path departs)."""
+    results = []
+    for lib in (vg, torch):
+        where = device if lib is vg else "cpu"  # PyTorch's CPU kernel: the oracle
+        x = lib.ones(2, 3, 4, 5, device=where).to(memory_format=lib.channels_last)
+        stats = [lib.zeros(3, device=where), lib.ones(3, device=where)]
+        outs = [lib.empty(0, device=where) for _ in range(3)]
+        returned = aten(lib, "native_batch_norm.out")(
+            x, lib.ones(3, device=where), None, *stats, training, 0.1, 1e-5,
+            out=outs[0], save_mean=outs[1], save_invstd=outs[2],
+        )  # fmt: skip
+        assert all(r is o for r, o in zip(returned, outs, strict=True))
+        assert all(str(o.device) == where for o in outs)
+        results.append([metadata(o) for o in outs])
+        if device == "cpu":
+            results[-1].append(round(outs[0].sum().item(), 3))
+    assert results[0] == results[1]

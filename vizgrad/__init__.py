@@ -112,15 +112,16 @@ from .storage import Storage
 from .tensor import Tensor
 from .typed_storage import *  # noqa: F403  (TypedStorage, UntypedStorage, FloatStorage…)
 
-# Every operator is declared: give the ones that run on the meta device their Meta kernels.
-from .ops import meta_kernels as _meta_kernels  # isort: skip
-
 # The layers above the engine, as ``import torch`` makes ``torch.nn`` and ``torch.optim``.
 from . import datasets, nn, optim, utils  # isort: skip
 from . import fft, linalg, sparse, special, testing  # isort: skip  (namespaces of operators)
 from . import jit  # isort: skip  (traces record nn modules' forwards)
 from . import fx  # isort: skip  (traces nn modules: after nn)
 from .serialization import load, save  # isort: skip  (rebuilds nn.Parameter)
+
+# Every operator is declared (``nn.functional`` declares a few): give the ones that run on
+# the meta device their Meta kernels.
+from .ops import meta_kernels as _meta_kernels  # isort: skip
 
 globals().update(_ALIASES)  # vizgrad.float, vizgrad.long, vizgrad.double…
 

@@ -11,7 +11,8 @@ tensor of that size. Nothing is computed and no generator advances: a sampler's 
 kernel allocates, then calls the in-place sampler (``uniform_``, ``normal_``,
 ``random_``) through the dispatcher, whose own Meta kernel checks what PyTorch's meta
 sampler checks. An ``out=`` overload resizes ``out`` as the CPU kernel does and writes
-nothing.
+nothing. (The ``*_like`` samplers follow ``self``'s device, not BackendSelect: their CPU
+kernels make a meta result for a meta ``self``, ``vizgrad.ops.sampling``.)
 
 PyTorch's meta factories check no dtype that has no loop (``arange(5, dtype=torch.bool,
 device="meta")`` is allowed, as ``rand`` of int64 is): those checks live in the CPU
@@ -25,7 +26,7 @@ from ..dtypes import int64 as INT64
 from ..meta_device import empty_meta
 from ..shape import check_numel, contiguous_strides
 from ..tensor import Tensor
-from .creation import check_nonnegative, checked_scalar, strides_like
+from .creation import check_nonnegative, checked_scalar
 from .iterator import resize_output
 from .ranges import (
     _allocatable_length,
@@ -35,7 +36,8 @@ from .ranges import (
     _range_bound,
     _resize_1d_out,
 )
-from .sampling import _int64, _long_unless
+from .registry import OPERATORS
+from .sampling import _int64, _long_unless, check_from_less_than_to
 
 __all__ = ["KERNELS"]
 
@@ -172,6 +174,7 @@ def _randint(low, high, size=None, *, generator=None, dtype=None, layout=None, d
              pin_memory=None):  # fmt: skip
     if size is None:  # ``randint(high, size)``
         low, high, size = 0, low, high
+    check_from_less_than_to(_int64(low), _int64(high))
     result = _new(tuple(size), _long_unless(dtype))
     return result.random_(low, high, generator=generator)
 
@@ -179,6 +182,7 @@ def _randint(low, high, size=None, *, generator=None, dtype=None, layout=None, d
 def _randint_out(low, high, size=None, *, generator=None, out):
     if size is None:
         low, high, size = 0, low, high
+    check_from_less_than_to(_int64(low), _int64(high))
     resize_output(out, tuple(size))
     return out.random_(low, high, generator=generator)
 
@@ -193,31 +197,6 @@ def _randperm_out(n, *, generator=None, out):
         raise RuntimeError(f"n must be non-negative, got{n}")  # sic: PyTorch's words
     resize_output(out, (n,))
     return out
-
-
-def _like(self: Tensor, dtype, memory_format) -> Tensor:
-    return empty_meta(self._size, strides_like(self, memory_format), dtype or self._dtype)
-
-
-def _rand_like(self, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None,
-               memory_format=None):  # fmt: skip
-    return _like(self, dtype, memory_format).uniform_(generator=generator)
-
-
-def _randn_like(self, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None,
-                memory_format=None):  # fmt: skip
-    return _like(self, dtype, memory_format).normal_(generator=generator)
-
-
-def _randint_like(self, low, high=None, *, generator=None, dtype=None, layout=None, device=None,
-                  pin_memory=None, memory_format=None):  # fmt: skip
-    if high is None:  # ``randint_like(self, high)``
-        low, high = 0, low
-    if isinstance(high, Tensor):  # ``randint_like.Tensor``: the bound is a 0-dim tensor
-        raise NotImplementedError(
-            "randint_like: a tensor 'high' on the meta device has no value to draw below"
-        )
-    return _like(self, dtype, memory_format).random_(low, high, generator=generator)
 
 
 def _overloads(kernel, *names: str) -> dict:
@@ -243,6 +222,8 @@ KERNELS = {
     "aten::tril_indices": _triangle_indices("tril_indices", lower=True),
     "aten::triu_indices": _triangle_indices("triu_indices", lower=False),
     "aten::scalar_tensor": _scalar_tensor,
+    # ``normal(mean, std, size)``'s CPU kernel makes the meta result itself (it draws after).
+    "aten::normal.float_float": OPERATORS["aten::normal.float_float"].kernel,
     **_overloads(_rand, "rand", "rand.generator"),
     **_overloads(_rand_out, "rand.out", "rand.generator_out"),
     **_overloads(_randn, "randn", "randn.generator"),
@@ -252,9 +233,4 @@ KERNELS = {
                  "randint.low_generator_out"),
     **_overloads(_randperm, "randperm", "randperm.generator"),
     **_overloads(_randperm_out, "randperm.out", "randperm.generator_out"),
-    **_overloads(_rand_like, "rand_like", "rand_like.generator"),
-    **_overloads(_randn_like, "randn_like", "randn_like.generator"),
-    **_overloads(_randint_like, "randint_like", "randint_like.generator", "randint_like.low_dtype",
-                 "randint_like.low_generator_dtype", "randint_like.Tensor",
-                 "randint_like.Tensor_generator"),
 }  # fmt: skip

@@ -35,6 +35,7 @@ from ..tensor import Tensor
 from .creation import empty, suggested_format
 from .declaration import native_function
 from .iterator import FLOATING_TYPES
+from .overload_kernels import out_wrapper
 
 __all__ = [
     "native_batch_norm",
@@ -183,6 +184,12 @@ def native_batch_norm_meta(input, weight, bias, running_mean, running_var, train
     )
 
 
+def _native_batch_norm_out_meta(*args, **kwargs):
+    """``batch_norm_cpu_out`` resizes its outputs (contiguous, whatever the input's layout):
+    the meta function's shapes and dtypes, without its strides."""
+    return [spec[:2] for spec in native_batch_norm_meta(*args, **kwargs)]
+
+
 def native_batch_norm_backward_meta(grad_out, input, weight, running_mean, running_var,
                                     save_mean, save_invstd, train, eps, output_mask):  # fmt: skip
     """``native_batch_norm_backward``'s outputs, None where ``output_mask`` (or a missing
@@ -308,6 +315,16 @@ native_batch_norm = native_function(
     "Tensor? running_var, bool training, float momentum, float eps, *, Tensor(a!) out, "
     "Tensor(b!) save_mean, Tensor(c!) save_invstd) -> (Tensor(a!), Tensor(b!), Tensor(c!))",
     kernel=_native_batch_norm_kernel,
+    # Its out= overload sets its outputs from the meta function first (so runs on meta).
+    kernels={
+        "native_batch_norm.out": out_wrapper(
+            _native_batch_norm_kernel,
+            "out",
+            "save_mean",
+            "save_invstd",
+            meta=_native_batch_norm_out_meta,
+        )
+    },
     derivative=Derivative(
         "NativeBatchNormBackward0",
         save=(

@@ -155,6 +155,15 @@ def _normal_kernel(self, mean=0.0, std=1.0, *, generator=None):
     return _write(self, _normal_array(rng, self._size, self._dtype, mean, std))
 
 
+def check_from_less_than_to(from_: int, to: int) -> None:
+    """``random_(from, to)``'s range must hold a number: the one check of its bounds that
+    ``randint`` makes on the meta device too."""
+    if from_ >= to:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}"
+        )
+
+
 def _random_bounds(dtype, from_, to):
     """``random_``'s range ``[from, to)``; ``to=None`` means up to the dtype's largest value."""
     if dtype.category == COMPLEX:
@@ -176,10 +185,7 @@ def _random_bounds(dtype, from_, to):
             return 0, high + 1
         to = high + 1
     from_ = 0 if from_ is None else from_
-    if from_ >= to:
-        raise RuntimeError(
-            f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}"
-        )
+    check_from_less_than_to(from_, to)
     cpp = CPP_TYPE_NAMES[dtype.name]
     if dtype.category <= INTEGRAL:
         if not low <= from_ <= high:
