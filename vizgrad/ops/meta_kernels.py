@@ -36,7 +36,7 @@ from ..dispatcher import (
     register_kernel,
 )
 from ..meta_device import NO_DATA, empty_meta
-from ..shape import broadcast_shapes, contiguous_strides
+from ..shape import broadcast_shapes
 from ..tensor import Tensor
 from .creation import checked_scalar, strides_like
 from .elementwise import ITERATOR_KERNELS
@@ -47,7 +47,7 @@ from .meta_indexing import KERNELS as INDEXING_KERNELS
 from .meta_linear_algebra import KERNELS as LINEAR_ALGEBRA_KERNELS
 from .meta_nn import KERNELS as NN_KERNELS
 from .meta_reductions import KERNELS as REDUCTION_KERNELS
-from .overload_kernels import Precomputed
+from .overload_kernels import meta_outputs
 from .registry import OPERATORS
 from .sampling import _check_floating, _check_std
 
@@ -151,27 +151,6 @@ _WRITTEN_HERE = {
 }
 
 
-def structured_meta_kernel(meta, single: bool):
-    """The Meta kernel of a structured kernel (``meta_then_impl``): its meta function's
-    checks, and empty outputs of the shapes, dtypes (and strides, if it says) it gives.
-
-    PyTorch's structured kernels get their Meta kernel the same way: ``TORCH_META_FUNC``
-    runs, and ``set_output`` allocates on the meta device."""
-
-    def kernel(*args, **kwargs):
-        specs = meta(*args, **kwargs)
-        if isinstance(specs, Precomputed):
-            specs = specs.specs
-        outputs = [
-            empty_meta(spec[0], spec[2] if len(spec) > 2 else contiguous_strides(spec[0]), spec[1])
-            for spec in ([specs] if single else specs)
-        ]
-        return outputs[0] if single else tuple(outputs)
-
-    kernel.__name__ = f"{getattr(meta, '__name__', 'meta')}_kernel"
-    return kernel
-
-
 def _structured(op) -> object:
     """``op``'s Meta kernel if its CPU kernel is structured (a meta function, then an impl)."""
     meta_out = getattr(op.kernel, "meta_kernel", None)  # an ``out_wrapper(meta=...)``
@@ -180,7 +159,7 @@ def _structured(op) -> object:
     meta = getattr(op.kernel, "meta_function", None)  # ``meta_then_impl``
     if meta is None:
         return None
-    return _named_as_on_cpu(op, structured_meta_kernel(meta, len(op.function_schema.returns) == 1))
+    return _named_as_on_cpu(op, meta_outputs(meta, len(op.function_schema.returns) == 1))
 
 
 def _named_as_on_cpu(op, kernel):

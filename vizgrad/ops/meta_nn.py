@@ -55,6 +55,7 @@ from .normalization import (
     native_layer_norm_backward_meta,
     native_layer_norm_meta,
 )
+from .overload_kernels import meta_outputs
 from .pooling import (
     adaptive_avg_pool2d_meta,
     avg_pool2d_backward_meta,
@@ -76,30 +77,24 @@ from .sampling import (
 __all__ = ["KERNELS"]
 
 
-def _empty(spec) -> Tensor | None:
-    """An empty meta tensor of a meta function's ``(shape, dtype, strides)``; None for an
-    output the call does not ask for (``output_mask``)."""
-    return None if spec is None else empty_meta(spec[0], spec[2], spec[1])
-
-
 def _outputs(meta, single: bool, same_device: tuple = ()):
-    """The Meta kernel of a CPU kernel that starts with ``meta``: its checks, then empty
-    outputs of the specs it gives.
+    """The Meta kernel of a CPU kernel that starts with ``meta`` (``meta_outputs``).
 
     ``same_device`` names the tensor arguments that PyTorch's meta path (a Python
     reference) requires on one device, the first one's (``check_same_device``): the
     normalizations refuse a CPU weight beside a meta input, where a convolution or a
     pooling gradient takes it."""
+    outputs = meta_outputs(meta, single)
+    if not same_device:
+        return outputs
     signature = inspect.signature(meta)
 
     def kernel(*args, **kwargs):
-        if same_device:
-            arguments = signature.bind(*args, **kwargs).arguments
-            check_same_device([arguments.get(name) for name in same_device])
-        specs = meta(*args, **kwargs)
-        return _empty(specs) if single else tuple(_empty(spec) for spec in specs)
+        arguments = signature.bind(*args, **kwargs).arguments
+        check_same_device([arguments.get(name) for name in same_device])
+        return outputs(*args, **kwargs)
 
-    kernel.__name__ = f"{meta.__name__}_kernel"
+    kernel.__name__ = outputs.__name__
     return kernel
 
 

@@ -19,7 +19,7 @@ from ..memory_overlap import (
     assert_no_partial_overlap,
     warn_if_expanded,
 )
-from ..meta_device import META, check_copy_device, check_out_device
+from ..meta_device import META, check_copy_device, check_out_device, empty_meta
 from ..promotion import check_can_cast
 from ..schema import FunctionSchema
 from ..shape import contiguous_strides
@@ -138,6 +138,30 @@ def meta_then_impl(meta, impl):
     # Its Meta kernel is its meta step alone (``vizgrad.ops.meta_kernels``): a meta
     # result has the shape and dtype this kernel allocates, by construction.
     kernel.meta_function = meta
+    return kernel
+
+
+def meta_outputs(meta, single: bool):
+    """The Meta kernel of a kernel that starts with the meta function ``meta``: its checks,
+    and empty meta outputs of the ``(shape, dtype[, strides])`` it gives each (None for one
+    the call does not ask for: ``output_mask``).
+
+    PyTorch's structured kernels get their Meta kernel the same way: ``TORCH_META_FUNC``
+    runs, and ``set_output`` allocates on the meta device."""
+
+    def kernel(*args, **kwargs):
+        specs = meta(*args, **kwargs)
+        if isinstance(specs, Precomputed):
+            specs = specs.specs
+        outputs = [
+            None if spec is None else empty_meta(
+                spec[0], spec[2] if len(spec) > 2 else contiguous_strides(spec[0]), spec[1]
+            )
+            for spec in ([specs] if single else specs)
+        ]  # fmt: skip
+        return outputs[0] if single else tuple(outputs)
+
+    kernel.__name__ = f"{getattr(meta, '__name__', 'meta')}_kernel"
     return kernel
 
 
