@@ -91,6 +91,7 @@ BACKEND_SELECT_KEY = "BackendSelect"
 BACKEND_KEY = "CPU"
 SPARSE_BACKEND_KEY = "SparseCPU"
 META_BACKEND_KEY = "Meta"
+SPARSE_META_BACKEND_KEY = "SparseMeta"
 
 
 class Operator:
@@ -224,8 +225,8 @@ def register_kernel(op: Operator, key: str, kernel) -> None:
     and ``Meta``, whose kernels live with the meta device (``vizgrad.ops.meta_kernels``).
     """
     backend = _OTHER_BACKENDS.get(key)
-    if backend is None:
-        raise ValueError(f"vizgrad has no backend {key!r} besides CPU, SparseCPU and Meta")
+    if backend is None or backend[0] is None:
+        raise ValueError(f"vizgrad has no kernels for {key!r}; it has CPU, SparseCPU and Meta")
     slot = backend[0]
     if getattr(op, slot) is not None:
         raise RuntimeError(f"{op.qualname} has two {key} kernels")
@@ -441,7 +442,10 @@ def _math_bit_keys(op: Operator, args: tuple, kwargs: dict, action="redispatch",
     if op.backend_select:
         return _backend_select(op, args, kwargs, action, bits)
     if bits & SPARSE_BIT:
-        return _layout_or_device_backend(op, args, kwargs, action, SPARSE_BACKEND_KEY)
+        # A sparse argument beside a meta one: PyTorch's key is SparseMeta, which vizgrad
+        # has no kernels for.
+        key = SPARSE_META_BACKEND_KEY if bits & META_BIT else SPARSE_BACKEND_KEY
+        return _layout_or_device_backend(op, args, kwargs, action, key)
     if bits & META_BIT:
         return _layout_or_device_backend(op, args, kwargs, action, META_BACKEND_KEY)
     return _backend(op, args, kwargs, action)
@@ -500,9 +504,9 @@ def _layout_or_device_backend(op: Operator, args: tuple, kwargs: dict, action, k
     ``why`` replaces the note's reason when the backend was chosen otherwise (BackendSelect).
     """
     slot, note, no_kernel_note, missing = _OTHER_BACKENDS[key]
+    kernel = None if slot is None else getattr(op, slot)
     if why is not None:
         note, no_kernel_note = (text.replace(_META_REASON, why) for text in (note, no_kernel_note))
-    kernel = getattr(op, slot)
     if events.bus.active and "op_dispatched" in events.bus.wanted:
         _emit_step(op, key, action, args, note if kernel is not None else no_kernel_note)
     if kernel is None:
@@ -667,6 +671,9 @@ _OTHER_BACKENDS = {
     SPARSE_BACKEND_KEY: ("sparse_kernel", _SPARSE_BACKEND_NOTE, _NO_SPARSE_KERNEL_NOTE,
                          lambda op: backend_missing(op, SPARSE_BACKEND_KEY)),
     META_BACKEND_KEY: ("meta_kernel", _META_BACKEND_NOTE, _NO_META_KERNEL_NOTE, meta_missing),
+    SPARSE_META_BACKEND_KEY: (None, "", "an argument has layout sparse_coo and one is on the meta "
+                              "device (SparseMeta), which has no kernels: NotImplementedError",
+                              lambda op: backend_missing(op, SPARSE_META_BACKEND_KEY)),
 }  # fmt: skip
 _RESOLVES = "{} bit set on an input: a resolved clone of it goes to the kernel"
 _MATH_BIT_NOTES = {

@@ -73,6 +73,7 @@ _RUN_AS_ON_CPU = frozenset({
     "aten::is_nonzero", "aten::result_type.Tensor", "aten::result_type.Scalar",
     "aten::result_type.Scalar_Tensor", "aten::result_type.Scalar_Scalar", "aten::dense_dim",
     "aten::sparse_dim", "aten::is_coalesced", "aten::indices", "aten::values",
+    "aten::_sparse_addmm",
     "aten::empty_like", "aten::zeros_like", "aten::ones_like", "aten::full_like",
     "aten::new_empty", "aten::new_zeros", "aten::new_ones", "aten::new_full",
 })  # fmt: skip

@@ -48,7 +48,7 @@ from .copy import clone
 from .creation import as_tensor
 from .declaration import make_leaf_require_grad, native_function
 from .detach import detach
-from .linalg import mm
+from .linalg import addmm, mm
 from .permutations import t
 from .reduction_args import reduction_dims
 from .reductions import sum as sum_
@@ -849,6 +849,12 @@ for _op, _kernel in (
 # --- torch.sparse.mm: a product whose sparse gradient keeps the sparsity ---------------------
 
 
+def _sparse_addmm_dense(self, mat1, mat2, *, beta=1, alpha=1):
+    """``_sparse_addmm`` of dense tensors (the CPU and Meta kernels): ``addmm``, as in
+    PyTorch, where the two differ only in their gradients."""
+    return addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+
+
 def _sparse_addmm_kernel(self, mat1, mat2, *, beta=1, alpha=1):
     """``s_addmm_sparse_dense``: ``beta * self + alpha * (mat1 @ mat2)``, ``mat1`` sparse."""
     product = _mm_kernel(mat1, mat2)
@@ -869,7 +875,7 @@ def _mat1_sparse_backward(grad, saved):
 _sparse_addmm = native_function(
     "_sparse_addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) "
     "-> Tensor",
-    kernel=_no_cpu_kernel("aten::_sparse_addmm"),
+    kernel=_sparse_addmm_dense,
     derivative=Derivative(
         "SparseAddmmBackward0",
         save=("mat1", "mat2", "alpha", "beta"),
