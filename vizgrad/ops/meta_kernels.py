@@ -1,29 +1,27 @@
 """Which operators run on the meta device, and their ``Meta`` kernels.
 
 A meta kernel computes its result's metadata and no data (``vizgrad.meta_device``). In
-PyTorch most come for free from how the CPU kernel is written, and so they do here:
+PyTorch most come for free from how the CPU kernel is written, and so they do here; this
+module registers them all (``_register``), once every operator is declared:
 
-* **Elementwise operators** (``add``, ``mul``, ``exp``, ``where``, comparisons… every
-  kernel ``elementwise`` or ``structured`` made, with its in-place and ``out=``
-  overloads): their set-up is a ``TensorIterator``, which with a meta operand is all that
-  runs (``vizgrad.ops.iterator``). So the Meta kernel *is* the CPU kernel, and a meta
-  result has the CPU result's shape, dtype and strides by construction.
-* **View operators** (``view``, ``t``, ``expand``, ``select``, ``as_strided``…) compute
-  metadata over their input's storage and read nothing: again the CPU kernel.
-* A few more whose CPU kernel reads no data (``where`` with a number, ``_unsafe_view``,
-  ``resize_``, the ``*_like`` and ``new_*`` factories: ``_RUN_AS_ON_CPU``).
-* The reductions (``sum``, ``mean``, ``prod``, ``amax``, ``argmax``, the scans, ``var``,
-  the norms, ``softmax``, the losses…): a reduction's CPU kernel gets its result's shape
-  from NumPy, so its meta function is written in ``meta_reductions``, from the CPU
-  module's own checks and the same dims and dtype rules; the result is contiguous, as the
-  CPU kernels' results are. With them, ``backward()`` runs on meta tensors.
-* A few written here because their CPU kernel writes or reads data: ``clone``,
-  ``_to_copy``, ``copy_``, ``fill_``, ``zero_``, and the samplers ``nn.init`` calls
-  (``uniform_``, ``normal_``), so ``nn`` modules can be built on the meta device.
+* **Elementwise operators** (every kernel ``elementwise`` or ``structured`` made, with its
+  in-place and ``out=`` overloads): their set-up is a ``TensorIterator``, which with a
+  meta operand is all that runs (``vizgrad.ops.iterator``). The Meta kernel *is* the CPU
+  kernel, and a meta result has the CPU result's shape, dtype and strides by construction.
+* **Structured kernels**, whose CPU kernel is a meta function then an impl
+  (``meta_then_impl``, ``out_wrapper(meta=...)``): the meta function alone
+  (``_structured``).
+* **View operators**, **CompositeImplicitAutograd** operators, and the kernels listed in
+  ``_RUN_AS_ON_CPU``, which read no data or only call other operators: the CPU kernel.
+* **Families written apart** (``meta_reductions``, ``meta_linear_algebra``,
+  ``meta_indexing``, ``meta_nn``, ``meta_factories``), and the few below whose CPU kernel
+  writes or reads data (``clone``, ``_to_copy``, ``copy_``, ``fill_``, ``uniform_``…):
+  meta functions made of the CPU modules' own checks and shape and dtype rules.
 
-Every other operator has no Meta kernel, and the dispatcher refuses a call with a meta
-argument with PyTorch's ``NotImplementedError`` (``dispatcher.meta_missing``): matrix
-products, indexing with tensors… are not written for the meta device yet.
+The operators PyTorch 2.13 has no meta kernel for either (``nonzero``-like results whose
+shape is in the values, ``equal``, the sparse layout's own operators) have none here, and
+the dispatcher refuses them with PyTorch's ``NotImplementedError``
+(``dispatcher.meta_missing``); ``tests/test_meta_device.py`` lists them.
 """
 
 from __future__ import annotations
@@ -53,12 +51,14 @@ from .sampling import _check_floating, _check_std
 
 __all__ = ["META_OVERLOADS"]
 
-# Overloads whose CPU kernel reads no data, so runs on meta tensors as it is: ``where``
-# with a number calls ``where.self``; ``_unsafe_view`` (``reshape``'s copy path) is
-# ``view``'s geometry without the view tracking; the ``*_like`` and ``new_*`` factories
-# make their result where ``self`` is, unless told (``vizgrad.ops.creation``); ``resize_``
-# grows a meta storage by counting (``vizgrad.ops.resize``). Verified against PyTorch's
-# meta results (``tests/test_meta_device.py``).
+# Overloads whose CPU kernel reads no data, or only through operators it calls, so runs on
+# meta tensors as it is: ``where`` with a number calls ``where.self``; ``_unsafe_view``
+# (``reshape``'s copy path) is ``view``'s geometry without the view tracking; the
+# factories and the ``*_like`` and ``new_*`` ones make their result on the device they
+# are told or where ``self`` is (``vizgrad.ops.creation``); ``resize_`` grows a meta
+# storage by counting (``vizgrad.ops.resize``); ``ldexp``, ``mvlgamma``, ``fftfreq`` are
+# made of other operators; the queries read metadata. Verified against PyTorch's meta
+# results (``tests/test_meta_device.py``, ``tests/test_meta_factories.py``).
 _RUN_AS_ON_CPU = frozenset({
     "aten::where.ScalarSelf", "aten::where.ScalarOther", "aten::where.Scalar",
     "aten::_unsafe_view", "aten::resize_",

@@ -40,10 +40,6 @@ from ..dtypes import int64 as INT64
 from ..meta_device import META, check_copy_device, check_same_device, empty_meta
 from ..shape import broadcast_shapes, contiguous_strides
 from ..tensor import Tensor
-
-# Declared here, before ``meta_kernels`` registers the Meta kernels: the upsampling
-# operators' come from their structured kernels.
-from . import upsample  # noqa: F401
 from .convolution import convolution_backward_meta, convolution_meta
 from .creation import check_nonnegative
 from .iterator import resize_output
