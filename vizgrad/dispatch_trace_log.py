@@ -25,7 +25,10 @@ _KEY_ROLE = {
     "ADInplaceOrView": "view bookkeeping / version bump",
     "Negative": "resolves inputs with the negative bit (a lazy negation) before the kernel",
     "Conjugate": "resolves inputs with the conjugate bit (a lazy conj()) before the kernel",
+    "BackendSelect": "a factory: picks the backend from device=",
     "CPU": "CPU backend kernel",
+    "SparseCPU": "sparse COO backend kernel",
+    "Meta": "meta backend kernel: the result's metadata, no data",
 }
 
 

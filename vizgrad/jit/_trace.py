@@ -141,8 +141,10 @@ class _Tracer:
     def on_event(self, event) -> None:
         if isinstance(event, events.OpDispatched):
             # A call made by the traced code itself (parent 0), not from inside an
-            # operator: one node, as the tracer key sees only the outermost calls.
-            if event.key == dispatcher.AUTOGRAD_KEY and event.action == "call" and not event.parent:
+            # operator: one node, as the tracer key sees only the outermost calls. Its
+            # first step (AutogradCPU, or BackendSelect for a factory of no tensor) is the
+            # one whose action is "call".
+            if event.action == "call" and not event.parent:
                 op, args, kwargs = dispatcher.call_arguments()
                 self.pending[event.call] = self.record_call(op, args, kwargs, event.module)
         elif isinstance(event, events.OpReturned):

@@ -66,15 +66,18 @@ def cast_into(destination: np.ndarray, source: np.ndarray, source_dtype: DType,
         np.copyto(destination, source)
         return
     if source_dtype.is_complex and not destination_dtype.is_complex:
-        if destination_dtype.category == BOOL:
-            source = source != 0
-        else:
-            warn_at_user_code(
-                "Casting complex values to real discards the imaginary part",
-                UserWarning,
-            )
-            source = source.real
+        source = complex_as_real(source, to_bool=destination_dtype.category == BOOL)
     _copy_unchecked(destination, source)
+
+
+def complex_as_real(source: np.ndarray, *, to_bool: bool) -> np.ndarray:
+    """A complex array as PyTorch's cast to a real dtype reads it: to bool, whether either
+    part is non-zero; else the real part, with PyTorch's warning (not NumPy's
+    ``ComplexWarning``)."""
+    if to_bool:
+        return source != 0
+    warn_at_user_code("Casting complex values to real discards the imaginary part", UserWarning)
+    return source.real
 
 
 # Out-of-range float -> int casts are undefined in C++ as in NumPy; NumPy would warn.

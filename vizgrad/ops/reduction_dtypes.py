@@ -16,6 +16,7 @@ from .. import dtypes as dt
 from ..dtypes import dtype as DType
 from ..promotion import check_can_cast
 from ..tensor import Tensor
+from .copy import complex_as_real
 from .registry import check_out_dtype, write_to_out
 
 __all__: list[str] = []
@@ -37,6 +38,8 @@ def input_as(t: Tensor, np_dtype) -> np.ndarray:
     array = t._array
     if np.can_cast(array.dtype, np_dtype, "same_kind"):
         return array
+    if array.dtype.kind == "c":  # to a real ``dtype=``: PyTorch's cast, and its warning
+        array = complex_as_real(array, to_bool=np.dtype(np_dtype).kind == "b")
     return array.astype(np_dtype)
 
 
