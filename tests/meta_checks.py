@@ -71,6 +71,20 @@ def torch_cpu(t):
     return c.fill_(True if t.dtype is torch.bool else 1)
 
 
+def assert_refused_alike(v_error, t_cpu_error, t_meta_error) -> None:
+    """vizgrad's error is one PyTorch raised: worded as its CPU kernel words it, or else as
+    its meta path does."""
+    torch_errors = [e for e in (t_cpu_error, t_meta_error) if e is not None]
+    assert torch_errors, f"vizgrad refused: {v_error!r}"
+    for i, torch_error in enumerate(torch_errors):
+        try:
+            assert_same_error(lambda: raise_(v_error), lambda e=torch_error: raise_(e))
+            return
+        except AssertionError:
+            if i == len(torch_errors) - 1:
+                raise
+
+
 def check_op(fn, pairs):
     """vizgrad's meta result against PyTorch's, and against vizgrad's CPU result.
 
@@ -92,16 +106,7 @@ def check_op(fn, pairs):
         assert metadata(v_cpu) == metadata(t_cpu)
     if v_meta_error is not None:
         # Refused as PyTorch's meta path refuses, or as its CPU kernel does, before the loop.
-        # Worded as PyTorch's CPU kernel words it, or else as its meta path does.
-        torch_errors = [e for e in (t_cpu_error, t_meta_error) if e is not None]
-        assert torch_errors, f"vizgrad refused: {v_meta_error!r}"
-        for i, torch_error in enumerate(torch_errors):
-            try:
-                assert_same_error(lambda: raise_(v_meta_error), lambda e=torch_error: raise_(e))
-                return
-            except AssertionError:
-                if i == len(torch_errors) - 1:
-                    raise
+        assert_refused_alike(v_meta_error, t_cpu_error, t_meta_error)
         return
     if v_cpu_error is None:  # one set-up: meta and CPU agree whenever both run
         assert metadata(v_meta) == metadata(v_cpu)

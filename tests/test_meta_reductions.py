@@ -14,6 +14,7 @@ import pytest
 import torch
 from meta_checks import (
     assert_meta_same,
+    assert_refused_alike,
     check_op,
     cpu_like,
     meta_pair,
@@ -332,15 +333,8 @@ def _check_out(name, fn, x_pair, out_dtypes, size=(0,)):
         _, t_meta_error = outcome(lambda: fn(torch, t, **t_meta_outs))
         result, v_error = outcome(lambda: fn(vg, v, **v_outs))
     if v_error is not None:
-        torch_errors = [e for e in (t_cpu_error, t_meta_error) if e is not None]
-        assert torch_errors, f"vizgrad refused: {v_error!r}"
-        for i, torch_error in enumerate(torch_errors):
-            try:
-                assert_same_error(lambda: raise_(v_error), lambda e=torch_error: raise_(e))
-                return
-            except AssertionError:
-                if i == len(torch_errors) - 1:
-                    raise
+        assert_refused_alike(v_error, t_cpu_error, t_meta_error)
+        return
     # (Where PyTorch's meta path refuses what its CPU kernel runs, vizgrad follows the CPU.)
     assert t_meta_error is None or t_cpu_error is None, f"torch refused: {t_meta_error!r}"
     results = result if isinstance(result, tuple) else (result,)

@@ -25,7 +25,7 @@ from __future__ import annotations
 from . import events
 from .device import device as Device
 from .dtypes import dtype as DType
-from .shape import check_storage_nbytes, storage_extent
+from .shape import check_storage_nbytes, contiguous_strides, storage_extent
 from .storage import Storage, _storage_ids
 from .tensor import META_BIT, Tensor
 
@@ -114,6 +114,12 @@ def empty_meta(size, stride, dtype: DType) -> Tensor:
     result = Tensor(storage, size, stride, 0, None, None, dtype)
     result._key_set = META_BIT
     return result
+
+
+def empty_contiguous_meta(size, dtype: DType) -> Tensor:
+    """A contiguous meta tensor: the result a CPU kernel makes fresh (``at::empty``)."""
+    size = tuple(size)
+    return empty_meta(size, contiguous_strides(size), dtype)
 
 
 def empty_strided_beside(t: Tensor, size, stride, dtype: DType) -> Tensor:

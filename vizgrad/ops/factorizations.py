@@ -1303,7 +1303,8 @@ def _cholesky_solve_into(x: np.ndarray, b: np.ndarray, L: np.ndarray, upper: boo
         x[index] = potrs(L[index], b[index], lower=not upper)[0]
 
 
-def _cholesky_solve_kernel(self: Tensor, input2: Tensor, upper=False) -> Tensor:
+def cholesky_solve_shape(self: Tensor, input2: Tensor) -> tuple:
+    """``cholesky_solve``'s checks and its result's shape (also its meta function's)."""
     if self.dim() < 2:
         raise RuntimeError(
             f"b should have at least 2 dimensions, but has {self.dim()} dimensions instead"
@@ -1313,7 +1314,11 @@ def _cholesky_solve_kernel(self: Tensor, input2: Tensor, upper=False) -> Tensor:
             f"u should have at least 2 dimensions, but has {input2.dim()} dimensions instead"
         )
     _linear_solve_check_inputs(self, input2, "cholesky_solve")
-    result = empty_matrices((*_broadcast_batch(self, input2), *self._size[-2:]), self._dtype)
+    return (*_broadcast_batch(self, input2), *self._size[-2:])
+
+
+def _cholesky_solve_kernel(self: Tensor, input2: Tensor, upper=False) -> Tensor:
+    result = empty_matrices(cholesky_solve_shape(self, input2), self._dtype)
     if result.numel():
         _cholesky_solve_into(result._array, self._array, input2._array, upper)
     return result

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from ..dtypes import default_complex_dtype, get_default_dtype
 from ..dtypes import int64 as INT64
-from ..meta_device import empty_meta
-from ..shape import check_numel, contiguous_strides
+from ..meta_device import empty_contiguous_meta
+from ..shape import check_numel
 from ..tensor import Tensor
 from .creation import check_nonnegative, checked_scalar
 from .iterator import resize_output
@@ -46,7 +46,7 @@ def _new(size: tuple, dtype) -> Tensor:
     """``at::empty(size, dtype, device=meta)``: its checks of the sizes (``empty_meta``
     counts the bytes), then no bytes."""
     check_nonnegative(size)
-    return empty_meta(size, contiguous_strides(size), dtype)
+    return empty_contiguous_meta(size, dtype)
 
 
 # --- ranges ---------------------------------------------------------------------------------------

@@ -30,21 +30,25 @@ functional overload calls).
 from __future__ import annotations
 
 from ..dispatcher import OUT, meta_missing
-from ..meta_device import META, check_copy_device, check_same_device, empty_meta
+from ..meta_device import (
+    META,
+    check_copy_device,
+    check_same_device,
+    empty_contiguous_meta,
+    empty_meta,
+)
 from ..promotion import result_type
-from ..shape import contiguous_strides
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
 from .copy import clone
 from .decompositions import _linalg_eigvals, linalg_eig, linalg_eigvals
 from .factorizations import (
     _CHOLESKY_DEPRECATED,
-    _broadcast_batch,
     _check_floating_or_complex,
     _compatible_out,
-    _linear_solve_check_inputs,
     _square_check_inputs,
     cholesky_inverse_out,
+    cholesky_solve_shape,
     matrix_strides,
 )
 from .iterator import resize_output
@@ -63,10 +67,6 @@ from .registry import OPERATORS, write_to_out
 from .spectral import c2c_layout, c2r_layout, r2c_layout
 
 __all__ = ["KERNELS"]
-
-
-def _contiguous(size, dtype) -> Tensor:
-    return empty_meta(size, contiguous_strides(size), dtype)
 
 
 def _matrices(size, dtype) -> Tensor:
@@ -89,7 +89,7 @@ def _dot(self: Tensor, other: Tensor) -> Tensor:
     """PyTorch runs ``dot`` on meta tensors through its Python reference, which first
     checks that both vectors are on one device (``check_same_device``)."""
     check_same_device((self, other))
-    return _contiguous(*dot_meta(self, other))
+    return empty_contiguous_meta(*dot_meta(self, other))
 
 
 def _addbmm_out(self: Tensor, batch1: Tensor, batch2: Tensor, beta, alpha,
@@ -101,7 +101,7 @@ def _addbmm_out(self: Tensor, batch1: Tensor, batch2: Tensor, beta, alpha,
 
 
 def _addbmm(self, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
-    return _addbmm_out(self, batch1, batch2, beta, alpha, _contiguous((0,), self._dtype))
+    return _addbmm_out(self, batch1, batch2, beta, alpha, empty_contiguous_meta((0,), self._dtype))
 
 
 def _addbmm_(self, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
@@ -117,13 +117,13 @@ def _addbmm_out_kernel(self, batch1, batch2, *, beta=1, alpha=1, out) -> Tensor:
 def _outer_out(self: Tensor, vec2: Tensor, *, out: Tensor) -> Tensor:
     """``outer.out`` promotes like ``mul``: a ``(n, m)`` result of the promoted dtype."""
     _check_outer(self, vec2)
-    result = _contiguous((self._size[0], vec2._size[0]), result_type(self, vec2))
+    result = empty_contiguous_meta((self._size[0], vec2._size[0]), result_type(self, vec2))
     return write_to_out(result, out)
 
 
 def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1) -> Tensor:
     shape, dtype = _check_trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim)
-    return _contiguous(shape, dtype)
+    return empty_contiguous_meta(shape, dtype)
 
 
 # --- distances --------------------------------------------------------------------------------
@@ -131,19 +131,19 @@ def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1) -> T
 
 def _cdist_forward(x1: Tensor, x2: Tensor, p: float, compute_mode) -> Tensor:
     _check_cdist_shapes(x1, x2)
-    return _contiguous(cdist_shape(x1, x2, p, compute_mode), x1._dtype)
+    return empty_contiguous_meta(cdist_shape(x1, x2, p, compute_mode), x1._dtype)
 
 
 def _cdist_backward(grad: Tensor, x1: Tensor, x2: Tensor, p: float, cdist: Tensor) -> Tensor:
-    return _contiguous(cdist_backward_shape(x1, x2), x1._dtype)
+    return empty_contiguous_meta(cdist_backward_shape(x1, x2), x1._dtype)
 
 
 def _euclidean_dist(x1: Tensor, x2: Tensor) -> Tensor:
     """``_euclidean_dist``'s steps on meta tensors: ``[-2a, |a|², 1]`` and ``[b, 1, |b|²]``
     (``cat``'s results, one column longer by two) multiplied with ``matmul``, whose checks
     and broadcasting give the result."""
-    x1_ = _contiguous((*x1._size[:-1], x1._size[-1] + 2), x1._dtype)
-    x2_ = _contiguous((*x2._size[:-1], x2._size[-1] + 2), x2._dtype)
+    x1_ = empty_contiguous_meta((*x1._size[:-1], x1._size[-1] + 2), x1._dtype)
+    x2_ = empty_contiguous_meta((*x2._size[:-1], x2._size[-1] + 2), x2._dtype)
     return x1_.matmul(x2_.transpose(-2, -1)).clamp_min_(0).sqrt_()
 
 
@@ -157,13 +157,13 @@ def _matrix_exp(self: Tensor) -> Tensor:
     _check_floating_or_complex(self, "linalg.matrix_exp")
     if self._size[-1] <= 1:
         return _matrix_exp_kernel(self)
-    return _contiguous(self._size, self._dtype)
+    return empty_contiguous_meta(self._size, self._dtype)
 
 
 def _cholesky(self: Tensor, upper=False) -> Tensor:
     warn_at_user_code(_CHOLESKY_DEPRECATED)
     if self.numel() == 0:
-        return _contiguous(self._size, self._dtype)
+        return empty_contiguous_meta(self._size, self._dtype)
     _square_check_inputs(self, "cholesky")
     return _matrices(self._size, self._dtype)
 
@@ -174,16 +174,7 @@ def _cholesky_inverse(self: Tensor, upper=False) -> Tensor:
 
 
 def _cholesky_solve(self: Tensor, input2: Tensor, upper=False) -> Tensor:
-    if self.dim() < 2:
-        raise RuntimeError(
-            f"b should have at least 2 dimensions, but has {self.dim()} dimensions instead"
-        )
-    if input2.dim() < 2:
-        raise RuntimeError(
-            f"u should have at least 2 dimensions, but has {input2.dim()} dimensions instead"
-        )
-    _linear_solve_check_inputs(self, input2, "cholesky_solve")
-    return _matrices((*_broadcast_batch(self, input2), *self._size[-2:]), self._dtype)
+    return _matrices(cholesky_solve_shape(self, input2), self._dtype)
 
 
 def _lstsq(*args, **kwargs):

@@ -37,8 +37,13 @@ from __future__ import annotations
 import inspect
 
 from ..dtypes import int64 as INT64
-from ..meta_device import META, check_copy_device, check_same_device, empty_meta
-from ..shape import broadcast_shapes, contiguous_strides
+from ..meta_device import (
+    META,
+    check_copy_device,
+    check_same_device,
+    empty_contiguous_meta,
+)
+from ..shape import broadcast_shapes
 from ..tensor import Tensor
 from .convolution import convolution_backward_meta, convolution_meta
 from .creation import check_nonnegative
@@ -97,12 +102,6 @@ def _outputs(meta, single: bool, same_device: tuple = ()):
 # --- the samplers: nothing drawn ----------------------------------------------------------
 
 
-def _fresh(size, dtype) -> Tensor:
-    """A contiguous result, as the CPU samplers allocate theirs."""
-    size = tuple(size)
-    return empty_meta(size, contiguous_strides(size), dtype)
-
-
 def _unchecked_(self: Tensor, *args, generator=None) -> Tensor:
     """``random_`` (any overload) and ``bernoulli_``: PyTorch's meta kernels check neither
     the bounds nor the probability (a number or a tensor, nor whether it broadcasts)."""
@@ -115,18 +114,18 @@ def _exponential_(self: Tensor, lambd=1.0, *, generator=None) -> Tensor:
 
 
 def _bernoulli(self: Tensor, *, generator=None) -> Tensor:
-    return _fresh(self._size, self._dtype)
+    return empty_contiguous_meta(self._size, self._dtype)
 
 
 def _bernoulli_p(self: Tensor, p, *, generator=None) -> Tensor:
-    return _fresh(self._size, self._dtype)
+    return empty_contiguous_meta(self._size, self._dtype)
 
 
 def _normal(size, dtype) -> Tensor:
     """A ``normal`` result: of a floating or complex dtype (``normal_``'s check; PyTorch's
     meta path also refuses an integral one, in other words)."""
     _check_floating("normal_kernel_cpu", dtype)
-    return _fresh(size, dtype)
+    return empty_contiguous_meta(size, dtype)
 
 
 def _normal_out(out: Tensor, size) -> Tensor:
@@ -194,7 +193,7 @@ def _multinomial_size(self: Tensor, num_samples) -> tuple:
 
 
 def _multinomial(self, num_samples, replacement=False, *, generator=None) -> Tensor:
-    return _fresh(_multinomial_size(self, num_samples), INT64)
+    return empty_contiguous_meta(_multinomial_size(self, num_samples), INT64)
 
 
 def _multinomial_out(self, num_samples, replacement=False, *, generator=None, out):

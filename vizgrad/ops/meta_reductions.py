@@ -30,8 +30,8 @@ then fails where torch's does, reading the answer (``Tensor.item()``).
 from __future__ import annotations
 
 from .. import dtypes as dt
-from ..meta_device import empty_meta
-from ..shape import contiguous_strides, wrap_dim
+from ..meta_device import empty_contiguous_meta
+from ..shape import wrap_dim
 from ..tensor import Tensor
 from .activation import check_softmax, softmax_backward_dtype
 from .comparison import _check_isclose, isclose
@@ -79,13 +79,8 @@ from .variance import _var_dtype
 __all__ = ["KERNELS"]
 
 
-def _empty(size, dtype) -> Tensor:
-    """A fresh result as the CPU kernels make theirs: contiguous."""
-    return empty_meta(size, contiguous_strides(tuple(size)), dtype)
-
-
 def _reduced(self: Tensor, dims: tuple, keepdim: bool, dtype) -> Tensor:
-    return _empty(reduced_shape(self._size, dims, keepdim), dtype)
+    return empty_contiguous_meta(reduced_shape(self._size, dims, keepdim), dtype)
 
 
 def _out(qualname: str, meta, **options):
@@ -133,7 +128,7 @@ def _extreme(fn_name: str):
 def _whole(fn_name: str):
     def meta(self: Tensor) -> Tensor:
         check_whole(fn_name, self)
-        return _empty((), self._dtype)
+        return empty_contiguous_meta((), self._dtype)
 
     return meta
 
@@ -154,7 +149,7 @@ def _count_nonzero(self: Tensor, dim=None) -> Tensor:
 
 def _cumulative(self: Tensor, dim: int, *, dtype=None) -> Tensor:
     wrap_dim(dim, self.dim())
-    return _empty(self._size, dtype or sum_dtype(self._dtype))
+    return empty_contiguous_meta(self._size, dtype or sum_dtype(self._dtype))
 
 
 def _inplace_scan(fn_name: str):
@@ -195,7 +190,7 @@ def _trace(self: Tensor) -> Tensor:
         raise _trace_not_implemented("trace", self._dtype)
     if self.dim() != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self.dim()}")
-    return _empty((), sum_dtype(self._dtype))
+    return empty_contiguous_meta((), sum_dtype(self._dtype))
 
 
 # --- softmax ------------------------------------------------------------------------------
@@ -204,7 +199,7 @@ def _trace(self: Tensor) -> Tensor:
 def _softmax_family(kernel: str):
     def meta(input: Tensor, dim: int, half_to_float: bool) -> Tensor:
         check_softmax(kernel, input, dim, half_to_float)
-        return _empty(input._size, input._dtype)
+        return empty_contiguous_meta(input._size, input._dtype)
 
     return meta
 
@@ -212,7 +207,7 @@ def _softmax_family(kernel: str):
 def _softmax_backward(kernel: str):
     def meta(grad_output: Tensor, output: Tensor, dim: int, input_dtype) -> Tensor:
         dtype = softmax_backward_dtype(kernel, grad_output, output, dim, input_dtype)
-        return _empty(grad_output._size, dtype)
+        return empty_contiguous_meta(grad_output._size, dtype)
 
     return meta
 
@@ -224,14 +219,14 @@ def _bce_with_logits(self: Tensor, target: Tensor, weight=None, pos_weight=None,
                      reduction: int = MEAN) -> Tensor:  # fmt: skip
     check_log_sigmoid(self)
     return bce_with_logits(self, target, weight, pos_weight, reduction,
-                           _empty(self._size, self._dtype))  # fmt: skip
+                           empty_contiguous_meta(self._size, self._dtype))  # fmt: skip
 
 
 def _multi_margin_loss(self, target, p=1, margin=1, weight=None, reduction=MEAN) -> Tensor:
     _, _, shape = multi_margin_loss_checks(self, target, p, weight, reduction)
     if self.numel():
         check_multi_margin_dtypes(self, target)
-    return _empty(shape, self._dtype)
+    return empty_contiguous_meta(shape, self._dtype)
 
 
 def _nll_loss2d_forward(self, target, weight, reduction, ignore_index):
@@ -239,13 +234,13 @@ def _nll_loss2d_forward(self, target, weight, reduction, ignore_index):
     _check_nll_dtypes(self, target, weight)
     n, _, h, w = self.shape
     shape = (n, h, w) if reduction == NONE else ()
-    return _empty(shape, self._dtype), _empty((), self._dtype)
+    return empty_contiguous_meta(shape, self._dtype), empty_contiguous_meta((), self._dtype)
 
 
 def _nll_backward(check):
     def meta(grad_output, self, target, weight, reduction, ignore_index, total_weight):
         check(grad_output, self, target, weight, reduction, total_weight)
-        return _empty(self._size, self._dtype)
+        return empty_contiguous_meta(self._size, self._dtype)
 
     return meta
 
@@ -256,13 +251,13 @@ def _nll_backward(check):
 def _median_all(self: Tensor) -> Tensor:
     if self.numel():
         check_median_input("median_cpu", self)
-    return _empty((), self._dtype)
+    return empty_contiguous_meta((), self._dtype)
 
 
 def _mode(self: Tensor, dim: int = -1, keepdim=False):
     dim = mode_dim(self, dim)
     shape = reduced_shape(self._size, (dim,), keepdim)
-    return _empty(shape, self._dtype), _empty(shape, dt.int64)
+    return empty_contiguous_meta(shape, self._dtype), empty_contiguous_meta(shape, dt.int64)
 
 
 def _allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
