@@ -807,3 +807,100 @@ def test_sparse_addmm_of_dense_tensors_is_addmm():
     check_op(run, meta_pairs([((3,), None), ((2, 4), (1, 2)), ((4, 3), None)], ["float32"] * 3))
     v, t = (run(lib, lib.ones(2, 3), lib.ones(2, 4), lib.ones(4, 3)) for lib in (vg, torch))
     assert v.tolist() == t.tolist()
+
+
+# --- backward on the meta device -----------------------------------------------------------------
+
+BACKWARDS = {
+    "prod": lambda L, x: x.prod(),
+    "prod_dim": lambda L, x: x.prod(1),
+    "max_dim": lambda L, x: x.max(1).values.sum(),
+    "max": lambda L, x: x.max(),
+    "median": lambda L, x: x.median(),
+    "median_dim": lambda L, x: x.median(1).values.sum(),
+    "cumsum": lambda L, x: x.cumsum(1).sum(),
+    "cumprod": lambda L, x: x.cumprod(1).sum(),
+    "cummax": lambda L, x: x.cummax(1).values.sum(),
+    "std": lambda L, x: x.std(),
+    "var_mean": lambda L, x: L.var_mean(x)[0],
+    "norm": lambda L, x: L.linalg.vector_norm(x),
+    "dist": lambda L, x: L.dist(x, x * 2),
+    "trace": lambda L, x: x[:, :3].trace(),
+    "sort": lambda L, x: x.sort(1).values.sum(),
+    "kthvalue": lambda L, x: x.kthvalue(2, 1).values.sum(),
+    "logcumsumexp": lambda L, x: x.logcumsumexp(1).sum(),
+    "softmax": lambda L, x: x.softmax(1).sum(),
+    "mm": lambda L, x: (x @ x.t()).sum(),
+    "cholesky": lambda L, x: L.linalg.cholesky(x[:, :3] @ x[:, :3].t()).sum(),
+    "det": lambda L, x: L.linalg.det(x[:, :3]),
+    "gather": lambda L, x: x.gather(1, L.zeros(3, 2, dtype=L.int64, device=x.device)).sum(),
+    "index_select": lambda L, x: x.index_select(
+        1, L.zeros(2, dtype=L.int64, device=x.device)
+    ).sum(),
+    "masked_fill": lambda L, x: x.masked_fill(x > 0, 0).sum(),
+    "cat": lambda L, x: L.cat([x, x]).sum(),
+    "pad": lambda L, x: L.nn.functional.pad(x, (1, 1)).sum(),
+    "conv": lambda L, x: L.nn.functional.conv2d(
+        x.reshape(1, 1, 3, 4), x[:, :2].reshape(1, 1, 3, 2)
+    ).sum(),
+    "layer_norm": lambda L, x: L.nn.functional.layer_norm(x, (4,)).sum(),
+    "cross_entropy": lambda L, x: L.nn.functional.cross_entropy(
+        x, L.zeros(3, dtype=L.int64, device=x.device)
+    ),
+    "mse": lambda L, x: L.nn.functional.mse_loss(x, x * 0),
+    "multi_margin": lambda L, x: L.nn.functional.multi_margin_loss(
+        x, L.zeros(3, dtype=L.int64, device=x.device)
+    ),
+    "amax": lambda L, x: x.amax(1).sum(),
+    "topk": lambda L, x: x.topk(2, 1).values.sum(),
+    "index": lambda L, x: x[L.zeros(2, dtype=L.int64, device=x.device)].sum(),
+    "scatter": lambda L, x: x.scatter(1, L.zeros(3, 1, dtype=L.int64, device=x.device), 1.0).sum(),
+    "roll": lambda L, x: x.roll(1, 1).sum(),
+    "flip": lambda L, x: x.flip(1).sum(),
+    "upsample": lambda L, x: L.nn.functional.interpolate(
+        x.reshape(1, 1, 3, 4), scale_factor=2
+    ).sum(),
+    "maxpool": lambda L, x: L.nn.functional.max_pool2d(x.reshape(1, 1, 3, 4), 2).sum(),
+}
+
+
+@pytest.mark.parametrize("name", BACKWARDS)
+def test_backward_on_meta_tensors_as_pytorch(name):
+    """The gradient of a meta leaf is a meta tensor of its geometry, as PyTorch's: every
+    formula allocates where its inputs are, and a formula that branches on values takes
+    the branch-free form (PyTorch's, for tensors without values); or the error PyTorch
+    raises."""
+    results = []
+    for lib in (vg, torch):
+        x = lib.empty(3, 4, device="meta", requires_grad=True)
+        outcome_, error = outcome(lambda lib=lib, x=x: BACKWARDS[name](lib, x).backward())
+        results.append((error, x.grad))
+    (v_error, v_grad), (t_error, t_grad) = results
+    if t_error is not None:
+        assert_same_error(lambda: raise_(v_error or AssertionError("no error")),
+                          lambda: raise_(t_error))  # fmt: skip
+        return
+    assert v_error is None, f"vizgrad refused: {v_error!r}"
+    assert_meta_same(v_grad, t_grad)
+
+
+def test_a_gradient_on_another_device_is_refused():
+    """``validate_outputs``: a custom Function's CPU gradient for a meta input is an error
+    (PyTorch's words); a 0-dim one is moved."""
+
+    def run(lib, grad_shape, shape=(3,)):
+        class Cpu(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                return lib.ones(grad_shape)
+
+        x = lib.empty(shape, device="meta", requires_grad=True)
+        Cpu.apply(x).sum().backward()
+        return x.grad
+
+    assert_same_error(lambda: run(vg, (3,)), lambda: run(torch, (3,)))
+    assert_meta_same(run(vg, (), ()), run(torch, (), ()))

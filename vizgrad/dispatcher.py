@@ -529,8 +529,14 @@ def meta_missing(op: Operator) -> NotImplementedError:
     reaches the user is the one of that look-up, naming the overload (``aten::histc``,
     ``aten::masked_select.out``: the default overload by the operator's name alone).
     """
+    return meta_missing_named(op.qualname)
+
+
+def meta_missing_named(qualname: str) -> NotImplementedError:
+    """``meta_missing`` for an overload vizgrad computes inside a formula, not as an
+    operator (``multi_margin_loss_backward``)."""
     return NotImplementedError(
-        f"{op.qualname}: attempted to run this operator with Meta tensors, but there was no "
+        f"{qualname}: attempted to run this operator with Meta tensors, but there was no "
         "fake impl or Meta kernel registered. You may have run into this message while using an "
         "operator with PT2 compilation APIs (torch.compile/torch.export); in order to use this "
         "operator with those APIs you'll need to add a fake impl. Please see the following for "

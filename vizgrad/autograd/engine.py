@@ -110,7 +110,8 @@ def validate_outputs(node, grads: tuple) -> tuple:
     One per next edge. Each that flows on (its edge leads somewhere) must fit the input
     it is for: a gradient of a shape the input broadcasts to is summed back down to the
     input's shape; one of another dtype is cast to the input's (a custom Function may
-    return int64 for a float input); any other shape is an error.
+    return int64 for a float input); any other shape, or another device (but for a 0-dim
+    gradient, which is moved), is an error.
     """
     edges = node.next_functions
     if len(grads) != len(edges):
@@ -125,7 +126,14 @@ def validate_outputs(node, grads: tuple) -> tuple:
     for index, grad in enumerate(grads):
         if grad is None or edges[index][0] is None or inputs[index] is None:
             continue
-        shape, dtype = inputs[index]
+        shape, dtype, device = inputs[index]
+        if grad.device != device:
+            if grad._size:
+                raise RuntimeError(
+                    f"Function {node.name()} returned an invalid gradient at index {index} - "
+                    f"expected device {device} but got {grad.device}"
+                )
+            grad = grad.to(device)  # a 0-dim gradient is moved, as PyTorch moves it
         if grad._size != shape:
             try:
                 target = broadcast_shapes(shape, grad._size)
@@ -324,7 +332,7 @@ def _fill_missing(node, buffer: list) -> list:
     filled = list(buffer) + [None] * (len(outputs) - len(buffer))
     for i, meta in enumerate(outputs):
         if filled[i] is None and meta is not None:
-            filled[i] = zeros(meta[0], dtype=meta[1])
+            filled[i] = zeros(meta[0], dtype=meta[1], device=meta[2])
     return filled
 
 

@@ -65,7 +65,9 @@ class FormulaNode(Node):
         super().__init__(next_edges)
         self._derivative = derivative
         self._input_names = tuple(input_names)  # one per edge: the schema name it came from
-        self._input_meta = tuple(input_meta)  # (shape, dtype) per edge, to shape gradients
+        self._input_meta = tuple(
+            input_meta
+        )  # (shape, dtype, device) per edge: what a gradient must fit
         self._saved = saved  # name -> SavedTensor | value | list[SavedTensor]
         self._released = False
 
@@ -126,7 +128,7 @@ class FormulaNode(Node):
         grads = list(grad_outputs) + [None] * (len(meta) - len(grad_outputs))
         for i, m in enumerate(meta):
             if grads[i] is None and m is not None:
-                grads[i] = zeros(m[0], dtype=m[1])
+                grads[i] = zeros(m[0], dtype=m[1], device=m[2])
         return tuple(grads)
 
 

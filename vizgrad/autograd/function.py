@@ -106,7 +106,9 @@ class BackwardCFunction(Node, FunctionCtx):
         grads = list(grad_outputs) + [None] * (len(self._output_meta) - len(grad_outputs))
         if self.materialize_grads:
             grads = [
-                g if g is not None or meta is None else zeros(meta[0], dtype=meta[1])
+                g
+                if g is not None or meta is None
+                else zeros(meta[0], dtype=meta[1], device=meta[2])
                 for g, meta in zip(grads, self._output_meta, strict=False)
             ]
         result = self._function_class.backward(self, *grads)
@@ -176,7 +178,7 @@ class Function(metaclass=_FunctionMeta):
         node = cls._backward_cls(cls, [e for e in edges if e is not None])
         node._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
         # What each gradient must fit (``validate_outputs`` sums and casts to it).
-        node._input_meta = tuple((t._size, t._dtype) for t in tensor_inputs)
+        node._input_meta = tuple((t._size, t._dtype, t.device) for t in tensor_inputs)
         node.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         record = grad_state.enabled and any(t.requires_grad for t in tensor_inputs)
 
@@ -226,7 +228,7 @@ def _set_function_history(node, args, results):
             if result._base is not None and id(result) not in dirty:
                 # Writing it in place would bypass the custom backward: PyTorch forbids it.
                 autograd_meta.creation_meta = CreationMeta.IN_CUSTOM_FUNCTION
-            meta.append((result._size, result._dtype))
+            meta.append((result._size, result._dtype, result.device))
         out.append(result)
     node._output_meta = tuple(meta)
     node._saved = tuple(

@@ -150,13 +150,13 @@ def _output_metadata(nodes) -> dict:
                 or getattr(next_node, "variable", None) is not None
             ):
                 continue
-            shape, dtype = info
+            shape, dtype = info[:2]
             meta.setdefault(next_node, {})[input_nr] = (tuple(shape), _dtype_name(dtype))
     return {node: tuple(outputs[k] for k in sorted(outputs)) for node, outputs in meta.items()}
 
 
 def _edge_metadata(node) -> tuple:
-    """``(shape, dtype)`` of the tensor that fed each edge of ``node`` (None: unknown).
+    """``(shape, dtype, device)`` of the tensor that fed each edge of ``node`` (None: unknown).
 
     The one read of an engine field that is not public API: PyTorch exposes this
     metadata from the other end (``Node._input_metadata``: a node's own outputs), which

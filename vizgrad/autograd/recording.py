@@ -146,7 +146,7 @@ def autograd_kernel(op, args, kwargs, redispatch):
                 complex_input = complex_input or value._dtype.category == COMPLEX
                 needs_grad.add(name)
             edges.append(gradient_edge(value) if requires else _NO_EDGE)
-            meta.append((value._size, value._dtype))
+            meta.append((value._size, value._dtype, value.device))
         else:
             edges.append(_NO_EDGE)
             meta.append(None)
@@ -324,7 +324,7 @@ def _set_history(node, op, derivative, result, target) -> list | None:
         outputs.append(out)
     if getattr(derivative, "multi_output", False):
         # Outputs that get no gradient in backward get zeros of this shape (FormulaNode).
-        node._output_meta = tuple((o._size, o._dtype) if isinstance(o, Tensor) else None
+        node._output_meta = tuple((o._size, o._dtype, o.device) if isinstance(o, Tensor) else None
                                   for o in results)  # fmt: skip
     return outputs
 

@@ -58,7 +58,7 @@ def _as_strided_node(base, view) -> Node:
         "storage_offset": view._offset,
     }
     return FormulaNode.create(_AS_STRIDED, ["self"], [gradient_edge(base)],
-                       [(base._size, base._dtype)], saved)  # fmt: skip
+                       [(base._size, base._dtype, base.device)], saved)  # fmt: skip
 
 
 def _view_node(base, view, meta) -> tuple:

@@ -117,7 +117,7 @@ def _gaps(values: Tensor) -> Tensor:
     """``E[j, k] = values[k] - values[j]``, with ones on the diagonal (so that the
     formulas can divide by it: their numerators are zero there)."""
     n = values._size[-1]
-    return values.unsqueeze(-2) - values.unsqueeze(-1) + eye(n, dtype=values.dtype)
+    return values.unsqueeze(-2) - values.unsqueeze(-1) + eye(n, dtype=values.dtype, device=values.device)
 
 
 def _without_diagonal(X: Tensor) -> Tensor:
@@ -209,7 +209,7 @@ def svd_backward(gU, gS, gVh, U: Tensor, S: Tensor, Vh: Tensor):
     is_complex = U.is_complex()
     UhgU = _skew(matmul(U.mH, gU)) if gU is not None else None
     VhgV = _skew(matmul(Vh, gVh.mH)) if gVh is not None else None
-    if is_complex:
+    if is_complex and not U.is_meta:  # (meta tensors have no values to check: PyTorch skips)
         _check_gauge(_imaginary_diagonal(UhgU, S), -_imaginary_diagonal(VhgV, S), _SVD_GAUGE)
     E = _gaps(S * S)
     if gU is not None and gVh is not None:
@@ -456,7 +456,7 @@ def linalg_eig_backward(gL, gV, L: Tensor, V: Tensor, is_hermitian: bool):
         return linalg_solve(V.mH, gL.unsqueeze(-1) * V.mH)
     VhgV = matmul(V.mH, gV)
     diagonal = VhgV.diagonal(0, -2, -1)
-    if V.is_complex():
+    if V.is_complex() and not V.is_meta:  # (no values to check on the meta device)
         imaginary = _imaginary_diagonal(VhgV, L)
         _check_gauge(imaginary, np.zeros_like(imaginary),
                      f"{'linalg_eigh_backward' if is_hermitian else 'linalg_eig_backward'}: "

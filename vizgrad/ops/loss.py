@@ -30,7 +30,7 @@ import math
 import numpy as np
 
 from ..derivatives import Derivative
-from ..dispatcher import COMPOSITE_IMPLICIT
+from ..dispatcher import COMPOSITE_IMPLICIT, meta_missing_named
 from ..dtypes import FLOATING, INTEGRAL
 from ..meta_device import check_same_device
 from ..promotion import can_cast
@@ -1042,6 +1042,8 @@ def _multi_margin_grad(grad, saved):
     class ``-sum(h)``, with ``h = 1`` (p = 1) or ``2 z`` (p = 2), over ``dim`` (and
     ``nframe`` for a mean), times ``weight[t]``."""
     self, target, weight = saved.self, saved.target, saved.weight
+    if self.is_meta:  # the formula reads the targets; PyTorch has no Meta kernel for it either
+        raise meta_missing_named("aten::multi_margin_loss_backward")
     nframe, dim = _multi_margin_frames(self, target, weight)
     classes = _multi_margin_targets(target, dim)
     x = self.reshape(nframe, dim)

@@ -38,7 +38,7 @@ from ..meta_device import check_same_device
 from ..shape import broadcast_shapes, numel_of, wrap_dim
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
-from .creation import checked_scalar, ones_like, python_scalar, zeros
+from .creation import checked_scalar, ones_like, python_scalar
 from .declaration import native_function
 from .elementwise import structured
 from .factorizations import (
@@ -145,9 +145,9 @@ def _trace_backward_kernel(grad: Tensor, sizes) -> Tensor:
     if len(sizes) != 2:
         raise RuntimeError("expected matrix input")
     rows, cols = sizes
-    grad_input = zeros(rows * cols, dtype=grad._dtype)
+    grad_input = grad.new_zeros(rows * cols)  # ``grad.options()``: on grad's device
     step = cols + 1
-    indices = arange(0, min(rows, cols) * step, step, dtype=int64)
+    indices = arange(0, min(rows, cols) * step, step, dtype=int64, device=grad.device)
     return grad_input.index_fill_(0, indices, grad).view(tuple(sizes))
 
 

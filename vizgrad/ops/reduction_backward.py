@@ -15,7 +15,6 @@ import math
 
 from ..derivatives import Derivative
 from ..tensor import Tensor
-from .creation import zeros
 from .reduction_args import reduction_dims
 
 __all__: list[str] = []
@@ -51,7 +50,10 @@ def evenly_distribute_backward(grad: Tensor, input: Tensor, value: Tensor) -> Te
     """Full ``max``/``min``/``median``: the gradient goes to the elements equal to the
     answer, split evenly when several are (ties), as PyTorch's formula does. A nan
     answer came from the nans, so they share the gradient."""
-    mask = input.isnan() if value.isnan().item() else input == value
+    if input.is_meta:  # no value to branch on: PyTorch's branch-free form (for subclasses)
+        mask = (input == value).logical_or_(input.isnan().logical_and(value.isnan()))
+    else:
+        mask = input.isnan() if value.isnan().item() else input == value
     return mask * (grad / mask.sum())
 
 
@@ -76,7 +78,7 @@ def value_selecting_reduction_backward(grad: Tensor, dim: int, indices: Tensor, 
     every other position gets zero (a ``scatter`` into zeros)."""
     if not keepdim and sizes:
         grad, indices = grad.unsqueeze(dim), indices.unsqueeze(dim)
-    return zeros(sizes, dtype=grad.dtype).scatter(dim, indices, grad)
+    return grad.new_zeros(sizes).scatter(dim, indices, grad)  # ``zeros(sizes, grad.options())``
 
 
 def _selected_values_backward(keepdim: bool | None = None):

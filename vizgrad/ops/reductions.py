@@ -23,7 +23,6 @@ from ..dtypes import dtype as DType
 from ..promotion import can_cast, check_can_cast
 from ..shape import wrap_dim
 from ..tensor import Tensor
-from .creation import ones
 from .declaration import native_function
 from .joining import cat
 from .reduction_args import numpy_axes, reduction_dims, reduction_factor
@@ -291,7 +290,7 @@ def prod_safe_zeros_backward(grad: Tensor, input: Tensor, dim: int) -> Tensor:
     if input.numel() == 0:
         return grad.expand(input.shape)
     n = input.shape[dim]
-    one = ones([1 if d == dim else s for d, s in enumerate(input.shape)], dtype=grad.dtype)
+    one = grad.new_ones([1 if d == dim else s for d, s in enumerate(input.shape)])
     before = cat([one, input.narrow(dim, 0, n - 1)], dim).cumprod(dim)
     after = cat([one, input.narrow(dim, 1, n - 1).flip(dim)], dim).cumprod(dim).flip(dim)
     return grad * (before * after)
@@ -303,7 +302,8 @@ def prod_backward(grad: Tensor, input: Tensor, result: Tensor, dim=None, keepdim
     is 0/0: the safe (division-free) formula runs instead."""
     if input.dim() == 0:
         return grad
-    has_zero = (input == 0).any().item()
+    # On the meta device there is no value to branch on: PyTorch takes the safe formula.
+    has_zero = input.is_meta or (input == 0).any().item()
     if dim is None:  # the full product: the flattened input is one slice
         if not has_zero:
             return grad * (result / input)

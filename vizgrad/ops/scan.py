@@ -27,7 +27,6 @@ from ..grad_mode import is_grad_enabled
 from ..memory_overlap import assert_no_internal_overlap
 from ..shape import wrap_dim
 from ..tensor import Tensor
-from .creation import ones, zeros
 from .declaration import native_function
 from .iterator import (
     ALL_TYPES,
@@ -146,7 +145,8 @@ def cumprod_backward(grad: Tensor, input: Tensor, dim: int, output: Tensor) -> T
         return grad
     zeros_so_far = (input == 0).cumsum(dim)
     before_first_zero = zeros_so_far == 0
-    if before_first_zero.all().item():  # no zeros: the plain formula
+    # No zeros: the plain formula. (A meta input has no values: the general one.)
+    if not input.is_meta and before_first_zero.all().item():
         return reversed_cumsum(grad * output, dim) / input
     if is_grad_enabled():
         return _cumprod_backward_by_products(grad, input, dim)
@@ -164,7 +164,7 @@ def _cumprod_backward_by_products(grad: Tensor, input: Tensor, dim: int) -> Tens
     Quadratic in the length of ``dim``, but differentiable everywhere."""
     dim = wrap_dim(dim, input.dim())  # saved as the caller gave it
     n = input.shape[dim]
-    one = ones([1 if d == dim else s for d, s in enumerate(input.shape)], dtype=grad.dtype)
+    one = grad.new_ones([1 if d == dim else s for d, s in enumerate(input.shape)])
     pieces = []
     for k in range(n):
         after = input.narrow(dim, k + 1, n - k - 1).cumprod(dim)
@@ -294,7 +294,7 @@ def cummaxmin_backward(grad: Tensor, input: Tensor, indices: Tensor, dim: int) -
     input element gets the sum of the gradients of the outputs that copied it."""
     if not input.numel():
         return input
-    return zeros(input.shape, dtype=input.dtype).scatter_add_(dim, indices, grad)
+    return input.new_zeros(input.shape).scatter_add_(dim, indices, grad)
 
 
 def _extreme_scan_meta(fn_name: str):
