@@ -90,6 +90,7 @@ def test_inferred_size_dtype_flags_and_requires_grad():
     v, t = sparse_pair("coalesced", requires_grad=True)
     assert repr(v) == repr(t).replace("torch.", "vizgrad.")
     assert v.requires_grad and v.is_leaf
+    assert str(v.device) == str(t.device) == "cpu" and v.is_cpu and not v.is_meta
 
 
 def test_invariants_warning_is_pytorchs_and_given_once():

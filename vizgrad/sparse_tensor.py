@@ -82,6 +82,11 @@ class SparseCooTensor(Tensor):
     def layout(self):
         return sparse_coo
 
+    @property
+    def device(self):
+        """Where its values are (it has no storage of its own)."""
+        return self._sparse_values.device
+
     # --- what a tensor without storage cannot do ------------------------------------
 
     @property

@@ -326,7 +326,7 @@ class Tensor(metaclass=_TensorType):
 
     @property
     def is_cpu(self) -> bool:
-        return self._storage.device.type == "cpu"
+        return self.device.type == "cpu"
 
     @property
     def is_meta(self) -> bool:
