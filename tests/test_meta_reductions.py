@@ -671,12 +671,25 @@ def test_a_cpu_and_a_meta_input(name):
 
 # --- autograd -----------------------------------------------------------------------------
 
-# (Not yet: ``prod``, ``max.dim``, ``cumsum``, ``cummax``, ``std``, ``vector_norm``,
-# ``dist``, ``trace``, ``sort``, ``kthvalue``, ``logcumsumexp``, whose backward formulas
-# call ``scatter``, ``flip``, ``masked_fill`` or ``index_fill_``, which have no Meta
-# kernel yet; ``max()``, ``median()`` and ``cumprod``, whose formulas read values
-# (``item()``); ``var_mean``, whose unused gradient the engine makes on the CPU.)
+# ``prod``, ``cumprod``, ``max()`` and ``median()`` branch on values on the CPU: on meta
+# tensors they take PyTorch's branch-free formulas.
 BACKWARDS = {
+    "prod": lambda lib, x: x.prod(),
+    "prod_dim": lambda lib, x: x.prod(1),
+    "max_dim": lambda lib, x: x.max(1).values,
+    "max": lambda lib, x: x.max(),
+    "median": lambda lib, x: x.median(),
+    "cumsum": lambda lib, x: x.cumsum(1),
+    "cumprod": lambda lib, x: x.cumprod(0),
+    "cummax": lambda lib, x: x.cummax(1).values,
+    "std": lambda lib, x: x.std(),
+    "var_mean": lambda lib, x: lib.var_mean(x, 0)[0],
+    "vector_norm": lambda lib, x: lib.linalg.vector_norm(x, 3, 1),
+    "dist": lambda lib, x: lib.dist(x, x.detach()),
+    "trace": lambda lib, x: x.trace(),
+    "sort": lambda lib, x: x.sort(1).values,
+    "kthvalue": lambda lib, x: x.kthvalue(2, 1).values,
+    "logcumsumexp": lambda lib, x: x.logcumsumexp(1),
     "nansum": lambda lib, x: x.nansum(1),
     "amin": lambda lib, x: x.amin((0, 1)),
     "mean_dtype": lambda lib, x: x.mean(0, dtype=lib.float64),
