@@ -117,7 +117,11 @@ def _gaps(values: Tensor) -> Tensor:
     """``E[j, k] = values[k] - values[j]``, with ones on the diagonal (so that the
     formulas can divide by it: their numerators are zero there)."""
     n = values._size[-1]
-    return values.unsqueeze(-2) - values.unsqueeze(-1) + eye(n, dtype=values.dtype, device=values.device)
+    return (
+        values.unsqueeze(-2)
+        - values.unsqueeze(-1)
+        + eye(n, dtype=values.dtype, device=values.device)
+    )
 
 
 def _without_diagonal(X: Tensor) -> Tensor:
