@@ -619,3 +619,10 @@ def test_dispatch_trace_names_the_sparse_backend_and_why():
         vg.cumsum(v, 0)
     assert trace.steps[-1].key == "SparseCPU"
     assert "no SparseCPU kernel" in trace.steps[-1].note
+
+
+def test_a_sparse_tensor_on_the_meta_device_is_refused_with_what_is_missing():
+    """PyTorch makes one (its SparseMeta backend); vizgrad says it has none."""
+    with pytest.raises(NotImplementedError, match="meta device holds strided tensors only"):
+        vg.sparse_coo_tensor([[0]], [1.0], (2,), device="meta", check_invariants=False)
+    assert torch.sparse_coo_tensor([[0]], [1.0], (2,), device="meta").is_meta

@@ -130,11 +130,10 @@ def check_backend(where, *, meta: bool = False) -> device:
         return where
     if where.type == "cuda":
         raise AssertionError(NO_CUDA)
-    if where.type == "meta":  # PyTorch makes every tensor there; vizgrad not yet
+    if where.type == "meta":  # factories reach Meta through BackendSelect; not this caller
         raise NotImplementedError(
-            "vizgrad makes meta tensors only with empty, zeros, ones, full, empty_strided, "
-            "tensor, the *_like and new_* factories and to('meta'): this one has no meta "
-            "version yet."
+            "vizgrad's meta device holds strided tensors only: a sparse tensor there "
+            "(PyTorch's SparseMeta backend) is not supported."
         )
     raise NotImplementedError(
         f"Could not run this operator with arguments from the '{where.type.upper()}' backend: "

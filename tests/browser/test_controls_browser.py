@@ -556,4 +556,9 @@ def test_the_dispatch_trace_shows_the_backend_each_call_chose(notebook_page, art
     assert "layout sparse_coo" in sparse_step, sparse_step
     meta_step = calls.nth(2).locator("li.vg-trace-step[data-key='Meta']").inner_text()
     assert "meta device" in meta_step, meta_step
+    # The factory of the meta tensor starts at BackendSelect, which reads device=.
+    factory = trace.locator("li.vg-trace-call[data-op='aten::empty.memory_format']")
+    steps = factory.locator("li.vg-trace-step").evaluate_all("els => els.map(e => e.dataset.key)")
+    assert steps == ["BackendSelect", "Meta"], steps
+    assert "device= (meta)" in factory.locator("li[data-key='BackendSelect']").inner_text()
     page.screenshot(path=str(artifacts_dir / "controls-trace-backends.png"))
