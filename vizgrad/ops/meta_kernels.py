@@ -153,10 +153,12 @@ _WRITTEN_HERE = {
 
 
 def _structured(op) -> object:
-    """``op``'s Meta kernel if its CPU kernel is structured (a meta function, then an impl)."""
-    meta_out = getattr(op.kernel, "meta_kernel", None)  # an ``out_wrapper(meta=...)``
-    if meta_out is not None:
-        return meta_out
+    """``op``'s Meta kernel if its CPU kernel carries one: its twin, made beside it (an
+    ``out_wrapper(meta=...)``'s, a ``from_inplace``'s, or one a module attached, as
+    ``nonzero`` and ``histc``), or the meta step of a ``meta_then_impl`` kernel."""
+    twin = getattr(op.kernel, "meta_kernel", None)
+    if twin is not None:
+        return twin
     meta = getattr(op.kernel, "meta_function", None)  # ``meta_then_impl``
     if meta is None:
         return None
