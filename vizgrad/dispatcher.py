@@ -459,8 +459,8 @@ def _backend_select(op: Operator, args: tuple, kwargs: dict, action: str, bits: 
     ``layout=`` is left to the CPU kernel, which makes only strided tensors.
     """
     device = kwargs.get("device")
-    where = get_default_device() if device is None else device
-    on_meta = (where.type if isinstance(where, Device) else str(where).split(":")[0]) == "meta"
+    # (A device the parser cannot read raises here, as the kernel's own check would.)
+    on_meta = (get_default_device() if device is None else Device(device)).type == "meta"
     key = META_BACKEND_KEY if on_meta or bits & META_BIT else BACKEND_KEY
     if events.bus.active and "op_dispatched" in events.bus.wanted:
         if on_meta or not bits & META_BIT:
