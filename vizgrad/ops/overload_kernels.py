@@ -240,12 +240,13 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
         def meta_out_kernel(*args, **kwargs):
             """On the meta device: the checks and ``set_output``, then nothing to write
             but that the outputs are where the result would be (``_safe_copy_out``)."""
-            outs = run(args, kwargs, None, on_meta=True)
+            outs = run(args, kwargs, None)
             for out in [outs] if single else outs:
                 check_copy_device(META, out)
             return outs
 
-        def run(args, kwargs, kernel, on_meta=False):
+        def run(args, kwargs, kernel):
+            """The out= contract; ``kernel`` None on the meta device (nothing to compute)."""
             outs = {name: kwargs.pop(name) for name in out_names}
             call = _Call(args, kwargs, outs, positional)
             call.run(self.checks)
@@ -255,7 +256,7 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
                     args, kwargs = _with_arguments(args, kwargs, positional, specs.arguments)
                     specs = specs.specs
                     call = _Call(args, kwargs, outs, positional)
-                if on_meta and structured_device:  # ``set_output``'s first check
+                if kernel is None and structured_device:  # ``set_output``'s first check
                     for out in outs.values():
                         check_out_device(META, out)
                 self._set_outputs(call, [specs] if single else list(specs))
