@@ -39,6 +39,7 @@ from . import unary
 from .creation import empty_like
 from .declaration import native_function
 from .elementwise import elementwise
+from .float_errors import ignoring_float_errors
 from .iterator import ALL_TYPES, COMPLEX_TYPES, FLOATING_TYPES, TensorIterator, dispatch_dtypes
 from .logical import where
 from .overload_kernels import out_wrapper
@@ -301,7 +302,7 @@ def _pointwise(kernel_name: str, function, supported=FLOATING_TYPES) -> elementw
     """
 
     @dispatch_dtypes(kernel_name, supported)
-    @np.errstate(all="ignore")  # exp overflows to inf: the formulas expect it
+    @ignoring_float_errors(all="ignore")  # exp overflows to inf: the formulas expect it
     def compute(out, x, **options):
         np.copyto(out, function(_opmath(x), **options), casting="unsafe")
 

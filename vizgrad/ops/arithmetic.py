@@ -45,6 +45,7 @@ from ..tensor import Tensor
 from .creation import zeros_like
 from .declaration import native_function
 from .elementwise import elementwise, structured
+from .float_errors import ignoring_float_errors
 from .iterator import (
     ALL_TYPES,
     ALL_TYPES_AND_COMPLEX,
@@ -113,8 +114,8 @@ def _check_alpha(input, other, alpha=1, out=None):
 
 
 # Floats that overflow become inf (and inf * 0 nan): answers, not errors, as in PyTorch.
-# (``np.errstate`` as a decorator: cheaper per call than a ``with`` block, which builds
-# and enters a new context manager each time; these loops run on every add and mul.)
+# (A decorator, not a ``with np.errstate`` block, which builds and enters a new context
+# manager each time: these loops run on every add and mul.)
 _FLOAT_OVERFLOW_IS_AN_ANSWER = {"over": "ignore", "invalid": "ignore"}
 
 
@@ -128,21 +129,21 @@ def _other_times_alpha(out, b, alpha):
     return np.multiply(b, np.asarray(alpha, dtype=out.dtype), dtype=out.dtype)
 
 
-@np.errstate(**_FLOAT_OVERFLOW_IS_AN_ANSWER)
+@ignoring_float_errors(**_FLOAT_OVERFLOW_IS_AN_ANSWER)
 def _add_kernel(out, a, b, alpha=1):
     if alpha != 1 or out.dtype.kind == "c":
         b = _other_times_alpha(out, b, alpha)
     np.add(a, b, out=out)
 
 
-@np.errstate(**_FLOAT_OVERFLOW_IS_AN_ANSWER)
+@ignoring_float_errors(**_FLOAT_OVERFLOW_IS_AN_ANSWER)
 def _sub_kernel(out, a, b, alpha=1):
     if alpha != 1 or out.dtype.kind == "c":
         b = _other_times_alpha(out, b, alpha)
     np.subtract(a, b, out=out)
 
 
-@np.errstate(**_FLOAT_OVERFLOW_IS_AN_ANSWER)
+@ignoring_float_errors(**_FLOAT_OVERFLOW_IS_AN_ANSWER)
 def _mul_kernel(out, a, b):
     np.multiply(a, b, out=out)
 
@@ -335,7 +336,7 @@ rsub = native_function(
 # --- division ------------------------------------------------------------------------
 
 
-@np.errstate(divide="ignore", invalid="ignore", over="ignore")
+@ignoring_float_errors(divide="ignore", invalid="ignore", over="ignore")
 def _true_divide_kernel(out, a, b):
     np.true_divide(a, b, out=out)
 
@@ -1122,7 +1123,7 @@ def _logaddexp_complex(a, b):
 
 
 @dispatch_dtypes("logaddexp_cpu", FLOATING_TYPES | COMPLEX_TYPES)
-@np.errstate(all="ignore")
+@ignoring_float_errors(all="ignore")
 def _logaddexp_loop(out, a, b):
     if out.dtype.kind == "c":
         np.copyto(out, _logaddexp_complex(a, b))
@@ -1131,7 +1132,7 @@ def _logaddexp_loop(out, a, b):
 
 
 @dispatch_dtypes("logaddexp2_cpu", FLOATING_TYPES)
-@np.errstate(all="ignore")
+@ignoring_float_errors(all="ignore")
 def _logaddexp2_loop(out, a, b):
     a, b = opmath(a), opmath(b)
     inverse_ln2 = a.dtype.type(1 / math.log(2.0))
@@ -1193,7 +1194,7 @@ def _check_lerp(input, end, weight, out=None):
         )
 
 
-@np.errstate(invalid="ignore", over="ignore")
+@ignoring_float_errors(invalid="ignore", over="ignore")
 def _lerp_kernel(out, start, end, weight):
     # PyTorch's formula, stable at both ends: from ``start`` when |weight| < 0.5,
     # from ``end`` otherwise, so lerp(a, b, 1) is exactly b.
@@ -1271,7 +1272,7 @@ def _scalar_in(dtype: np.dtype, value) -> np.ndarray:
 
 
 @dispatch_dtypes("addcmul_cpu_out", ALL_TYPES_AND_COMPLEX)
-@np.errstate(over="ignore", invalid="ignore")
+@ignoring_float_errors(over="ignore", invalid="ignore")
 def _addcmul_kernel(out, input, tensor1, tensor2, value=1):
     product = np.multiply(tensor1, tensor2, dtype=out.dtype)
     product *= _scalar_in(out.dtype, value)  # (in place, unless 0-dim inputs made a scalar)
@@ -1279,7 +1280,7 @@ def _addcmul_kernel(out, input, tensor1, tensor2, value=1):
 
 
 @dispatch_dtypes("addcdiv_cpu_out", FLOATING_TYPES | COMPLEX_TYPES)
-@np.errstate(divide="ignore", over="ignore", invalid="ignore")
+@ignoring_float_errors(divide="ignore", over="ignore", invalid="ignore")
 def _addcdiv_kernel(out, input, tensor1, tensor2, value=1):
     quotient = np.true_divide(tensor1, tensor2, dtype=out.dtype)
     quotient *= _scalar_in(out.dtype, value)  # (in place, unless 0-dim inputs made a scalar)

@@ -37,6 +37,7 @@ from .copy import _copy_, clone
 from .creation import zeros, zeros_like
 from .declaration import native_function
 from .elementwise import elementwise, structured
+from .float_errors import ignoring_float_errors
 from .iterator import (
     ALL_TYPES_AND_COMPLEX,
     COMPLEX_TYPES,
@@ -424,7 +425,7 @@ def _complex_loop(out, real_part, imag_part):
     np.copyto(out.imag, imag_part)
 
 
-@np.errstate(all="ignore")
+@ignoring_float_errors(all="ignore")
 def _polar_loop(out, magnitude, angle):
     np.multiply(magnitude, np.cos(angle), out=out.real)
     np.multiply(magnitude, np.sin(angle), out=out.imag)
@@ -479,7 +480,7 @@ polar = native_function(
 
 
 @dispatch_dtypes("angle_cpu", FLOATING_TYPES | COMPLEX_TYPES)
-@np.errstate(invalid="ignore")
+@ignoring_float_errors(invalid="ignore")
 def _angle_loop(out, x):
     if x.dtype.kind == "c":
         np.copyto(out, np.angle(x), casting="unsafe")

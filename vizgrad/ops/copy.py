@@ -43,6 +43,7 @@ from ..tensor import Tensor, apply_math_bits, define_method
 from ..user_warnings import warn_at_user_code
 from .creation import check_device, strides_like, suggested_format
 from .declaration import native_function
+from .float_errors import ignoring_float_errors
 from .iterator import check_inplace_target
 
 __all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_last", "clone"]
@@ -81,7 +82,7 @@ def complex_as_real(source: np.ndarray, *, to_bool: bool) -> np.ndarray:
 
 
 # Out-of-range float -> int casts are undefined in C++ as in NumPy; NumPy would warn.
-@np.errstate(invalid="ignore", over="ignore")
+@ignoring_float_errors(invalid="ignore", over="ignore")
 def _copy_unchecked(destination: np.ndarray, source: np.ndarray) -> None:
     np.copyto(destination, source, casting="unsafe")
 

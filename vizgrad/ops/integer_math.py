@@ -15,6 +15,7 @@ import numpy as np
 from ..dispatcher import NONDIFFERENTIABLE
 from .declaration import native_function
 from .elementwise import elementwise
+from .float_errors import ignoring_float_errors
 from .iterator import INTEGRAL_TYPES, dispatch_dtypes
 
 __all__ = ["gcd", "gcd_", "lcm", "lcm_"]
@@ -38,7 +39,7 @@ def _gcd_loop(out, a, b):
 
 
 @dispatch_dtypes("lcm_cpu", INTEGRAL_TYPES)
-@np.errstate(over="ignore")  # a product too large for the dtype wraps around, as in C
+@ignoring_float_errors(over="ignore")  # a product too large for the dtype wraps around, as in C
 def _lcm_loop(out, a, b):
     """ATen's ``g == 0 ? 0 : abs(a / g * b)``, computed as C computes it: types narrower
     than ``int`` are widened to it first, and the absolute value is taken before the

@@ -24,6 +24,7 @@ from ..promotion import result_type
 from ..shape import broadcast_shapes, numel_of, wrap_dim
 from ..tensor import Tensor
 from .declaration import native_function
+from .float_errors import ignoring_float_errors
 from .overload_kernels import StructuredKernel, meta_then_impl, out_wrapper
 from .registry import write_to_out
 from .shape_views import _unsafe_view_op, reshape
@@ -55,7 +56,7 @@ def _product(array_fn, *arrays, dtype) -> Tensor:
     return Tensor._from_array(result, dtype)
 
 
-@np.errstate(all="ignore")
+@ignoring_float_errors(all="ignore")
 def _quietly(array_fn, arrays):
     return array_fn(*arrays)
 
@@ -595,7 +596,7 @@ def _addmm_impl(self, mat1, mat2, *, beta=1, alpha=1):
     return Tensor._from_array(np.ascontiguousarray(product, dtype=dtype.numpy), dtype)
 
 
-@np.errstate(all="ignore")
+@ignoring_float_errors(all="ignore")
 def _addmm_loop(input, mat1, mat2, beta, alpha) -> np.ndarray:
     product = np.matmul(mat1, mat2)
     if alpha != 1:

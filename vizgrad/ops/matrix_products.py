@@ -47,6 +47,7 @@ from .factorizations import (
     _square_check_inputs,
     linalg_inv,
 )
+from .float_errors import ignoring_float_errors
 from .iterator import TensorIterator, resize_output
 from .joining import cat
 from .linalg import (
@@ -103,7 +104,7 @@ def _conj(scalar):
     return python_scalar(scalar).conjugate()
 
 
-@np.errstate(all="ignore")
+@ignoring_float_errors(all="ignore")
 def _beta_input_plus_alpha_product(input: np.ndarray, product: np.ndarray, beta, alpha,
                                    dtype) -> np.ndarray:  # fmt: skip
     """``beta * input + alpha * product`` as BLAS's ``gemm`` computes it: the scalars in
@@ -251,7 +252,7 @@ def _check_addr_scalar(dtype, scalar, name: str) -> None:
         )
 
 
-@np.errstate(all="ignore")
+@ignoring_float_errors(all="ignore")
 def _addr_loop(out, input, vec1, vec2, *, beta, alpha):
     """``addr_kernel``: ``vec1`` is a column, so ``vec1 * vec2`` is their outer product."""
     if out.dtype == np.bool_:  # and/or in place of times/plus
@@ -940,7 +941,7 @@ def _taylor_18_scaled(a: np.ndarray, norm: np.ndarray, theta: float) -> np.ndarr
 _TAYLOR = (_taylor_1, _taylor_2, _taylor_4, _taylor_8, _taylor_12)
 
 
-@np.errstate(all="ignore")
+@ignoring_float_errors(all="ignore")
 def _matrix_exp_array(a: np.ndarray, thetas: tuple) -> np.ndarray:
     """``mexp_impl`` on a batch of matrices ``(b, n, n)``: for one matrix, the lowest
     degree accurate for its 1-norm; for several, degree 18 with scaling for all."""
@@ -1080,7 +1081,7 @@ def _cdist_impl(x1: Tensor, x2: Tensor, p, compute_mode) -> Tensor:
     return wrap_result(_p_distances(flat1, flat2, p).reshape(shape), x1._dtype)
 
 
-@np.errstate(all="ignore")
+@ignoring_float_errors(all="ignore")
 def _p_distances(x1: Tensor, x2: Tensor, p: float) -> np.ndarray:
     """``run_parallel_cdist``: ``(sum_k |x1[i, k] - x2[j, k]|^p)^(1/p)`` for every pair,
     added up one column ``k`` at a time (``p=0`` counts the differences, ``p=inf`` takes
@@ -1136,7 +1137,7 @@ _cdist_forward = native_function(
 _cdist_forward_op = _cdist_forward.overloads["_cdist_forward"]
 
 
-@np.errstate(all="ignore")
+@ignoring_float_errors(all="ignore")
 def _p_distance_grad(diff: np.ndarray, grad: np.ndarray, dist: np.ndarray, p: float):
     """d dist / d x1 for each pair, one column at a time (``Dist::backward``); a zero
     distance has the subgradient 0."""

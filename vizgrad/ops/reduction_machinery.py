@@ -36,6 +36,7 @@ import numpy as np
 from ..dtypes import dtype as DType
 from ..shape import contiguous_strides
 from ..tensor import Tensor
+from .float_errors import ignoring_float_errors
 from .reduction_args import numpy_axes, reduction_dims
 from .reduction_dtypes import accumulate_dtype, input_as
 
@@ -57,7 +58,7 @@ def wrap_result(array, dtype: DType) -> Tensor:
     return Tensor._from_array(array, dtype)
 
 
-@np.errstate(all="ignore")  # a float16 product may round to inf, as in PyTorch
+@ignoring_float_errors(all="ignore")  # a float16 product may round to inf, as in PyTorch
 def _as_dtype(array, numpy_dtype) -> np.ndarray:
     return np.asarray(array, dtype=numpy_dtype)
 
@@ -75,7 +76,7 @@ def reduce_with(np_reduce, t: Tensor, dims, keepdim: bool, result_dtype: DType,
     return wrap_result(result, result_dtype)
 
 
-@np.errstate(all="ignore")
+@ignoring_float_errors(all="ignore")
 def _reduce(np_reduce, array, axes, acc, keepdim: bool, combine, result):
     return interruptible(np_reduce, array, axes, keepdim, combine, result=result, dtype=acc)
 

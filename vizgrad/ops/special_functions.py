@@ -32,6 +32,7 @@ from .arithmetic import add_scalar, composite_outs, mul_scalar, opmath, xlogy
 from .creation import full
 from .declaration import native_function
 from .elementwise import elementwise, structured
+from .float_errors import ignoring_float_errors
 from .iterator import FLOATING_TYPES, TensorIterator, dispatch_dtypes, resize_output
 from .logical import where
 from .ranges import arange
@@ -210,7 +211,7 @@ def _polygamma(operands, out, inplace):
     kernel_name, compute = _polygamma_loop(n)
 
     @dispatch_dtypes(kernel_name, FLOATING_TYPES)
-    @np.errstate(all="ignore")
+    @ignoring_float_errors(all="ignore")
     def loop(result, x):
         np.copyto(result, compute(x), casting="unsafe")
 
@@ -357,14 +358,14 @@ def _clamped_to_eps(x: np.ndarray, eps) -> np.ndarray:
 
 
 @dispatch_dtypes("logit_cpu", FLOATING_TYPES)
-@np.errstate(all="ignore")  # log(0) = -inf, and p outside [0, 1] gives NaN: answers
+@ignoring_float_errors(all="ignore")  # log(0) = -inf, and p outside [0, 1] gives NaN: answers
 def _logit_loop(out, x, eps=None):
     z = _clamped_to_eps(x, eps)
     np.copyto(out, _libm(np.log, z / (1 - z)), casting="unsafe")
 
 
 @dispatch_dtypes("logit_backward_cpu", FLOATING_TYPES)
-@np.errstate(all="ignore")
+@ignoring_float_errors(all="ignore")
 def _logit_backward_loop(out, grad_output, x, eps=None):
     slope = grad_output / (x * (1 - x))
     if eps is None or eps < 0:  # NaN outside [0, 1], where logit is not defined
@@ -580,7 +581,7 @@ def _zeta(x: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 @dispatch_dtypes("zeta_cpu", _SINGLE_AND_DOUBLE)
-@np.errstate(all="ignore")
+@ignoring_float_errors(all="ignore")
 def _zeta_loop(out, x, q):
     # Computed in double for float32 too (ATen's ``acc_type``), rounded once.
     np.copyto(out, _zeta(x, q), casting="unsafe")
@@ -632,7 +633,7 @@ def _incomplete_gamma(name: str, scipy_name: str, node_name: str, lower: bool, d
     where SciPy says NaN). PyTorch compiles them for floating dtypes only."""
 
     @dispatch_dtypes(f"{name}_cpu", FLOATING_TYPES)
-    @np.errstate(all="ignore")
+    @ignoring_float_errors(all="ignore")
     def loop(out, a, x):
         a, x = opmath(a), opmath(x)
         value = getattr(_scipy(), scipy_name)(a, x)
@@ -668,7 +669,7 @@ igammac = _incomplete_gamma(
 
 
 @dispatch_dtypes("xlog1py_cpu", FLOATING_TYPES)
-@np.errstate(divide="ignore", invalid="ignore")
+@ignoring_float_errors(divide="ignore", invalid="ignore")
 def _xlog1py_loop(out, x, y):
     # ``x * log1p(y)``, but 0 where x is 0 (even for y = -1), unless y is NaN.
     zero = (x == 0) & ~np.isnan(y)  # before ``out``, which may be ``x`` itself, is written

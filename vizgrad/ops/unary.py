@@ -30,6 +30,7 @@ from .arithmetic import check_scalar_fits, composite_outs, opmath, pow
 from .creation import empty_like, zeros_like
 from .declaration import alias_kernels, native_function
 from .elementwise import check_same_dtype, elementwise, structured
+from .float_errors import ignoring_float_errors
 from .iterator import (
     ALL_TYPES,
     ALL_TYPES_AND_COMPLEX,
@@ -144,13 +145,13 @@ def floating_loop(kernel_name: str, numpy_function, supported=_FLOATING_AND_COMP
         # A ufunc writes straight into the output (casting as the copy would), without
         # a temporary result to copy from.
         @dispatch_dtypes(kernel_name, supported)
-        @np.errstate(all="ignore")  # log(0) = -inf and sqrt(-1) = nan are answers
+        @ignoring_float_errors(all="ignore")  # log(0) = -inf and sqrt(-1) = nan are answers
         def compute(out, x):
             numpy_function(x, out=out, casting="unsafe")
     else:
 
         @dispatch_dtypes(kernel_name, supported)
-        @np.errstate(all="ignore")
+        @ignoring_float_errors(all="ignore")
         def compute(out, x):
             np.copyto(out, numpy_function(x), casting="unsafe")
 
@@ -540,7 +541,7 @@ def _angle_conversion(fn_name: str, factor: float, node_name: str):
         if input._dtype.category == COMPLEX:
             raise RuntimeError(f"{fn_name} is not supported for complex tensors.")
 
-    @np.errstate(over="ignore")
+    @ignoring_float_errors(over="ignore")
     def compute(out, x):
         x = opmath(x)
         np.multiply(x, x.dtype.type(factor), out=out, casting="unsafe")
@@ -853,7 +854,7 @@ fix_ = fix.inplace
 
 
 @dispatch_dtypes("frac_cpu", FLOATING_TYPES)
-@np.errstate(invalid="ignore")  # inf - trunc(inf) is nan, PyTorch's answer
+@ignoring_float_errors(invalid="ignore")  # inf - trunc(inf) is nan, PyTorch's answer
 def _frac_kernel(out, x):
     np.subtract(x, np.trunc(x), out=out)
 
@@ -879,7 +880,9 @@ def _check_nan_to_num(input, nan=None, posinf=None, neginf=None, out=None):
         )
 
 
-@np.errstate(over="ignore")  # a replacement too large for the dtype becomes inf, as in C++
+@ignoring_float_errors(
+    over="ignore"
+)  # a replacement too large for the dtype becomes inf, as in C++
 def _replaced_non_finite(x: np.ndarray, nan, posinf, neginf) -> np.ndarray:
     """A real array with NaN, +inf and -inf replaced (by default: 0 and the dtype's
     largest and lowest finite values)."""
@@ -893,7 +896,7 @@ def _replaced_non_finite(x: np.ndarray, nan, posinf, neginf) -> np.ndarray:
     return np.where(x == np.inf, posinf, np.where(x == -np.inf, neginf, finite))
 
 
-@np.errstate(invalid="ignore")  # (comparisons with NaN)
+@ignoring_float_errors(invalid="ignore")  # (comparisons with NaN)
 def _nan_to_num_loop(out, x, nan=None, posinf=None, neginf=None):
     if x.dtype.kind == "c":  # the real and imaginary parts, each on its own
         out.real = _replaced_non_finite(x.real, nan, posinf, neginf)

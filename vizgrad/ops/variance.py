@@ -23,6 +23,7 @@ from ..dtypes import dtype as DType
 from ..tensor import Tensor
 from ..user_warnings import warn_at_user_code
 from .declaration import native_function
+from .float_errors import ignoring_float_errors
 from .logical import where
 from .reduction_args import numpy_axes, reduction_dims, reduction_factor
 from .reduction_backward import mean_backward, reduced_count, unsqueeze_reduced
@@ -90,7 +91,7 @@ def _var_kernel(self: Tensor, dim=None, *, correction=None, keepdim=False, take_
     return wrap_result(result, result_dtype)
 
 
-@np.errstate(all="ignore")  # inf - inf is a nan variance, silently, as in PyTorch
+@ignoring_float_errors(all="ignore")  # inf - inf is a nan variance, silently, as in PyTorch
 def _variance(array, axes, keepdim, correction, take_sqrt, compute, result):
     """``np.var``/``np.std`` of ``array`` cast to ``compute``, in slices if long
     (``interruptible``), each cast as it is read: PyTorch reads a half input in place.
