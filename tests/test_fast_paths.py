@@ -210,3 +210,104 @@ def test_output_strides_of_odd_contiguous_inputs_follow_torch(size, stride, call
         return eval(call, {"lib": lib, "x": x, "y": y}).stride()  # noqa: S307
 
     assert strides(vg) == strides(torch)
+
+
+# --- The dispatcher: a call no key above the backend has work for goes straight to it --------
+
+
+def _torch_like(fn_vg, fn_torch):
+    """Run the call as vizgrad with nobody listening (it may skip the walk), as vizgrad with
+    a recorder attached (the walk, key by key) and as torch; the three must agree."""
+    quiet = fn_vg()
+    with vg.events.Recorder():
+        walked = fn_vg()
+    expected = fn_torch()
+    for got in (quiet, walked):
+        assert_same(got, expected.detach())
+        assert got.requires_grad == expected.requires_grad
+        assert type(got.grad_fn).__name__ == type(expected.grad_fn).__name__
+        assert got.is_leaf == expected.is_leaf
+        assert got.is_inference() == expected.is_inference()
+        assert got.is_conj() == expected.is_conj() and got.is_neg() == expected.is_neg()
+
+
+def _leaves(requires_grad=True, seed=3):
+    values = np.random.default_rng(seed).standard_normal((2, 3)).astype(np.float32)
+    return (vg.tensor(values, requires_grad=requires_grad),
+            torch.tensor(values, requires_grad=requires_grad))  # fmt: skip
+
+
+def test_plain_tensors_go_straight_to_the_kernel():
+    (v, t), (w, u) = _leaves(requires_grad=False), _leaves(requires_grad=False, seed=4)
+    _torch_like(lambda: v + w, lambda: t + u)
+    _torch_like(lambda: vg.mul(v, 2.5), lambda: torch.mul(t, 2.5))
+    _torch_like(lambda: v.exp(), lambda: t.exp())
+
+
+def test_inputs_that_require_grad_are_recorded():
+    (v, t), (w, u) = _leaves(), _leaves(requires_grad=False, seed=4)
+    _torch_like(lambda: v + w, lambda: t + u)
+    _torch_like(lambda: w * v, lambda: u * t)
+
+
+def test_grad_mode_off_records_nothing_even_for_inputs_that_require_grad():
+    (v, t), (w, u) = _leaves(), _leaves(seed=4)
+    with vg.no_grad(), torch.no_grad():
+        _torch_like(lambda: v + w, lambda: t + u)
+        _torch_like(lambda: v.sigmoid(), lambda: t.sigmoid())
+    with vg.inference_mode(), torch.inference_mode():
+        _torch_like(lambda: v * 2, lambda: t * 2)
+
+
+def test_a_tensor_autograd_knew_but_that_no_longer_requires_grad():
+    v, t = _leaves()
+    v.requires_grad_(False)
+    t.requires_grad_(False)
+    _torch_like(lambda: v * 2, lambda: t * 2)
+    # A result of a recorded call, detached: autograd knows it, nothing requires grad.
+    (a, ta), (b, tb) = _leaves(), _leaves(requires_grad=False, seed=4)
+    _torch_like(lambda: (a * 3).detach() + b, lambda: (ta * 3).detach() + tb)
+
+
+def test_a_view_made_under_no_grad_of_a_tensor_that_requires_grad():
+    v, t = _leaves()
+    with vg.no_grad(), torch.no_grad():
+        view, tview = v[0], t[0]
+    _torch_like(lambda: view * 2, lambda: tview * 2)
+    _torch_like(lambda: vg.add(view, view), lambda: torch.add(tview, tview))
+
+
+def test_math_bits_are_resolved_before_the_kernel():
+    z, tz = make_pair((2, 3), "complex64", "contiguous", seed=4)
+    w, tw = make_pair((2, 3), "complex64", "contiguous", seed=5)
+    _torch_like(lambda: z.conj() + w, lambda: tz.conj() + tw)
+    _torch_like(lambda: z.conj().imag * 2, lambda: tz.conj().imag * 2)
+    _torch_like(lambda: vg.mul(w, z.conj()), lambda: torch.mul(tw, tz.conj()))
+    # Detached, they keep their bits and autograd knows nothing of them.
+    conj, tconj = z.conj().detach(), tz.conj().detach()
+    neg, tneg = z.conj().imag.detach(), tz.conj().imag.detach()
+    assert conj._autograd_meta is None and neg._autograd_meta is None
+    _torch_like(lambda: conj + w, lambda: tconj + tw)
+    _torch_like(lambda: neg * 2, lambda: tneg * 2)
+    _torch_like(lambda: vg.mul(neg, neg), lambda: torch.mul(tneg, tneg))
+
+
+def test_meta_and_sparse_arguments_reach_their_backends():
+    for lib in (vg, torch):
+        got = lib.ones(2, 3, device="meta") + lib.ones(2, 3, device="meta")
+        assert got.device.type == "meta" and tuple(got.shape) == (2, 3)
+    dense = np.array([[0.0, 1.5, 0.0], [2.0, 0.0, -1.0]], np.float32)
+    v, t = vg.tensor(dense).to_sparse(), torch.tensor(dense).to_sparse()
+    got, expected = vg.add(v, v), torch.add(t, t)
+    assert got.layout == vg.sparse_coo and expected.layout == torch.sparse_coo
+    assert_same(got.to_dense(), expected.to_dense())
+
+
+def test_a_call_that_skips_the_walk_still_shows_both_steps_in_the_trace():
+    x, y = vg.ones(2), vg.ones(2)
+    with vg.events.Recorder() as rec:
+        vg.add(x, y)
+    steps = [
+        (e.key, e.action, e.depth) for e in rec.events if isinstance(e, vg.events.OpDispatched)
+    ]
+    assert steps == [("AutogradCPU", "call", 0), ("CPU", "redispatch", 1)]

@@ -111,7 +111,8 @@ class Operator:
                  "kernel", "derivative", "kind", "params", "params_names", "out_names",
                  "argument_names", "tensor_inputs", "lists_may_hold_tensors",
                  "below_autograd", "overload_name", "keyword_defaults",
-                 "sparse_kernel", "meta_kernel", "backend_select")  # fmt: skip
+                 "sparse_kernel", "meta_kernel", "backend_select",
+                 "straight_to_backend")  # fmt: skip
 
     def __init__(self, schema: str, variant: str, kernel, derivative=None, kind=EXPLICIT):
         self.schema = schema
@@ -161,6 +162,12 @@ class Operator:
         # ``*_like`` and ``new_*`` factories, whose ``self`` says where they are).
         self.backend_select = parsed.has_tensor_options and not (
             self.name.endswith("_like") or self.name.startswith("new_")
+        )
+        # Whether a call whose arguments bring no work for a key above the backend may go
+        # straight to it (see ``dispatch``): a functional operator that autograd records
+        # (or never differentiates), whose backend its tensors decide.
+        self.straight_to_backend = (
+            variant is FUNCTIONAL and kind is not COMPOSITE_IMPLICIT and not self.backend_select
         )
 
     def __call__(self, *args, **kwargs):
@@ -267,6 +274,8 @@ def dispatch(op: Operator, args: tuple, kwargs: dict):
     state = _state
     if state.below_autograd:
         return _math_bit_keys(op, args, kwargs, "call")
+    if _nothing_above_backend(op, args, kwargs):
+        return _backend(op, args, kwargs, "call")
     state.depth += 1
     try:
         if op.kind is COMPOSITE_IMPLICIT:
@@ -277,6 +286,29 @@ def dispatch(op: Operator, args: tuple, kwargs: dict):
         return handler(op, args, kwargs, op.below_autograd)
     finally:
         state.depth -= 1
+
+
+def _nothing_above_backend(op: Operator, args: tuple, kwargs: dict) -> bool:
+    """No key above the backend has work in this call: the walk would pass it down to the
+    backend unchanged, so ``dispatch`` calls the backend at once.
+
+    That is a functional operator whose backend its tensors decide, called without
+    keywords (options, or a tensor among them, take the walk), with no tensor argument
+    that has a math bit set or another backend (sparse, meta): their keys are visited
+    only for those bits. The autograd key records nothing either: grad mode is off, or
+    no argument is a tensor autograd knows (one with an ``AutogradMeta``: it requires
+    grad, or is a view of one that may). A list of tensors (``stack``) takes the walk.
+    """
+    if not op.straight_to_backend or kwargs:
+        return False
+    autograd_may_record = grad_state.enabled
+    for value in args:
+        if isinstance(value, Tensor):
+            if value._key_set or (autograd_may_record and value._autograd_meta is not None):
+                return False
+        elif op.lists_may_hold_tensors and isinstance(value, _SEQUENCES):
+            return False
+    return True
 
 
 def _dispatch_observed(op: Operator, args: tuple, kwargs: dict):
@@ -316,6 +348,15 @@ def _walk_keys(op: Operator, args: tuple, kwargs: dict):
         # A factory of no tensor: no argument brings an autograd key, so the walk starts at
         # BackendSelect (``requires_grad=True`` is set on the result by the binding).
         return _math_bit_keys(op, args, kwargs, "call")
+    if _nothing_above_backend(op, args, kwargs):
+        # The autograd key's step is shown (it is the call's first), then the backend's.
+        if events.bus.active and "op_dispatched" in events.bus.wanted:
+            _emit_step(op, AUTOGRAD_KEY, "call", args, _RECORDS_NOTHING[grad_state.enabled])
+        _state.depth += 1
+        try:
+            return _backend(op, args, kwargs)
+        finally:
+            _state.depth -= 1
     if events.bus.active and "op_dispatched" in events.bus.wanted:
         _emit_step(op, AUTOGRAD_KEY, "call", args, _autograd_note(op, args, kwargs))
     _state.depth += 1
@@ -703,14 +744,19 @@ def _input_requires_grad(args, kwargs) -> bool:
     return False
 
 
+# The autograd key's note when it records nothing, by whether grad mode is on.
+_RECORDS_NOTHING = {
+    False: "grad mode is off: records nothing",
+    True: "no input requires grad: records nothing",
+}
+
+
 def _autograd_note(op: Operator, args: tuple, kwargs: dict) -> str:
     """What the autograd key will do with this call, decided before it does it."""
     if op.kind is COMPOSITE_IMPLICIT:
         return "CompositeImplicitAutograd: runs here; the operators it calls record their nodes"
-    if not grad_state.enabled:
-        return "grad mode is off: records nothing"
-    if not _input_requires_grad(args, kwargs):
-        return "no input requires grad: records nothing"
+    if not grad_state.enabled or not _input_requires_grad(args, kwargs):
+        return _RECORDS_NOTHING[grad_state.enabled]
     if op.kind is NONDIFFERENTIABLE or op.variant is NON_DIFFERENTIABLE_VIEW:
         return "not differentiable: records nothing"
     if op.variant is OUT:
@@ -721,7 +767,10 @@ def _autograd_note(op: Operator, args: tuple, kwargs: dict) -> str:
 
 
 def _emit_step(op: Operator, key: str, action: str, args: tuple, note: str = "") -> None:
-    inputs = tuple([a._id for a in args if isinstance(a, Tensor)])
-    events.bus.emit(events.OpDispatched(op.qualname, key, action, _state.depth, op.variant, inputs,
-                                        note, _state.call, _state.parent,
+    inputs = []  # (a loop: cheaper than a comprehension's frame, twice per recorded call)
+    for value in args:
+        if isinstance(value, Tensor):
+            inputs.append(value._id)
+    events.bus.emit(events.OpDispatched(op.qualname, key, action, _state.depth, op.variant,
+                                        tuple(inputs), note, _state.call, _state.parent,
                                         module_scope.current_path()))  # fmt: skip
