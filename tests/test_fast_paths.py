@@ -311,3 +311,60 @@ def test_a_call_that_skips_the_walk_still_shows_both_steps_in_the_trace():
         (e.key, e.action, e.depth) for e in rec.events if isinstance(e, vg.events.OpDispatched)
     ]
     assert steps == [("AutogradCPU", "call", 0), ("CPU", "redispatch", 1)]
+
+
+# --- TensorIterator: the common case without the iterator object ------------------------------
+
+COMMON_CASE_CALLS = ["x + y", "x * 2", "x - 1.5", "x.exp()", "x > y", "x.add_(y)", "x.mul_(0.5)",
+                     "lib.add(x, y, out=o)", "lib.mul(x, 2, out=o)", "x / y", "x + y[0]",
+                     "lib.sqrt(n)", "n + 1", "n + 1.5", "x.t() + y", "x + lib.tensor(1.0)"]  # fmt: skip
+
+
+@pytest.mark.parametrize("call", COMMON_CASE_CALLS)
+def test_the_common_case_gives_the_iterator_result_and_its_kernel_event(call):
+    """The same values, layout and ``KernelChosen`` with nobody listening (the common case
+    runs without building a ``TensorIterator``) and with a recorder attached."""
+
+    def run(lib, record):
+        x = lib.tensor([[1.0, 2.0], [3.0, 4.0]])
+        y = lib.tensor([[0.5, -1.0], [2.0, 8.0]])
+        o = lib.empty(2, 2)
+        n = lib.tensor([[1, 2], [3, 4]])
+        scope = {"lib": lib, "x": x, "y": y, "o": o, "n": n}
+        if not record:
+            return eval(call, scope), []  # noqa: S307
+        with vg.events.Recorder() as rec:
+            result = eval(call, scope)  # noqa: S307
+        return result, [e for e in rec.events if isinstance(e, vg.events.KernelChosen)]
+
+    quiet, _ = run(vg, False)
+    recorded, kernels = run(vg, True)
+    expected, _ = run(torch, False)
+    assert_same(quiet, expected)
+    assert_same(recorded, expected)
+    (kernel,) = kernels
+    assert kernel.output == vg.events.event_id(recorded)
+    assert kernel.shape == tuple(recorded.shape) and kernel.output_stride == recorded.stride()
+
+
+def test_kernel_chosen_describes_python_numbers_by_the_default_dtype():
+    x = vg.tensor([1, 2])
+    described = []
+    for default in (vg.float32, vg.float64, vg.float32):
+        vg.set_default_dtype(default)
+        try:
+            with vg.events.Recorder() as rec:
+                x + 1.5
+        finally:
+            vg.set_default_dtype(vg.float32)
+        (kernel,) = [e for e in rec.events if isinstance(e, vg.events.KernelChosen)]
+        described.append((kernel.input_dtypes, kernel.reason))
+    assert described == [
+        (("int64", "float32"), "int64 tensor and Python float promote to float32"),
+        (("int64", "float64"), "int64 tensor and Python float promote to float64"),
+        (("int64", "float32"), "int64 tensor and Python float promote to float32"),
+    ]
+    with vg.events.Recorder() as rec:
+        vg.tensor(2.0, dtype=vg.float16) + vg.tensor([1, 2], dtype=vg.int8)
+    (kernel,) = [e for e in rec.events if isinstance(e, vg.events.KernelChosen)]
+    assert kernel.reason == "float16 zero-dim tensor and int8 tensor promote to float16"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..dispatcher import INPLACE, OUT
 from ..promotion import result_type
-from .iterator import TensorIterator
+from .iterator import run_elementwise
 from .overload_kernels import StructuredKernel
 
 __all__ = ["elementwise", "structured", "ITERATOR_KERNELS"]
@@ -83,9 +83,8 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
             inplace_name = name + "_"
 
             def inplace_kernel(*operands, **options):
-                iterator = TensorIterator(inplace_name, operands, operands[0], True,
-                                          *(config or configure(options)))  # fmt: skip
-                return iterator.run(kernel, **options)
+                return run_elementwise(inplace_name, kernel, operands, operands[0], True,
+                                       config or configure(options), options)  # fmt: skip
 
             return inplace_kernel
         if variant is OUT:
@@ -93,16 +92,14 @@ class elementwise(StructuredKernel):  # noqa: N801 - reads as a wrapper in decla
             def out_kernel(*operands, out, **options):
                 if self.check_all_same_dtype:
                     check_same_dtype(out, result_type(*operands))
-                iterator = TensorIterator(
-                    name, operands, out, False, *(config or configure(options))
-                )
-                return iterator.run(kernel, **options)
+                return run_elementwise(name, kernel, operands, out, False,
+                                       config or configure(options), options)  # fmt: skip
 
             return out_kernel
 
         def functional_kernel(*operands, **options):
-            iterator = TensorIterator(name, operands, None, False, *(config or configure(options)))
-            return iterator.run(kernel, **options)
+            return run_elementwise(name, kernel, operands, None, False,
+                                   config or configure(options), options)  # fmt: skip
 
         return functional_kernel
 

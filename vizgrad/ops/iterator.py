@@ -20,6 +20,8 @@ result's shape, dtype and strides are, by construction, those of the CPU result.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import events
@@ -34,6 +36,7 @@ from ..dtypes import (
     get_default_dtype,
     scalar_dtype,
 )
+from ..dtypes import dtype as DType
 from ..memory_overlap import assert_no_internal_overlap, assert_no_partial_overlap
 from ..meta_device import check_copy_device, check_same_device, empty_meta
 from ..promotion import check_can_cast, result_type
@@ -84,13 +87,23 @@ class TensorIterator:
         result_dtype=None,
         compute_dtype=None,
         scalar_parameters: bool = False,
+        *,
+        alike_tried: bool = False,
     ):
         self.op_name = op_name
-        if compute_dtype is None and self._set_up_alike(
-            operands, out, promote_integer_inputs_to_float, result_dtype, scalar_parameters
-        ):
+        # (``run_elementwise`` says with ``alike_tried`` that the call is not the common case.)
+        alike = None
+        if compute_dtype is None and not alike_tried:
+            alike = set_up_alike(
+                operands, out, promote_integer_inputs_to_float, result_dtype, scalar_parameters
+            )
+        if alike is not None:
+            self.output, self._write_array, self.inputs, common = alike
+            self.shape = self.output._size
+            self.common_dtype = self.compute_dtype = common
+            self._needs_copy_back = False
             if events.bus.active and "kernel_chosen" in events.bus.wanted:
-                self._emit_kernel_chosen(operands)
+                emit_kernel_chosen(op_name, operands, common, common, self.output)
             return
 
         tensors = [t for t in operands if isinstance(t, Tensor)]
@@ -156,88 +169,9 @@ class TensorIterator:
             self._needs_copy_back = True
 
         if events.bus.active and "kernel_chosen" in events.bus.wanted:
-            self._emit_kernel_chosen(operands)
-
-    def _set_up_alike(self, operands, out, promote, result_dtype, scalar_parameters) -> bool:
-        """The common case, set up without the general machinery; False if it is not one.
-
-        Every tensor operand is contiguous, of one dtype and one shape (nothing to
-        broadcast, nothing to promote among them); the others are Python ints and floats
-        that leave that dtype as it is (``x * 0.9`` of a float tensor, ``n + 1`` of an
-        int one). An ``out=`` tensor (or ``self``, in place) must be contiguous, of that
-        shape and of the dtype the kernel writes, and share no storage with an input it
-        is not. Anything else (and any call that may fail) takes the general path, which
-        gives the same results and raises PyTorch's errors.
-        """
-        first = None
-        has_int = has_float = False
-        inputs = []  # the tensors' arrays; a number's place is filled once the dtype is known
-        for x in operands:
-            if isinstance(x, Tensor):
-                if first is None:
-                    first = x
-                elif x._dtype is not first._dtype or x._size != first._size:
-                    return False
-                array = x._array
-                if not x._contiguous or array is None:  # (a meta tensor has no array)
-                    return False
-                inputs.append(array)
-                continue
-            inputs.append(None)
-            if type(x) is float:
-                has_float = True
-            elif type(x) is int:
-                has_int = True
-            else:
-                return False
-        if first is None:
-            return False
-        # A number is an operand of another shape (a 0-dim tensor) to PyTorch's iterator,
-        # so the output follows the input's strides, not its contiguity: an empty or
-        # size-1 dim's stride may differ from the row-major one.
-        if (
-            (has_int or has_float)
-            and not scalar_parameters
-            and (0 in first._size or 1 in first._size)
-            and first._stride != contiguous_strides(first._size)
-        ):
-            return False
-        common = first._dtype
-        category = common.category
-        if (has_float and category < FLOATING) or (has_int and category == BOOL):
-            return False  # the number raises the category: promotion decides
-        if promote and category < FLOATING:
-            common = get_default_dtype()
-        kernel_dtype = result_dtype or common
-        if out is not None:
-            if out._dtype is not kernel_dtype or out._size != first._size or not out._contiguous:
-                return False
-            if out._key_set & META_BIT:  # on the meta device: the general set-up checks devices
-                return False
-            for x in operands:
-                if x is not out and isinstance(x, Tensor) and x._storage is out._storage:
-                    return False  # it may overlap what is written: checked in full
-        if common is not first._dtype:  # integers computed as floats
-            inputs = [a if a is None else a.astype(common.numpy) for a in inputs]
-        if has_int or has_float:
-            for i, x in enumerate(operands):
-                if inputs[i] is None:  # a number converts only if it cannot overflow, wrap or fail
-                    int_limits, float_limits = _NUMBER_LIMITS[common]
-                    limits = int_limits if type(x) is int else float_limits
-                    if limits is None or not limits[0] <= x <= limits[1]:
-                        return False
-                    inputs[i] = np.asarray(x, common.numpy)
-        self.shape = first._size
-        self.common_dtype = self.compute_dtype = common
-        if out is None:
-            out = Tensor._new_contiguous(first._size, kernel_dtype)
-            self._write_array = out._cached_array  # (just made: current)
-        else:
-            self._write_array = out._array
-        self.output = out
-        self.inputs = inputs
-        self._needs_copy_back = False
-        return True
+            emit_kernel_chosen(
+                op_name, operands, self.common_dtype, self.compute_dtype, self.output
+            )
 
     def run(self, kernel, *args, **kwargs) -> Tensor:
         """Call ``kernel(out_array, *input_arrays, *args, **kwargs)``; return the output.
@@ -251,7 +185,7 @@ class TensorIterator:
             return self.output
         calls = None if out.size < TILED_MIN_ELEMENTS else blocked_calls(out, self.inputs)
         if calls is None:
-            kernel(self._write_array, *self.inputs, *args, **kwargs)
+            kernel(out, *self.inputs, *args, **kwargs)
         else:
             for arrays in calls:
                 kernel(*arrays, *args, **kwargs)
@@ -259,32 +193,155 @@ class TensorIterator:
             np.copyto(self.output._array, self._write_array, casting="unsafe")
         return self.output
 
-    def _emit_kernel_chosen(self, operands) -> None:
-        dtypes, kinds = [], []
-        for x in operands:
-            if isinstance(x, Tensor):
-                dtypes.append(x._dtype.name)
-                kinds.append(x._dtype.name + (" tensor" if x._size else " zero-dim tensor"))
-            else:
-                dtypes.append(scalar_dtype(x).name)
-                kinds.append("Python " + type(x).__name__)
-        reason = " and ".join(kinds) + " promote to " + self.common_dtype.name
-        if self.compute_dtype is not self.common_dtype:
-            reason += "; computed in " + self.compute_dtype.name
-        # The event names the call's overload (``aten::add.Tensor``) rather than the
-        # kernel's short name, and the call id, so a view attaches it to its exact call.
-        events.bus.emit(
-            events.KernelChosen(
-                current_op() or self.op_name,
-                self.compute_dtype.name,
-                tuple(dtypes),
-                self.shape,
-                self.output._id,
-                self.output._stride,
-                reason,
-                current_call(),
-            )
+
+def emit_kernel_chosen(op_name: str, operands, common: DType, compute: DType, output) -> None:
+    """``KernelChosen``: the dtype loop the call's kernel runs (its ``AT_DISPATCH``)."""
+    kinds = []
+    for x in operands:
+        if isinstance(x, Tensor):
+            kinds.append((x._dtype, not x._size))
+        else:
+            kinds.append((scalar_dtype(x), type(x).__name__))
+    input_dtypes, reason = _described_operands(tuple(kinds), common, compute)
+    # The event names the call's overload (``aten::add.Tensor``) rather than the kernel's
+    # short name, and the call id, so a view attaches it to its exact call.
+    events.bus.emit(
+        events.KernelChosen(
+            current_op() or op_name,
+            compute.name,
+            input_dtypes,
+            output._size,
+            output._id,
+            output._stride,
+            reason,
+            current_call(),
         )
+    )
+
+
+# Made once per combination: a recorded training loop repeats a few, and the strings cost
+# a fifth of a recorded small add's time.
+@functools.lru_cache(maxsize=1024)
+def _described_operands(kinds: tuple, common: DType, compute: DType) -> tuple[tuple, str]:
+    """``KernelChosen``'s input dtypes and reason (which dtypes promoted to which), from the
+    operands' kinds: ``(dtype, zero_dim)`` for a tensor, ``(dtype, type name)`` for a
+    Python number."""
+    names = []
+    for dtype, kind in kinds:
+        if kind is True:
+            names.append(dtype.name + " zero-dim tensor")
+        elif kind is False:
+            names.append(dtype.name + " tensor")
+        else:
+            names.append("Python " + kind)
+    reason = " and ".join(names) + " promote to " + common.name
+    if compute is not common:
+        reason += "; computed in " + compute.name
+    return tuple(dtype.name for dtype, _ in kinds), reason
+
+
+def set_up_alike(operands, out, promote, result_dtype, scalar_parameters):
+    """The common case of ``TensorIterator``'s set-up, without its general machinery:
+    ``(output, output array to write, input arrays, common dtype)``, or None if the call
+    is not one.
+
+    Every tensor operand is contiguous, of one dtype and one shape (nothing to
+    broadcast, nothing to promote among them); the others are Python ints and floats
+    that leave that dtype as it is (``x * 0.9`` of a float tensor, ``n + 1`` of an
+    int one). An ``out=`` tensor (or ``self``, in place) must be contiguous, of that
+    shape and of the dtype the kernel writes, and share no storage with an input it
+    is not. Anything else (and any call that may fail) takes the general path, which
+    gives the same results and raises PyTorch's errors.
+    """
+    first = None
+    has_int = has_float = False
+    inputs = []  # the tensors' arrays; a number's place is filled once the dtype is known
+    for x in operands:
+        if isinstance(x, Tensor):
+            if first is None:
+                first = x
+            elif x._dtype is not first._dtype or x._size != first._size:
+                return None
+            if not x._contiguous:
+                return None
+            # ``x._array``, written out: the cached array unless the storage swapped
+            # its buffer since.
+            array = x._cached_array
+            if x._array_generation != x._storage.generation:
+                array = x._rebuild_array()
+            if array is None:  # (a meta tensor has no array)
+                return None
+            inputs.append(array)
+            continue
+        inputs.append(None)
+        if type(x) is float:
+            has_float = True
+        elif type(x) is int:
+            has_int = True
+        else:
+            return None
+    if first is None:
+        return None
+    # A number is an operand of another shape (a 0-dim tensor) to PyTorch's iterator,
+    # so the output follows the input's strides, not its contiguity: an empty or
+    # size-1 dim's stride may differ from the row-major one.
+    if (
+        (has_int or has_float)
+        and not scalar_parameters
+        and (0 in first._size or 1 in first._size)
+        and first._stride != contiguous_strides(first._size)
+    ):
+        return None
+    common = first._dtype
+    category = common.category
+    if (has_float and category < FLOATING) or (has_int and category == BOOL):
+        return None  # the number raises the category: promotion decides
+    if promote and category < FLOATING:
+        common = get_default_dtype()
+    kernel_dtype = result_dtype or common
+    if out is not None:
+        if out._dtype is not kernel_dtype or out._size != first._size or not out._contiguous:
+            return None
+        if out._key_set & META_BIT:  # on the meta device: the general set-up checks devices
+            return None
+        for x in operands:
+            if x is not out and isinstance(x, Tensor) and x._storage is out._storage:
+                return None  # it may overlap what is written: checked in full
+    if common is not first._dtype:  # integers computed as floats
+        inputs = [a if a is None else a.astype(common.numpy) for a in inputs]
+    if has_int or has_float:
+        for i, x in enumerate(operands):
+            if inputs[i] is None:  # a number converts only if it cannot overflow, wrap or fail
+                int_limits, float_limits = _NUMBER_LIMITS[common]
+                limits = int_limits if type(x) is int else float_limits
+                if limits is None or not limits[0] <= x <= limits[1]:
+                    return None
+                inputs[i] = np.asarray(x, common.numpy)
+    if out is None:
+        out = Tensor._new_contiguous(first._size, kernel_dtype)
+        return out, out._cached_array, inputs, common  # (just made: its array is current)
+    return out, out._array, inputs, common
+
+
+def run_elementwise(op_name, kernel, operands, out, inplace, config, options) -> Tensor:
+    """``TensorIterator(op_name, operands, out, inplace, *config).run(kernel, **options)``:
+    what an elementwise operator's kernel does (``vizgrad.ops.elementwise``).
+
+    The common case (``set_up_alike``) runs without building the iterator: the object and
+    its two methods are a tenth of a small ``add``'s time.
+    """
+    promote, result_dtype, compute_dtype, scalar_parameters = config
+    if compute_dtype is None:
+        alike = set_up_alike(operands, out, promote, result_dtype, scalar_parameters)
+        if alike is not None:
+            output, out_array, inputs, common = alike
+            if events.bus.active and "kernel_chosen" in events.bus.wanted:
+                emit_kernel_chosen(op_name, operands, common, common, output)
+            kernel(out_array, *inputs, **options)
+            return output
+    # Not the common case: the iterator need not try it again.
+    iterator = TensorIterator(op_name, operands, out, inplace, *config, alike_tried=True)
+    return iterator.run(kernel, **options)
 
 
 # The Python ints and floats a dtype takes exactly as ``_as_compute_array`` would, without
