@@ -22,7 +22,14 @@ For a CPU strided tensor an operator call visits, in order:
    When an argument is on the meta device, it is ``Meta``: the operator's meta kernel,
    which computes the result's metadata and no data (``vizgrad.meta_device``).
 
-Each step emits an ``OpDispatched`` event, which is what ``dispatch_trace`` prints.
+Most calls have work for none of the keys above the backend (no input requires grad, no
+math bit, no other backend): the walk would pass them down unchanged, so they go
+straight to the backend kernel. (PyTorch's autograd kernel runs for them and finds
+nothing to do, in C++; here its Python frames would be a tenth of a small ``add``.)
+
+Each step emits an ``OpDispatched`` event, which is what ``dispatch_trace`` prints (a
+call that goes straight to the backend still shows the autograd key's step and the
+backend's).
 While someone listens, each call also gets a *call id*: its steps carry it (and the
 id of the call it was made from), every event emitted during the call names it, and
 an ``OpReturned`` event closes it — so the views rebuild the call tree exactly, the
@@ -275,7 +282,7 @@ def dispatch(op: Operator, args: tuple, kwargs: dict):
     if state.below_autograd:
         return _math_bit_keys(op, args, kwargs, "call")
     if _nothing_above_backend(op, args, kwargs):
-        return _backend(op, args, kwargs, "call")
+        return _run_backend_kernel(op, args, kwargs)
     state.depth += 1
     try:
         if op.kind is COMPOSITE_IMPLICIT:
@@ -349,12 +356,14 @@ def _walk_keys(op: Operator, args: tuple, kwargs: dict):
         # BackendSelect (``requires_grad=True`` is set on the result by the binding).
         return _math_bit_keys(op, args, kwargs, "call")
     if _nothing_above_backend(op, args, kwargs):
-        # The autograd key's step is shown (it is the call's first), then the backend's.
+        # The walk's two steps are shown: the autograd key's (the call's first), then the
+        # backend's, a level deeper.
         if events.bus.active and "op_dispatched" in events.bus.wanted:
-            _emit_step(op, AUTOGRAD_KEY, "call", args, _RECORDS_NOTHING[grad_state.enabled])
+            _emit_steps(op, args, ((AUTOGRAD_KEY, "call", _RECORDS_NOTHING[grad_state.enabled]),
+                                   (BACKEND_KEY, "redispatch", _BACKEND_NOTE)))  # fmt: skip
         _state.depth += 1
         try:
-            return _backend(op, args, kwargs)
+            return _run_backend_kernel(op, args, kwargs)
         finally:
             _state.depth -= 1
     if events.bus.active and "op_dispatched" in events.bus.wanted:
@@ -522,6 +531,11 @@ def _backend_select(op: Operator, args: tuple, kwargs: dict, action: str, bits: 
 def _backend(op: Operator, args: tuple, kwargs: dict, action="redispatch"):
     if events.bus.active and "op_dispatched" in events.bus.wanted:
         _emit_step(op, BACKEND_KEY, action, args, _BACKEND_NOTE)
+    return _run_backend_kernel(op, args, kwargs)
+
+
+def _run_backend_kernel(op: Operator, args: tuple, kwargs: dict):
+    """The CPU kernel, below autograd (what it calls records nothing)."""
     _state.depth += 1
     _state.below_autograd += 1
     try:
@@ -767,10 +781,20 @@ def _autograd_note(op: Operator, args: tuple, kwargs: dict) -> str:
 
 
 def _emit_step(op: Operator, key: str, action: str, args: tuple, note: str = "") -> None:
-    inputs = []  # (a loop: cheaper than a comprehension's frame, twice per recorded call)
+    _emit_steps(op, args, ((key, action, note),))
+
+
+def _emit_steps(op: Operator, args: tuple, steps) -> None:
+    """``OpDispatched`` for each ``(key, action, note)`` of ``steps``, one level deeper
+    each (the keys a call passes through in turn)."""
+    inputs = []  # (a loop: cheaper than a comprehension's frame, on every recorded call)
     for value in args:
         if isinstance(value, Tensor):
             inputs.append(value._id)
-    events.bus.emit(events.OpDispatched(op.qualname, key, action, _state.depth, op.variant,
-                                        tuple(inputs), note, _state.call, _state.parent,
-                                        module_scope.current_path()))  # fmt: skip
+    inputs = tuple(inputs)
+    depth, call, parent = _state.depth, _state.call, _state.parent
+    module = module_scope.current_path()
+    for key, action, note in steps:
+        events.bus.emit(events.OpDispatched(op.qualname, key, action, depth, op.variant, inputs,
+                                            note, call, parent, module))  # fmt: skip
+        depth += 1
