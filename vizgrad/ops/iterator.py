@@ -219,8 +219,8 @@ def emit_kernel_chosen(op_name: str, operands, common: DType, compute: DType, ou
     )
 
 
-# Made once per combination: a recorded training loop repeats a few, and the strings cost
-# a fifth of a recorded small add's time.
+# Made once per combination: a recorded training loop repeats a few, and building the
+# strings on every call cost half a microsecond of a recorded 4x4 add's ten.
 @functools.lru_cache(maxsize=1024)
 def _described_operands(kinds: tuple, common: DType, compute: DType) -> tuple[tuple, str]:
     """``KernelChosen``'s input dtypes and reason (which dtypes promoted to which), from the
