@@ -603,6 +603,7 @@ def test_functional_composites_on_meta():
         (lambda lib, x: F[lib].max_pool2d(x, 3, 2, 1, return_indices=True)[1], []),
         (lambda lib, x: F[lib].avg_pool1d(x[:, :, 0], 2), []),
         (lambda lib, x: F[lib].adaptive_avg_pool2d(x, (2, 3)), []),
+        (lambda lib, x: F[lib].adaptive_avg_pool2d(x, 1), []),
         (lambda lib, x: F[lib].interpolate(x, scale_factor=1.5, mode="bicubic"), []),
         (lambda lib, x: F[lib].interpolate(x, size=(3, 11), mode="nearest-exact"), []),
         (lambda lib, x: F[lib].batch_norm(x, None, None, training=True), []),

@@ -111,6 +111,24 @@ def test_adaptive_avg_pool2d(output_size):
                     check_output_strides=True)  # fmt: skip
 
 
+@pytest.mark.parametrize("shape", [(2, 3, 4, 4), (1, 3, 1, 1), (2, 1, 4, 4), (2, 3, 1, 5),
+                                   (0, 3, 4, 4)])  # fmt: skip
+@pytest.mark.parametrize("output_size", [1, (1, 1)])
+def test_adaptive_avg_pool2d_to_one_keeps_channels_last(shape, output_size):
+    """PyTorch re-strides the plane's mean of a channels-last input to ``(c, 1, c, c)``
+    (in place: its ``grad_fn`` is ``AsStridedBackward1``)."""
+    values = np.random.default_rng(2).standard_normal(shape).astype(np.float32)
+    x = vg.tensor(values).to(memory_format=vg.channels_last).requires_grad_()
+    tx = torch.tensor(values).to(memory_format=torch.channels_last).requires_grad_()
+    y, ty = F.adaptive_avg_pool2d(x, output_size), TF.adaptive_avg_pool2d(tx, output_size)
+    assert_same(y, ty)  # values and strides
+    assert type(y.grad_fn).__name__ == type(ty.grad_fn).__name__
+    weights = np.arange(y.numel(), dtype=np.float32).reshape(y.shape)
+    (y * vg.tensor(weights)).sum().backward()
+    (ty * torch.tensor(weights)).sum().backward()
+    assert_same(x.grad, tx.grad)
+
+
 @pytest.mark.parametrize(
     "vg_fn, torch_fn",
     [

@@ -694,7 +694,12 @@ _adaptive_avg_pool2d = native_function(
 
 
 def _adaptive_avg_pool2d_composite(self: Tensor, output_size) -> Tensor:
-    """``adaptive_avg_pool2d``: to ``1x1`` it is the mean over the plane (``MeanBackward1``)."""
+    """``adaptive_avg_pool2d``: to ``1x1`` it is the mean over the plane (``MeanBackward1``).
+
+    The mean of a channels-last input is re-strided in place to the channels-last
+    strides of ``(n, c, 1, 1)``, ``(c, 1, c, c)``, as PyTorch's composite does (so its
+    ``grad_fn`` is ``AsStridedBackward1``): the reduction alone gives ``(c, 1, 1, 1)``.
+    """
     output_size = [output_size] * 2 if isinstance(output_size, int) else list(output_size)
     if len(output_size) != 2:
         raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
@@ -704,7 +709,11 @@ def _adaptive_avg_pool2d_composite(self: Tensor, output_size) -> Tensor:
             f"but received {{{output_size[0]}, {output_size[1]}}}"
         )
     if output_size == [1, 1]:
-        return self.mean((-1, -2), keepdim=True)
+        mean = self.mean((-1, -2), keepdim=True)
+        if len(self._size) == 4 and is_channels_last_strides(self._size, self._stride):
+            n, c = self._size[:2]
+            mean.as_strided_((n, c, 1, 1), (c, 1, c, c))
+        return mean
     return _adaptive_avg_pool2d(self, output_size)
 
 
