@@ -9,7 +9,14 @@ import warnings
 import numpy as np
 import pytest
 import torch
-from oracle import LAYOUTS, assert_same, assert_same_error, make_pair, pair_from_storage
+from oracle import (
+    LAYOUTS,
+    assert_same,
+    assert_same_error,
+    assert_same_outcome,
+    make_pair,
+    pair_from_storage,
+)
 
 import vizgrad as vg
 
@@ -132,6 +139,22 @@ def test_empty_reductions(shape, name):
     assert_same(getattr(vg, name)(v), getattr(torch, name)(t))
     assert_same(getattr(vg, name)(v, 0), getattr(torch, name)(t, 0))
     assert_same(getattr(vg, name)(v, 0, keepdim=True), getattr(torch, name)(t, 0, keepdim=True))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int64", "int8", "uint8", "bool",
+                                   "complex64"])  # fmt: skip
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_whole_max_and_min_of_empty_into_out_give_the_identity(name, dtype):
+    """``max(t)`` of an empty tensor is refused, but ``max(t, out=o)`` (``max_unary_out``)
+    writes where ``max_all`` starts: -inf, the dtype's lowest value or False (``min``: the
+    highest), as PyTorch does; complex is refused by both."""
+    for out_shape in ((), (3,), (0,)):
+        v, t = make_pair((0, 2), dtype)
+        vo, to = vg.zeros(out_shape, dtype=v.dtype), torch.zeros(out_shape, dtype=t.dtype)
+        assert_same_outcome(lambda: getattr(vg, name)(v, out=vo),  # noqa: B023
+                            lambda: getattr(torch, name)(t, out=to),  # noqa: B023
+                            compare_warnings=True)  # fmt: skip
+        assert_same_error(lambda: getattr(vg, name)(v), lambda: getattr(torch, name)(t))  # noqa: B023
 
 
 def test_sum_of_an_empty_dim_list_reduces_everything():

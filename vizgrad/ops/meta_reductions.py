@@ -55,6 +55,7 @@ from .matrix_products import _not_implemented as _trace_not_implemented
 from .min_max import (
     check_unary_out,
     check_whole,
+    check_whole_unary_out,
     extreme_dims,
     same_dtype_out,
 )
@@ -125,9 +126,12 @@ def _extreme(fn_name: str):
     return meta
 
 
-def _whole(fn_name: str):
+def _whole(fn_name: str, *, unary_out: bool = False):
     def meta(self: Tensor) -> Tensor:
-        check_whole(fn_name, self)
+        if unary_out:
+            check_whole_unary_out(fn_name, self)  # an empty input is no error
+        else:
+            check_whole(fn_name, self)
         return empty_contiguous_meta((), self._dtype)
 
     return meta
@@ -322,9 +326,11 @@ KERNELS: dict = _named({
     "aten::amin": _amin,
     "aten::amin.out": same_dtype_out(_amin),
     "aten::max": _max,
-    "aten::max.unary_out": _out("aten::max.unary_out", _max, check_dtypes=check_unary_out),
+    "aten::max.unary_out": _out("aten::max.unary_out", _whole("max", unary_out=True),
+                                check_dtypes=check_unary_out),
     "aten::min": _min,
-    "aten::min.unary_out": _out("aten::min.unary_out", _min, check_dtypes=check_unary_out),
+    "aten::min.unary_out": _out("aten::min.unary_out", _whole("min", unary_out=True),
+                                check_dtypes=check_unary_out),
     **_LOGICAL,
     "aten::count_nonzero": _count_nonzero,
     "aten::count_nonzero.dim_IntList": _count_nonzero,

@@ -316,11 +316,38 @@ def check_whole(fn_name: str, self: Tensor) -> None:
     _check_not_complex(f"{fn_name}_all", self)
 
 
-def _whole(np_extreme, fn_name: str):
-    """``max(t)``: the largest of all the elements (an empty input has none)."""
+def check_whole_unary_out(fn_name: str, self: Tensor) -> None:
+    """``max(t, out=)``'s checks (``max_unary_out``): no complex, and nothing else. Of an
+    empty input PyTorch's ``max_all`` gives the reduction's identity (``empty_extreme``)."""
+    _check_not_complex(f"{fn_name}_all", self)
+
+
+def empty_extreme(fn_name: str, dtype: dt.dtype) -> np.ndarray:
+    """What ``max_all``/``min_all`` give of no element: where they start, the lowest value
+    of ``dtype`` for ``max`` (``-inf``, ``False``), the highest for ``min``."""
+    np_dtype = dtype.numpy
+    largest = fn_name == "min"
+    if np_dtype.kind == "b":
+        value = largest
+    elif np_dtype.kind == "f":
+        value = np.inf if largest else -np.inf
+    else:
+        info = np.iinfo(np_dtype)
+        value = info.max if largest else info.min
+    return np.array(value, np_dtype)
+
+
+def _whole(np_extreme, fn_name: str, *, unary_out: bool = False):
+    """``max(t)``: the largest of all the elements (an empty input has none). For
+    ``max.unary_out`` an empty input is no error (see ``check_whole_unary_out``)."""
 
     def kernel(self: Tensor) -> Tensor:
-        check_whole(fn_name, self)
+        if unary_out:
+            check_whole_unary_out(fn_name, self)
+            if not self.numel():
+                return wrap_result(empty_extreme(fn_name, self._dtype), self._dtype)
+        else:
+            check_whole(fn_name, self)
         with np.errstate(all="ignore"):
             return wrap_result(interruptible(np_extreme, _contiguous(self), None, False),
                                self._dtype)  # fmt: skip
@@ -377,7 +404,9 @@ max = native_function(  # noqa: A001 - PyTorch's name
         "max": _whole(np.max, "max"),
         "max.other": _max_other,
         "max.out": _max_other_out,
-        "max.unary_out": out_wrapper(_whole(np.max, "max"), check_dtypes=check_unary_out),
+        "max.unary_out": out_wrapper(
+            _whole(np.max, "max", unary_out=True), check_dtypes=check_unary_out
+        ),
         "max.dim": _max_dim_kernel,
         "max.dim_max": out_wrapper(
             _max_dim_kernel,
@@ -412,7 +441,9 @@ min = native_function(  # noqa: A001 - PyTorch's name
         "min": _whole(np.min, "min"),
         "min.other": _min_other,
         "min.out": _min_other_out,
-        "min.unary_out": out_wrapper(_whole(np.min, "min"), check_dtypes=check_unary_out),
+        "min.unary_out": out_wrapper(
+            _whole(np.min, "min", unary_out=True), check_dtypes=check_unary_out
+        ),
         "min.dim": _min_dim_kernel,
         "min.dim_min": out_wrapper(
             _min_dim_kernel,
