@@ -368,3 +368,34 @@ def test_kernel_chosen_describes_python_numbers_by_the_default_dtype():
         vg.tensor(2.0, dtype=vg.float16) + vg.tensor([1, 2], dtype=vg.int8)
     (kernel,) = [e for e in rec.events if isinstance(e, vg.events.KernelChosen)]
     assert kernel.reason == "float16 zero-dim tensor and int8 tensor promote to float16"
+
+
+# Operands of one layout that is not row-major: dense ones take the common case, whose
+# output copies their strides; the others (and mixed layouts) take the general path.
+SAME_LAYOUT = {
+    "transposed": lambda lib, base: base.reshape(3, 4).t(),
+    "channels-last": lambda lib, base: base.reshape(1, 3, 2, 2).to(memory_format=lib.channels_last),
+    "permuted": lambda lib, base: base.reshape(2, 3, 2).permute(2, 0, 1),
+    "stepped": lambda lib, base: base.reshape(3, 4)[:, ::2],
+    "expanded": lambda lib, base: base[:4].expand(3, 4),
+    "size-1 transposed": lambda lib, base: base.reshape(1, 12).t(),
+}
+SAME_LAYOUT_CALLS = ["x * y", "x + 1", "x * 2.5", "x.exp()", "x > y", "x.add_(y)", "x.mul_(3)",
+                     "lib.add(x, y, out=like)", "lib.add(x, y, out=contiguous)", "x + y.contiguous()",
+                     "x / y", "n + 1", "n / 2"]  # fmt: skip
+
+
+@pytest.mark.parametrize("call", SAME_LAYOUT_CALLS)
+@pytest.mark.parametrize("layout", list(SAME_LAYOUT))
+def test_operands_of_one_layout_give_torchs_output_layout(layout, call):
+    def run(lib):
+        make = SAME_LAYOUT[layout]
+        x, y = make(lib, lib.arange(12.0) + 1), make(lib, lib.arange(12.0) * 0.5 - 2)
+        n = make(lib, lib.arange(12))
+        scope = {"lib": lib, "x": x, "y": y, "n": n, "like": lib.empty_like(x),
+                 "contiguous": lib.empty(tuple(x.shape))}  # fmt: skip
+        return eval(call, scope)  # noqa: S307
+
+    # Values, dtype, shape and strides, or the same error (an expanded tensor written in
+    # place).
+    assert_same_outcome(lambda: run(vg), lambda: run(torch))

@@ -245,13 +245,15 @@ def set_up_alike(operands, out, promote, result_dtype, scalar_parameters):
     ``(output, output array to write, input arrays, common dtype)``, or None if the call
     is not one.
 
-    Every tensor operand is contiguous, of one dtype and one shape (nothing to
-    broadcast, nothing to promote among them); the others are Python ints and floats
-    that leave that dtype as it is (``x * 0.9`` of a float tensor, ``n + 1`` of an
-    int one). An ``out=`` tensor (or ``self``, in place) must be contiguous, of that
-    shape and of the dtype the kernel writes, and share no storage with an input it
-    is not. Anything else (and any call that may fail) takes the general path, which
-    gives the same results and raises PyTorch's errors.
+    Every tensor operand is of one dtype and one shape (nothing to broadcast, nothing
+    to promote among them) and of one layout: contiguous, or dense with the same
+    strides (``a.t() * b.t()``, two channels-last tensors), whose output PyTorch lays
+    out alike. The other operands are Python ints and floats that leave that dtype as
+    it is (``x * 0.9`` of a float tensor, ``n + 1`` of an int one). An ``out=`` tensor
+    (or ``self``, in place) must be of that shape and layout and of the dtype the
+    kernel writes, and share no storage with an input it is not. Anything else (and
+    any call that may fail) takes the general path, which gives the same results and
+    raises PyTorch's errors.
     """
     first = None
     has_int = has_float = False
@@ -260,9 +262,14 @@ def set_up_alike(operands, out, promote, result_dtype, scalar_parameters):
         if isinstance(x, Tensor):
             if first is None:
                 first = x
-            elif x._dtype is not first._dtype or x._size != first._size:
-                return None
-            if not x._contiguous:
+                if not x._contiguous and not _dense_alike(x):
+                    return None
+            elif (
+                x._dtype is not first._dtype
+                or x._size != first._size
+                # laid out as ``first``:
+                or not (x._contiguous if first._contiguous else x._stride == first._stride)
+            ):
                 return None
             # ``x._array``, written out: the cached array unless the storage swapped
             # its buffer since.
@@ -300,7 +307,11 @@ def set_up_alike(operands, out, promote, result_dtype, scalar_parameters):
         common = get_default_dtype()
     kernel_dtype = result_dtype or common
     if out is not None:
-        if out._dtype is not kernel_dtype or out._size != first._size or not out._contiguous:
+        if (
+            out._dtype is not kernel_dtype
+            or out._size != first._size
+            or not (out._contiguous if first._contiguous else out._stride == first._stride)
+        ):
             return None
         if out._key_set & META_BIT:  # on the meta device: the general set-up checks devices
             return None
@@ -318,9 +329,20 @@ def set_up_alike(operands, out, promote, result_dtype, scalar_parameters):
                     return None
                 inputs[i] = np.asarray(x, common.numpy)
     if out is None:
-        out = Tensor._new_contiguous(first._size, kernel_dtype)
+        if first._contiguous:
+            out = Tensor._new_contiguous(first._size, kernel_dtype)
+        else:
+            out = Tensor._empty_strided(first._size, first._stride, kernel_dtype)
         return out, out._cached_array, inputs, common  # (just made: its array is current)
     return out, out._array, inputs, common
+
+
+def _dense_alike(x: Tensor) -> bool:
+    """A non-contiguous ``x`` whose layout an output of the common case copies: dense
+    (a permutation of row-major strides), with no dimension of size 0 or 1 (whose
+    strides PyTorch's output does not take from the input)."""
+    size = x._size
+    return 0 not in size and 1 not in size and is_non_overlapping_and_dense(size, x._stride)
 
 
 def run_elementwise(op_name, kernel, operands, out, inplace, config, options) -> Tensor:
