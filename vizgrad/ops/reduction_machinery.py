@@ -49,12 +49,15 @@ def wrap_result(array, dtype: DType) -> Tensor:
     NumPy may give a size-1 dimension any stride (``keepdims=True`` does); PyTorch's
     contiguous strides are canonical, so the array is re-viewed with those.
     """
-    array = _as_dtype(array, dtype.numpy)
+    if type(array) is not np.ndarray or array.dtype != dtype.numpy:
+        array = _as_dtype(array, dtype.numpy)
     if not array.flags.c_contiguous:
         array = array.copy(order="C")
-    canonical = tuple(s * array.itemsize for s in contiguous_strides(array.shape))
-    if array.strides != canonical:
-        array = np.lib.stride_tricks.as_strided(array, array.shape, canonical)
+    # (A row-major array's strides are canonical but for its size-1 dims'.)
+    if 1 in array.shape:
+        canonical = tuple(s * array.itemsize for s in contiguous_strides(array.shape))
+        if array.strides != canonical:
+            array = np.lib.stride_tricks.as_strided(array, array.shape, canonical)
     return Tensor._from_array(array, dtype)
 
 
