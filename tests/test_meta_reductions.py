@@ -457,10 +457,8 @@ def test_pointwise_losses(name, reduction):
 @pytest.mark.parametrize("reduction", [0, 1])
 def test_pointwise_loss_outs(name, reduction):
     base = name.removesuffix(".out")
-    # (Unreduced, PyTorch lays ``out`` out as a transposed input, and leaves a 0-dim
-    # ``binary_cross_entropy`` loss's ``out`` as it was; vizgrad's CPU kernels resize it
-    # contiguous: only a contiguous input is compared here.)
-    inputs = LOSS_INPUTS[:4] if reduction else LOSS_INPUTS[:1]
+    # (Unreduced, a resized ``out`` is laid out as the inputs: transposed, channels-last.)
+    inputs = LOSS_INPUTS[:4]
     if base == "binary_cross_entropy" and not reduction:
         inputs = []  # PyTorch 2.13 leaves its ``out`` unresized (shape (0,)) on the CPU
     for geometry, dtypes in inputs:

@@ -4,6 +4,8 @@ of the target, finite differences of the new derivatives, warnings and errors.""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -14,6 +16,7 @@ import vizgrad as vg
 import vizgrad.nn.functional as F
 from vizgrad import events
 from vizgrad.ops import loss as loss_ops
+from vizgrad.ops.registry import OPERATORS
 
 REDUCTIONS = ["none", "mean", "sum"]
 
@@ -1026,3 +1029,43 @@ def test_nll_loss_node_has_torchs_edges():
             mine = names
         else:
             assert mine == names == ["LogSoftmaxBackward0"]
+
+
+# --- out= of the unreduced pointwise losses ----------------------------------------------
+
+POINTWISE_OUTS = {"mse_loss": (), "smooth_l1_loss": (0.5,), "huber_loss": (2.0,),
+                  "soft_margin_loss": ()}  # fmt: skip
+LOSS_LAYOUTS = {
+    "transposed": lambda lib: lib.linspace(-2, 2, 12).reshape(4, 3).t(),
+    "channels-last": lambda lib: (
+        lib.linspace(-2, 2, 120).reshape(2, 3, 4, 5).to(memory_format=lib.channels_last)
+    ),
+    "stepped": lambda lib: lib.linspace(-2, 2, 12).reshape(4, 3)[::2].t(),
+    "contiguous": lambda lib: lib.linspace(-2, 2, 12).reshape(3, 4),
+}
+
+
+@pytest.mark.parametrize("out_kind", ["empty", "other shape", "transposed, right shape"])
+@pytest.mark.parametrize("layout", list(LOSS_LAYOUTS))
+@pytest.mark.parametrize("reduction", [0, 1])
+@pytest.mark.parametrize("name", list(POINTWISE_OUTS))
+def test_pointwise_loss_out_is_resized_like_the_inputs(name, reduction, layout, out_kind):
+    """ATen writes an unreduced pointwise loss through a TensorIterator, so an ``out`` it
+    resizes is laid out like the inputs; one of the right shape keeps its strides."""
+
+    def run(lib):
+        x = LOSS_LAYOUTS[layout](lib)
+        target = (x * 0.5).sign()
+        shape = tuple(x.shape) if reduction == 0 else ()
+        reverse = tuple(reversed(range(len(shape))))
+        out = {"empty": lambda: lib.empty(0), "other shape": lambda: lib.empty(3, 3),
+               "transposed, right shape": lambda: lib.empty(shape[::-1]).permute(reverse)
+               }[out_kind]()  # fmt: skip
+        op = getattr(torch.ops.aten, name).out if lib is torch else OPERATORS[f"aten::{name}.out"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the resize warning (torch.ops prints its own)
+            result = op(x, target, reduction, *POINTWISE_OUTS[name], out=out)
+        assert result is out
+        return out
+
+    assert_same(run(vg), run(torch))

@@ -153,6 +153,8 @@ mse_loss = native_function(
     "mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor",
     "mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)",
     kernel=_mse_loss_kernel,
+    # Unreduced, ATen writes the loss through a TensorIterator: like the inputs.
+    kernels={"mse_loss.out": out_wrapper(_mse_loss_kernel, resized_like_result=True)},
     derivative=Derivative(
         "MseLossBackward0",
         save=("self", "target", "reduction"),
@@ -166,6 +168,8 @@ smooth_l1_loss = native_function(
     "smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, "
     "Tensor(a!) out) -> Tensor(a!)",
     kernel=_smooth_l1_loss_kernel,
+    # Unreduced, ATen writes the loss through a TensorIterator: like the inputs.
+    kernels={"smooth_l1_loss.out": out_wrapper(_smooth_l1_loss_kernel, resized_like_result=True)},
     derivative=Derivative(
         "SmoothL1LossBackward0",
         save=("self", "target", "reduction", "beta"),
@@ -182,6 +186,8 @@ huber_loss = native_function(
     "huber_loss.out(Tensor self, Tensor target, int reduction=Mean, float delta=1.0, *, "
     "Tensor(a!) out) -> Tensor(a!)",
     kernel=_huber_loss_kernel,
+    # Unreduced, ATen writes the loss through a TensorIterator: like the inputs.
+    kernels={"huber_loss.out": out_wrapper(_huber_loss_kernel, resized_like_result=True)},
     derivative=Derivative(
         "HuberLossBackward0",
         save=("self", "target", "reduction", "delta"),
@@ -240,7 +246,7 @@ soft_margin_loss = native_function(
     kernel=_soft_margin_loss_kernel,
     kernels={
         "soft_margin_loss.out": out_wrapper(
-            _soft_margin_loss_kernel, check_dtypes=check_loss_out_cast
+            _soft_margin_loss_kernel, check_dtypes=check_loss_out_cast, resized_like_result=True
         )
     },  # fmt: skip
     derivative=Derivative(

@@ -205,6 +205,12 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
     through, on the outputs as they are then. An impl that writes nothing (``max.dim``
     of an empty ``self``) returns None: the outputs stay as ``set_output`` made them.
 
+    Without ``meta``, an output that ``set_output`` resizes is laid out row-major, as
+    ``resize_output`` lays it out; with ``resized_like_result``, it takes the result's
+    strides instead, as the output of an ATen ``*_out`` function that writes through a
+    ``TensorIterator`` does (``resize_out`` gives it the iterator's layout: an unreduced
+    ``mse_loss`` of a transposed input is transposed).
+
     On the meta device an output elsewhere is refused as PyTorch's Python out wrapper
     refuses the copy; with ``structured_device``, first, as a C++ structured kernel's
     ``set_output`` refuses it (``gather``, ``scatter``: ``check_out_device``).
@@ -213,7 +219,8 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
     def __init__(self, kernel, *out_names: str, exact_dtype: bool = False,
                  check_cast: bool = True, check_dtypes=None, checks=(), meta=None,
                  resized_checks=(), warn_resize: bool = True, impl=None,
-                 impl_checks=(), structured_device: bool = False):  # fmt: skip
+                 impl_checks=(), structured_device: bool = False,
+                 resized_like_result: bool = False):  # fmt: skip
         self.kernel = kernel
         self.out_names = out_names
         self.exact_dtype = exact_dtype
@@ -226,6 +233,7 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
         self.impl = impl
         self.impl_checks = _steps(impl_checks)
         self.structured_device = structured_device
+        self.resized_like_result = resized_like_result
 
     def for_overload(self, schema: FunctionSchema, variant: str):
         out_names = self.out_names or tuple(a.name for a in schema.out_arguments)
@@ -265,7 +273,9 @@ class out_wrapper(OverloadKernel):  # noqa: N801 - reads as a wrapper in declara
                 return outs[out_names[0]] if single else tuple(outs.values())
             results = [result] if single else list(result)
             if meta is None:
-                self._set_outputs(call, [(r._size, r._dtype) for r in results])
+                like_result = self.resized_like_result
+                self._set_outputs(call, [(r._size, r._dtype, r._stride) if like_result
+                                         else (r._size, r._dtype) for r in results])  # fmt: skip
             else:
                 # The impl writes results of the shape it computed from ``self`` as it
                 # found it: an output that was ``self`` may have changed shape since.
