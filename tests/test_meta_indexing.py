@@ -884,6 +884,16 @@ def test_data_dependent_shapes_are_refused_as_pytorch_does(op):
                       lambda: fn(torch, *[p[1] for p in pairs]))  # fmt: skip
 
 
+def test_meta_nonzero_names_no_option_vizgrad_lacks():
+    """PyTorch's message ends by naming a ``torch.fx`` option; vizgrad has none, so its
+    message says what to do instead."""
+    x = vg.ones(3, device="meta")
+    with pytest.raises(NotImplementedError) as raised:
+        x[x > 0]
+    assert "fx.experimental" not in str(raised.value)
+    assert "Call it on a CPU tensor" in str(raised.value)
+
+
 def test_cpu_index_or_mask_with_a_meta_self():
     """An index on the CPU (values there) beside a meta ``self``: as PyTorch, the plan reads
     the mask's values and the result is on the meta device."""

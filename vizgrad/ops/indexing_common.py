@@ -27,12 +27,14 @@ __all__: list[str] = []
 
 # PyTorch 2.13's meta ``nonzero`` (and so indexing with a meta bool mask): the number of
 # non-zero elements, the result's first size, depends on the values a meta tensor lacks.
+# PyTorch's message goes on to name a ``torch.fx`` option that makes its meta kernel assume
+# every element is non-zero; vizgrad has no such option, so its message says what to do.
 NONZERO_ON_META = (
     "The register_meta function for vizgrad.nonzero() raises unimplemented by default, as a "
-    "correct data-independent implementation does not exist. This implementation returns a "
-    "fake value, assuming all elements of the tensor are non-zero. To enable this "
-    "registration, please set 'vizgrad.fx.experimental._config.meta_nonzero_assume_all_nonzero' "
-    "to True."
+    "correct data-independent implementation does not exist: the number of non-zero "
+    "elements, the result's first size, depends on values a meta tensor does not hold. "
+    "Call it on a CPU tensor (PyTorch's option to assume all elements are non-zero is not "
+    "in vizgrad)."
 )
 
 
