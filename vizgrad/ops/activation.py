@@ -1,6 +1,8 @@
 """Activation functions: softmax and log-softmax (``SoftMax.cpp``), and the pointwise
 nonlinearities of ``torch.nn`` (``Activation.cpp``): leaky_relu, elu, celu, selu, gelu,
-silu, softplus, hardtanh, relu6, mish and log_sigmoid.
+silu, softplus, hardtanh, relu6, mish, threshold, hardsigmoid, hardswish, hardshrink,
+softshrink, glu, prelu (``_prelu_kernel``) and log_sigmoid (``log_sigmoid_forward``,
+which also returns the buffer ``exp(-|x|)`` its CPU kernel fills).
 
 ``softmax(x)[i] = exp(x[i]) / sum_j exp(x[j])`` along one dimension. Computed as
 written it overflows for large inputs, so the kernel subtracts the maximum first
@@ -18,9 +20,11 @@ derivative ``derivatives.yaml`` gives them (``LeakyReluBackward0``, ``GeluBackwa
 written with vizgrad operators so that a second backward works too. Most of them live
 in PyTorch's ``torch._C._nn`` namespace, not in ``torch``: they are declared as functions
 only (no ``Tensor`` method) and only ``celu`` and ``selu``, which ``torch`` has, are
-exported. Their in-place forms (``leaky_relu_``…) are functions of ``torch._C._nn`` but
-not ``Tensor`` methods, so each is declared apart from its functional twin, bound
-without a method (``python_bindings=False``). Half-precision inputs compute in float32,
+exported (and ``threshold``, ``threshold_``, ``hardshrink``, ``prelu``, ``_prelu_kernel``,
+which ``torch`` has too; ``hardshrink`` and ``prelu`` are also ``Tensor`` methods). Their
+in-place forms (``leaky_relu_``…) are functions of ``torch._C._nn`` but not ``Tensor``
+methods, so each is declared apart from its functional twin, bound without a method
+(``python_bindings=False``). Half-precision inputs compute in float32,
 as PyTorch's CPU kernels compute in their ``opmath`` type.
 """
 
@@ -36,15 +40,16 @@ from ..dtypes import BOOL, float16, float32
 from ..shape import contiguous_strides, wrap_dim
 from ..tensor import Tensor
 from . import unary
-from .creation import empty_like
+from .creation import checked_scalar, empty_like
 from .declaration import native_function
-from .elementwise import elementwise
+from .elementwise import elementwise, structured
 from .float_errors import ignoring_float_errors
 from .iterator import ALL_TYPES, COMPLEX_TYPES, FLOATING_TYPES, TensorIterator, dispatch_dtypes
 from .logical import where
 from .overload_kernels import out_wrapper
 
-__all__ = ["softmax", "log_softmax", "celu", "celu_", "selu", "selu_"]
+__all__ = ["softmax", "log_softmax", "celu", "celu_", "selu", "selu_", "threshold", "threshold_",
+           "hardshrink", "prelu", "_prelu_kernel"]  # fmt: skip
 
 
 def _not_implemented(kernel: str, input: Tensor, dim: int, dtype=None) -> None:
@@ -294,7 +299,8 @@ def _opmath(x: np.ndarray) -> np.ndarray:
     return x.astype(np.float32) if x.dtype == np.float16 else x
 
 
-def _pointwise(kernel_name: str, function, supported=FLOATING_TYPES) -> elementwise:
+def _pointwise(kernel_name: str, function, supported=FLOATING_TYPES,
+               check_all_same_dtype: bool = False) -> elementwise:  # fmt: skip
     """A structured loop ``out = function(x, **options)`` for the dtypes PyTorch compiles.
 
     Unlike ``exp``, these keep integer inputs as they are, so an integer tensor meets
@@ -306,7 +312,7 @@ def _pointwise(kernel_name: str, function, supported=FLOATING_TYPES) -> elementw
     def compute(out, x, **options):
         np.copyto(out, function(_opmath(x), **options), casting="unsafe")
 
-    return elementwise(compute)
+    return elementwise(compute, check_all_same_dtype=check_all_same_dtype)
 
 
 # leaky_relu: x where x > 0, else negative_slope * x.
@@ -716,4 +722,401 @@ mish_ = native_function(
     derivative=_MISH_DERIVATIVE,
     python_bindings=False,
     doc="``torch._C._nn.mish_``: ``mish`` in place.",
+)
+
+
+# threshold: ``value`` where ``x <= threshold``, else x (both limits in the input's type).
+
+
+def _scalar_as(x: np.ndarray, scalar):
+    """``Scalar.to<scalar_t>()`` once checked (``_check_threshold``): an integer input
+    truncates the scalar, an unsigned one wraps a negative integer."""
+    if x.dtype.kind in "iu":
+        return np.asarray(int(scalar)).astype(x.dtype)
+    return np.asarray(scalar).astype(x.dtype)
+
+
+def _check_threshold(self, threshold, value, out=None):
+    """``threshold_kernel``: its dtype dispatch, then ``threshold`` and ``value``
+    converted to the input's type (an overflow is an error), even without elements."""
+    if self._dtype.name not in ALL_TYPES:
+        raise NotImplementedError(
+            f"\"threshold_cpu\" not implemented for '{self._dtype.scalar_name}'"
+        )
+    checked_scalar(threshold, self._dtype)
+    checked_scalar(value, self._dtype)
+
+
+@dispatch_dtypes("threshold_cpu", ALL_TYPES)
+def _threshold_kernel(out, x, threshold, value):
+    limit, replacement = _scalar_as(x, threshold), _scalar_as(x, value)
+    np.copyto(out, np.where(x <= limit, replacement, x), casting="unsafe")
+
+
+def _threshold_grad(grad, saved):
+    """``threshold_backward(grad, self, threshold)``: the gradient passes where kept."""
+    return unary.threshold_backward(grad, saved.self, saved.threshold)
+
+
+def _threshold_impl(operands, out, inplace):
+    self, threshold, value = operands
+    # The limits are the loop's parameters, outside type promotion.
+    iterator = TensorIterator("threshold", (self,), out=out, inplace=inplace)
+    return iterator.run(_threshold_kernel, threshold=threshold, value=value)
+
+
+_threshold_structured = structured(_threshold_impl)
+threshold = native_function(
+    "threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor",
+    "threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_threshold_structured,
+    check=_check_threshold,
+    derivative=Derivative("ThresholdBackward0", save=("self", "threshold"),
+                          grads={"self": _threshold_grad}),
+    variants="function",
+    doc="``torch.threshold``: ``value`` where ``x <= threshold``, else ``x``.",
+)  # fmt: skip
+threshold_ = native_function(
+    "threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)",
+    kernel=_threshold_structured,
+    check=_check_threshold,
+    derivative=Derivative("ThresholdBackward1", save=("self", "threshold"),
+                          grads={"self": _threshold_grad}),
+    python_bindings=False,  # ``torch.threshold_``, no ``Tensor.threshold_``
+    doc="``torch.threshold_``: ``threshold`` in place.",
+)  # fmt: skip
+
+
+# hardsigmoid: relu6(x + 3) / 6; hardswish: x * hardsigmoid(x).
+
+
+def _hardsigmoid(x):
+    return np.minimum(np.maximum(x + 3, 0), 6) / 6
+
+
+def _hardswish(x):
+    return x * np.minimum(np.maximum(x + 3, 0), 6) / 6
+
+
+# The CPU kernel's ``one_sixth(1.0f / 6.0f)``: 1/6 rounded to float32, for every dtype.
+_ONE_SIXTH = float(np.float32(1.0) / np.float32(6.0))
+
+
+def hardsigmoid_backward(grad, self):
+    """``hardsigmoid_backward``: ``1/6`` strictly inside ``(-3, 3)``, else 0."""
+    inside = (self > -3.0).logical_and(self < 3.0)
+    return where(inside, grad * _ONE_SIXTH, 0.0)
+
+
+def hardswish_backward(grad, self):
+    """``hardswish_backward``: 0 below -3, ``x / 3 + 1/2`` up to 3, 1 above."""
+    middle = where(self <= 3.0, grad * (self / 3.0 + 0.5), grad)
+    return where(self < -3.0, 0.0, middle)
+
+
+_hardsigmoid_kernel = _pointwise("hardsigmoid_cpu", _hardsigmoid, check_all_same_dtype=True)
+_HARDSIGMOID_DERIVATIVE = Derivative(
+    "HardsigmoidBackward0",
+    save=("self",),
+    grads={"self": lambda grad, saved: hardsigmoid_backward(grad, saved.self)},
+)
+hardsigmoid = native_function(
+    "hardsigmoid(Tensor self) -> Tensor",
+    "hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_hardsigmoid_kernel,
+    derivative=_HARDSIGMOID_DERIVATIVE,
+    variants="function",
+    doc="``torch._C._nn.hardsigmoid``: ``min(max(x + 3, 0), 6) / 6``.",
+)
+hardsigmoid_ = native_function(
+    "hardsigmoid_(Tensor(a!) self) -> Tensor(a!)",
+    kernel=_hardsigmoid_kernel,
+    derivative=_HARDSIGMOID_DERIVATIVE,
+    python_bindings=False,
+    doc="``torch._C._nn.hardsigmoid_``: ``hardsigmoid`` in place.",
+)
+
+_hardswish_kernel = _pointwise("hardswish_cpu", _hardswish, check_all_same_dtype=True)
+_HARDSWISH_DERIVATIVE = Derivative(
+    "HardswishBackward0",
+    save=("self",),
+    grads={"self": lambda grad, saved: hardswish_backward(grad, saved.self)},
+)
+hardswish = native_function(
+    "hardswish(Tensor self) -> Tensor",
+    "hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_hardswish_kernel,
+    derivative=_HARDSWISH_DERIVATIVE,
+    variants="function",
+    doc="``torch._C._nn.hardswish``: ``x * min(max(x + 3, 0), 6) / 6``.",
+)
+hardswish_ = native_function(
+    "hardswish_(Tensor(a!) self) -> Tensor(a!)",
+    kernel=_hardswish_kernel,
+    derivative=_HARDSWISH_DERIVATIVE,
+    python_bindings=False,
+    doc="``torch._C._nn.hardswish_``: ``hardswish`` in place.",
+)
+
+
+# hardshrink: 0 inside [-lambd, lambd], else x; softshrink also moves x towards 0 by lambd.
+
+
+def _hardshrink(x, lambd=0.5):
+    lambd = _scalar_as(x, lambd)
+    return np.where((x >= -lambd) & (x <= lambd), x * 0, x)
+
+
+def _softshrink(x, lambd=0.5):
+    lambd = _scalar_as(x, lambd)
+    return np.where(x > lambd, x - lambd, np.where(x < -lambd, x + lambd, x * 0))
+
+
+def _shrink_grad(grad, saved):
+    """``hardshrink_backward`` / ``softshrink_backward``: the gradient passes outside
+    ``[-lambd, lambd]``, 0 inside."""
+    x, lambd = saved.self, saved.lambd
+    return where((x > lambd).logical_or(x < -lambd), grad, 0.0)
+
+
+_FLOAT_LIMITS = {"float16": "65504", "bfloat16": "3.38953e+38", "float32": "3.40282e+38",
+                 "float64": "1.79769e+308"}  # fmt: skip
+
+
+def _check_softshrink(input, lambd=0.5, out=None):
+    """``softshrink_check``: a dtype dispatch over floating types, then ``lambd`` in
+    ``[0, max]`` of the input's type."""
+    if input._dtype.name not in FLOATING_TYPES:
+        raise NotImplementedError(
+            f"\"softshrink_check\" not implemented for '{input._dtype.scalar_name}'"
+        )
+    if lambd < 0:
+        raise RuntimeError(
+            f"lambda must be in range [0, {_FLOAT_LIMITS[input._dtype.name]}] for input dtype "
+            f"{input._dtype.scalar_name}, but found {float(lambd):g}"
+        )
+
+
+hardshrink = native_function(
+    "hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor",
+    "hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_pointwise("hardshrink_cpu", _hardshrink,
+                      check_all_same_dtype=True),
+    derivative=Derivative("HardshrinkBackward0", save=("self", "lambd"),
+                          grads={"self": _shrink_grad}),
+    doc="``torch.hardshrink``: 0 where ``|x| <= lambd``, else ``x``.",
+)  # fmt: skip
+softshrink = native_function(
+    "softshrink(Tensor self, Scalar lambd=0.5) -> Tensor",
+    "softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=_pointwise("softshrink_cpu", _softshrink,
+                      check_all_same_dtype=True),
+    check=_check_softshrink,
+    derivative=Derivative("SoftshrinkBackward0", save=("self", "lambd"),
+                          grads={"self": _shrink_grad}),
+    variants="function",
+    doc="``torch._C._nn.softshrink``: ``x - lambd`` above ``lambd``, ``x + lambd`` below "
+    "``-lambd``, 0 between.",
+)  # fmt: skip
+
+
+# log_sigmoid: log(1 / (1 + exp(-x))) = min(x, 0) - log1p(exp(-|x|)), which never overflows.
+
+
+def _check_log_sigmoid(self: Tensor) -> None:
+    if self._dtype.name not in FLOATING_TYPES:
+        raise NotImplementedError(
+            f"\"log_sigmoid_cpu\" not implemented for '{self._dtype.scalar_name}'"
+        )
+
+
+def _log_sigmoid_forward_kernel(self: Tensor):
+    """``log_sigmoid_forward``'s CPU kernel: the output and the buffer ``exp(-|x|)``, both
+    contiguous (``empty_like(input, contiguous)``)."""
+    _check_log_sigmoid(self)
+    strides = contiguous_strides(self._size)
+    output = Tensor._empty_strided(self._size, strides, self._dtype)
+    buffer = Tensor._empty_strided(self._size, strides, self._dtype)
+    if self.numel():
+        x = _opmath(self._array)
+        with np.errstate(over="ignore", under="ignore"):
+            z = np.exp(-np.abs(x))
+            values = np.minimum(x, 0) - np.log1p(z)
+        np.copyto(output._array, values, casting="unsafe")
+        np.copyto(buffer._array, z, casting="unsafe")
+    return output, buffer
+
+
+def log_sigmoid_forward_meta(self: Tensor):
+    """The meta kernel (``meta_reductions``): the checks, then two tensors laid out like
+    the input, as PyTorch's meta function (``empty_like``) lays them out, unlike its CPU
+    kernel."""
+    _check_log_sigmoid(self)
+    return empty_like(self), empty_like(self)
+
+
+def log_sigmoid_backward(grad, self):
+    """``log_sigmoid_backward``: ``sigmoid(-x)``, written as the CPU kernel writes it with
+    ``z = exp(-|x|)``: ``1 / (1 + z)`` for a negative ``x``, else ``z / (1 + z)``."""
+    z = (-self.abs()).exp()
+    return grad * where(self < 0, 1 / (1 + z), z / (1 + z))
+
+
+log_sigmoid_forward = native_function(
+    "log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)",
+    kernel=_log_sigmoid_forward_kernel,
+    derivative=Derivative(
+        "LogSigmoidBackward0",
+        save=("self",),
+        grads={"self": lambda grad, saved: log_sigmoid_backward(grad, saved.self)},
+        differentiable_outputs=(0,),
+    ),
+    variants="function",
+    doc="``torch._C._nn.log_sigmoid_forward``: ``log_sigmoid`` and its buffer.",
+)
+log_sigmoid = native_function(
+    "log_sigmoid(Tensor self) -> Tensor",
+    kernel=lambda self: log_sigmoid_forward.overloads["log_sigmoid_forward"](self)[0],
+    kind=COMPOSITE_IMPLICIT,
+    variants="function",
+    doc="``torch._C._nn.log_sigmoid``: ``log(sigmoid(x))``, stable for large ``|x|``.",
+)
+
+
+# glu: the first half of ``dim`` times the sigmoid of the second half.
+
+
+def _glu_halves(self: Tensor, dim: int) -> tuple[Tensor, Tensor]:
+    """``glu``'s meta function: a scalar or an odd ``dim`` is refused; else the halves.
+    (``F.glu`` refuses a scalar first, with another message.)"""
+    if self.dim() == 0:
+        raise RuntimeError("glu does not support 0-dimensional tensors")
+    dim = wrap_dim(dim, self.dim())
+    size = self._size[dim]
+    if size % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {size}")
+    half = size // 2
+    return self.narrow(dim, 0, half), self.narrow(dim, half, half)
+
+
+@dispatch_dtypes("glu_cpu", FLOATING_TYPES)
+@ignoring_float_errors(all="ignore")  # exp(-b) overflows to inf: the sigmoid is then 0
+def _glu_kernel(out, a, b):
+    a, b = _opmath(a), _opmath(b)
+    np.copyto(out, a * (1 / (1 + np.exp(-b))), casting="unsafe")
+
+
+def _glu_impl(operands, out, inplace):
+    self, dim = operands
+    first, second = _glu_halves(self, dim)
+    # ``build_borrowing_binary_op(out, first_half, second_half)``: laid out like the halves.
+    iterator = TensorIterator("glu", (first, second), out=out, inplace=inplace)
+    return iterator.run(_glu_kernel)
+
+
+def glu_backward(grad, self, dim):
+    """``glu_backward``: with ``s = sigmoid(b)``, ``grad * s`` for the first half and
+    ``grad * a * s * (1 - s)`` for the second, joined along ``dim`` (contiguous)."""
+    from .joining import cat
+
+    first, second = _glu_halves(self, dim)
+    s = second.sigmoid()
+    grad_first = grad * s
+    return cat([grad_first, grad_first * first * (1 - s)], wrap_dim(dim, self.dim()))
+
+
+glu = native_function(
+    "glu(Tensor self, int dim=-1) -> Tensor",
+    "glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!)",
+    kernel=structured(_glu_impl),
+    derivative=Derivative(
+        "GluBackward0",
+        save=("self", "dim"),
+        grads={"self": lambda grad, saved: glu_backward(grad, saved.self, saved.dim)},
+    ),
+    variants="function",
+    doc="``torch._C._nn.glu``: ``a * sigmoid(b)``, ``a`` and ``b`` the halves of ``dim``.",
+)
+
+
+# prelu: x where positive, else weight * x, with one weight per channel (dim 1).
+
+
+@dispatch_dtypes("prelu_cpu", FLOATING_TYPES)
+def _prelu_loop(out, x, weight):
+    x, weight = _opmath(x), _opmath(weight)
+    np.copyto(out, np.where(x > 0, x, weight * x), casting="unsafe")
+
+
+def _prelu_kernel_impl(operands, out, inplace):
+    """``_prelu_kernel`` writes into ``empty_like(self)``, which keeps the input's strides
+    even where TensorIterator would not (an empty, stepped or expanded input)."""
+    self, weight = operands
+    if out is None:
+        out = empty_like(self)
+    iterator = TensorIterator("_prelu_kernel", (self, weight), out=out, inplace=inplace)
+    return iterator.run(_prelu_loop)
+
+
+def _prelu_self_grad(grad, saved):
+    """``_prelu_kernel_backward``'s first result: ``grad`` where positive, else
+    ``weight * grad``."""
+    return where(saved.self > 0, grad, saved.weight * grad)
+
+
+def _prelu_weight_grad(grad, saved):
+    """Its second: ``self * grad`` where not positive, summed to ``weight``'s shape."""
+    from .shape_views import sum_to
+
+    return sum_to(where(saved.self > 0, 0.0, saved.self * grad), saved.weight.shape)
+
+
+_prelu_kernel = native_function(
+    "_prelu_kernel(Tensor self, Tensor weight) -> Tensor",
+    kernel=structured(_prelu_kernel_impl),
+    derivative=Derivative(
+        "PreluKernelBackward0",
+        save=("self", "weight"),
+        grads={"self": _prelu_self_grad, "weight": _prelu_weight_grad},
+    ),
+    variants="function",
+    doc="``torch._prelu_kernel``: ``self`` where positive, else ``weight * self`` (the "
+    "weight already broadcast to ``self``).",
+)
+
+
+def _prelu(self: Tensor, weight: Tensor) -> Tensor:
+    """``at::prelu`` (CompositeImplicitAutograd): the checks, then ``weight`` reshaped to
+    broadcast along dim 1 (a view: ``ViewBackward0``), then ``_prelu_kernel``."""
+    if self._dtype is not weight._dtype:
+        raise RuntimeError(
+            f"prelu: Type promoting not supported. Got {self._dtype.scalar_name} and "
+            f"{weight._dtype.scalar_name}"
+        )
+    if weight.numel() != 1:
+        if self.dim() == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = self._size[1] if self.dim() > 1 else 1
+        if channels != weight.numel():
+            raise RuntimeError(
+                "Mismatch of parameter numbers and input channel size. Found parameter "
+                f"numbers = {weight.numel()} and channel size = {channels}."
+            )
+    if weight.dim() > 1:
+        raise RuntimeError(
+            f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}"
+        )
+    if self.dim() != weight.dim():
+        shape = [1] * self.dim()
+        if self.dim() > 1:
+            shape[1] = weight.numel()
+        weight = weight.reshape(shape)
+    return _prelu_kernel.overloads["_prelu_kernel"](self, weight)
+
+
+prelu = native_function(
+    "prelu(Tensor self, Tensor weight) -> Tensor",
+    kernel=_prelu,
+    kind=COMPOSITE_IMPLICIT,
+    doc="``torch.prelu``: ``x`` where positive, else ``weight * x``, one weight per channel.",
 )

@@ -132,11 +132,13 @@ def _named_results(schema: FunctionSchema) -> type | None:
 
     ``max.dim(...) -> (Tensor values, Tensor indices)`` returns a
     ``torch.return_types.max``, its ``out=`` overload a ``max_out``; results without
-    names (``var_mean``'s ``(Tensor, Tensor)``) stay a plain tuple.
+    names (``var_mean``'s ``(Tensor, Tensor)``) stay a plain tuple, and so do those of an
+    operator without a ``torch.return_types`` type (``log_sigmoid_forward``: PyTorch binds
+    it in no Python namespace, and ``torch.ops.aten`` returns plain tuples).
     """
     if len(schema.returns) < 2 or not all(r.name for r in schema.returns):
         return None
-    return getattr(return_types, schema.name + ("_out" if schema.is_out else ""))
+    return getattr(return_types, schema.name + ("_out" if schema.is_out else ""), None)
 
 
 def _returning(result_type: type, kernel):

@@ -33,7 +33,7 @@ from .. import dtypes as dt
 from ..meta_device import empty_contiguous_meta
 from ..shape import wrap_dim
 from ..tensor import Tensor
-from .activation import check_softmax, softmax_backward_dtype
+from .activation import check_softmax, log_sigmoid_forward_meta, softmax_backward_dtype
 from .comparison import _check_isclose, isclose
 from .declaration import _named_results, _returning
 from .logical_reductions import logical_dims, logical_dtype, logical_out
@@ -351,6 +351,7 @@ KERNELS: dict = _named({
     "aten::_log_softmax": _log_softmax,
     "aten::_softmax_backward_data": _softmax_backward("softmax_backward"),
     "aten::_log_softmax_backward_data": _softmax_backward("log_softmax_backward"),
+    "aten::log_sigmoid_forward": log_sigmoid_forward_meta,
     "aten::binary_cross_entropy_with_logits": _bce_with_logits,
     "aten::multi_margin_loss": _multi_margin_loss,
     "aten::multi_margin_loss.out": _out("aten::multi_margin_loss.out", _multi_margin_loss,

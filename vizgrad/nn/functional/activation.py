@@ -1,6 +1,7 @@
 """Activation functions (``torch.nn.functional``): relu, leaky_relu, elu, celu, selu,
-gelu, silu, mish, softplus, hardtanh, relu6, sigmoid, tanh, softmax, softmin,
-log_softmax.
+gelu, silu, mish, softplus, hardtanh, relu6, threshold, hardsigmoid, hardswish,
+hardshrink, softshrink, logsigmoid, tanhshrink, softsign, glu, prelu, sigmoid, tanh,
+softmax, softmin, log_softmax.
 
 As in PyTorch, some of these are the operators themselves (``gelu``, ``softplus`` are
 ``torch._C._nn`` functions) and the others are small Python functions that pick the
@@ -19,7 +20,8 @@ from ...tensor import Tensor
 __all__ = [
     "relu", "relu_", "leaky_relu", "leaky_relu_", "elu", "elu_", "celu", "celu_", "selu",
     "selu_", "gelu", "silu", "mish", "softplus", "hardtanh", "hardtanh_", "relu6", "sigmoid",
-    "tanh", "softmax", "softmin", "log_softmax",
+    "tanh", "softmax", "softmin", "log_softmax", "threshold", "threshold_", "hardsigmoid",
+    "hardswish", "hardshrink", "softshrink", "logsigmoid", "tanhshrink", "softsign", "glu", "prelu",
 ]  # fmt: skip
 
 # The operators PyTorch's functional module binds as they are.
@@ -31,6 +33,11 @@ selu_ = _activation.selu_
 hardtanh_ = _activation.hardtanh_
 gelu = _activation.gelu
 softplus = _activation.softplus
+threshold_ = _activation.threshold_
+hardshrink = _activation.hardshrink
+softshrink = _activation.softshrink
+logsigmoid = _activation.log_sigmoid
+prelu = _activation.prelu
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -83,6 +90,40 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     """``F.relu6``: ``min(max(0, x), 6)``, which is ``hardtanh(x, 0, 6)``."""
     return _activation.relu6_(input) if inplace else _activation.relu6(input)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """``F.threshold``: ``value`` where ``x <= threshold``, else ``x``."""
+    if inplace:
+        return _activation.threshold_(input, threshold, value)
+    return _activation.threshold(input, threshold, value)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """``F.hardsigmoid``: ``min(max(x + 3, 0), 6) / 6``."""
+    return _activation.hardsigmoid_(input) if inplace else _activation.hardsigmoid(input)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """``F.hardswish``: ``x * hardsigmoid(x)``."""
+    return _activation.hardswish_(input) if inplace else _activation.hardswish(input)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """``F.tanhshrink``: ``x - tanh(x)``, a Python composite (``SubBackward0``)."""
+    return input - input.tanh()
+
+
+def softsign(input: Tensor) -> Tensor:
+    """``F.softsign``: ``x / (1 + |x|)``, a Python composite (``DivBackward0``)."""
+    return input / (input.abs() + 1)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """``F.glu``: the first half of ``dim`` times the sigmoid of the second half."""
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return _activation.glu(input, dim)
 
 
 def sigmoid(input: Tensor) -> Tensor:

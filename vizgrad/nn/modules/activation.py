@@ -1,5 +1,7 @@
 """Activation modules: ReLU, LeakyReLU, ELU, CELU, SELU, GELU, SiLU, Mish, Sigmoid, Tanh,
-Softmax, Softmin, LogSoftmax, Softplus, Hardtanh, ReLU6.
+Softmax, Softmin, LogSoftmax, Softplus, Hardtanh, ReLU6, Threshold, Hardsigmoid,
+Hardswish, Hardshrink, Softshrink, LogSigmoid, Tanhshrink, Softsign, GLU, PReLU (the
+one with a parameter: its weights).
 
 Each holds its options and calls its ``torch.nn.functional`` counterpart, so the
 module records exactly the node the function records; ``extra_repr`` prints the
@@ -11,13 +13,17 @@ from __future__ import annotations
 import warnings
 
 from ...ops import unary as _unary
+from ...ops.creation import empty
 from ...tensor import Tensor
 from .. import functional as F
+from .. import init
+from ..parameter import Parameter
 from .module import Module
 
 __all__ = [
     "ReLU", "LeakyReLU", "ELU", "CELU", "SELU", "GELU", "SiLU", "Mish", "Sigmoid", "Tanh",
-    "Softmax", "Softmin", "LogSoftmax", "Softplus", "Hardtanh", "ReLU6",
+    "Softmax", "Softmin", "LogSoftmax", "Softplus", "Hardtanh", "ReLU6", "Threshold", "Hardsigmoid", "Hardswish", "Hardshrink",
+    "Softshrink", "LogSigmoid", "Tanhshrink", "Softsign", "GLU", "PReLU",
 ]  # fmt: skip
 
 
@@ -277,3 +283,142 @@ class ReLU6(Hardtanh):
 
     def extra_repr(self) -> str:
         return _inplace_alone(self.inplace)
+
+
+class Threshold(Module):
+    """``torch.nn.Threshold``: ``value`` where ``x <= threshold``, else ``x``."""
+
+    __constants__ = ["threshold", "value", "inplace"]
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self.threshold}, value={self.value}{_inplace_after(self.inplace)}"
+
+
+class Hardsigmoid(Module):
+    """``torch.nn.Hardsigmoid``: ``min(max(x + 3, 0), 6) / 6``; its repr never shows
+    ``inplace`` (PyTorch's has no ``extra_repr``)."""
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardsigmoid(input, self.inplace)
+
+
+class Hardswish(Module):
+    """``torch.nn.Hardswish``: ``x * hardsigmoid(x)``; no ``extra_repr``, as PyTorch's."""
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardswish(input, self.inplace)
+
+
+class Hardshrink(Module):
+    """``torch.nn.Hardshrink``: 0 where ``|x| <= lambd``, else ``x``."""
+
+    __constants__ = ["lambd"]
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Softshrink(Module):
+    """``torch.nn.Softshrink``: ``x`` moved towards 0 by ``lambd``, 0 within ``lambd``."""
+
+    __constants__ = ["lambd"]
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return str(self.lambd)
+
+
+class LogSigmoid(Module):
+    """``torch.nn.LogSigmoid``: ``log(sigmoid(x))``, stable for large ``|x|``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.logsigmoid(input)
+
+
+class Tanhshrink(Module):
+    """``torch.nn.Tanhshrink``: ``x - tanh(x)``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.tanhshrink(input)
+
+
+class Softsign(Module):
+    """``torch.nn.Softsign``: ``x / (1 + |x|)``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softsign(input)
+
+
+class GLU(Module):
+    """``torch.nn.GLU``: the first half of ``dim`` times the sigmoid of the second half."""
+
+    __constants__ = ["dim"]
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class PReLU(Module):
+    """``torch.nn.PReLU``: ``x`` where positive, else ``weight * x``; ``weight`` is a
+    parameter of ``num_parameters`` values (1, or one per channel), all ``init``."""
+
+    __constants__ = ["num_parameters"]
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None,
+                 dtype=None) -> None:  # fmt: skip
+        factory_kwargs = {"device": device, "dtype": dtype}
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(empty(num_parameters, **factory_kwargs))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.constant_(self.weight, self.init)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
