@@ -32,8 +32,17 @@ FUNCTIONS = {
     "relu6": {},
     "sigmoid": {},
     "tanh": {},
+    "threshold": {"threshold": 0.5, "value": -2.0},
+    "hardsigmoid": {},
+    "hardswish": {},
+    "hardshrink": {"lambd": 1.2},
+    "softshrink": {"lambd": 0.7},
+    "logsigmoid": {},
+    "tanhshrink": {},
+    "softsign": {},
 }
-INPLACE = ["relu", "leaky_relu", "elu", "celu", "selu", "silu", "mish", "hardtanh", "relu6"]
+INPLACE = ["relu", "leaky_relu", "elu", "celu", "selu", "silu", "mish", "hardtanh", "relu6",
+           "threshold", "hardsigmoid", "hardswish"]  # fmt: skip
 
 
 def _call(lib_functional, name, x, **extra):
@@ -80,9 +89,13 @@ def test_values_far_out_stay_finite_like_torch():
      ("celu", "CeluBackward0"), ("selu", "EluBackward0"), ("gelu", "GeluBackward0"),
      ("gelu_tanh", "GeluBackward0"), ("silu", "SiluBackward0"), ("mish", "MishBackward0"),
      ("softplus", "SoftplusBackward0"), ("hardtanh", "HardtanhBackward0"),
-     ("relu6", "HardtanhBackward0"), ("sigmoid", "SigmoidBackward0"), ("tanh", "TanhBackward0")],
+     ("relu6", "HardtanhBackward0"), ("sigmoid", "SigmoidBackward0"), ("tanh", "TanhBackward0"),
+     ("threshold", "ThresholdBackward0"), ("hardsigmoid", "HardsigmoidBackward0"),
+     ("hardswish", "HardswishBackward0"), ("hardshrink", "HardshrinkBackward0"),
+     ("softshrink", "SoftshrinkBackward0"), ("logsigmoid", "LogSigmoidBackward0"),
+     ("tanhshrink", "SubBackward0"), ("softsign", "DivBackward0")],
 )  # fmt: skip
-@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "stepped"])
 def test_gradients_match_torch_and_finite_differences(name, node, layout):
     # Values away from the kinks, where finite differences are meaningless.
     check_gradients(
@@ -100,7 +113,9 @@ def test_gradients_match_torch_and_finite_differences(name, node, layout):
     "name, node",
     [("relu", "ReluBackward0"), ("leaky_relu", "LeakyReluBackward1"), ("elu", "EluBackward1"),
      ("celu", "CeluBackward1"), ("selu", "EluBackward1"), ("silu", "SiluBackward0"),
-     ("mish", "MishBackward0"), ("hardtanh", "HardtanhBackward0"), ("relu6", "HardtanhBackward0")],
+     ("mish", "MishBackward0"), ("hardtanh", "HardtanhBackward0"), ("relu6", "HardtanhBackward0"),
+     ("threshold", "ThresholdBackward1"), ("hardsigmoid", "HardsigmoidBackward0"),
+     ("hardswish", "HardswishBackward0")],
 )  # fmt: skip
 def test_inplace_gradients_match_torch(name, node):
     def run(lib, functional, data):
@@ -117,7 +132,8 @@ def test_inplace_gradients_match_torch(name, node):
     assert_same(v_grad, t_grad)
 
 
-@pytest.mark.parametrize("name", ["gelu", "gelu_tanh", "silu", "mish", "softplus", "elu"])
+@pytest.mark.parametrize("name", ["gelu", "gelu_tanh", "silu", "mish", "softplus", "elu",
+                                  "hardswish", "logsigmoid", "softsign", "tanhshrink"])  # fmt: skip
 def test_second_derivatives_match_torch(name):
     data = np.random.default_rng(8).uniform(-2, 2, (6,))
 
