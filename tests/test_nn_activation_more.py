@@ -12,31 +12,20 @@ import torch
 import torch.nn.functional as TF
 from grad_oracle import check_gradients
 from oracle import LAYOUTS, assert_same, assert_same_error, assert_same_outcome, make_pair
+from test_nn_activation import _call
 
 import vizgrad as vg
 import vizgrad.nn.functional as F
 
-# name -> keyword options; both libraries take the same.
-FUNCTIONS = {
-    "threshold": {"threshold": 0.5, "value": -2.0},
-    "hardsigmoid": {},
-    "hardswish": {},
-    "hardshrink": {"lambd": 1.2},
-    "softshrink": {"lambd": 0.7},
-    "logsigmoid": {},
-    "tanhshrink": {},
-    "softsign": {},
-}
-
-
-def _call(functional, name, x, **extra):
-    return getattr(functional, name)(x, **dict(FUNCTIONS[name], **extra))
+# The pointwise ones, whose options ``test_nn_activation.FUNCTIONS`` holds.
+POINTWISE = ["threshold", "hardsigmoid", "hardswish", "hardshrink", "softshrink", "logsigmoid",
+             "tanhshrink", "softsign"]  # fmt: skip
 
 
 def test_values_at_the_edges_and_far_out_match_torch():
     data = np.array([-1000.0, -30.0, -3.0, -1.2, -0.7, -0.5, -1e-8, 0.0, 0.5, 0.7, 1.2, 3.0,
                      25.0, 1000.0, np.inf, -np.inf, np.nan])  # fmt: skip
-    for name in FUNCTIONS:
+    for name in POINTWISE:
         for dtype in ("float32", "float64"):
             v = vg.tensor(data, dtype=getattr(vg, dtype))
             t = torch.tensor(data).to(getattr(torch, dtype))
@@ -51,7 +40,7 @@ def test_logsigmoid_is_stable_for_large_inputs():
 
 
 @pytest.mark.parametrize("dtype", ["uint8", "int8", "int32", "int64", "bool", "complex64"])
-@pytest.mark.parametrize("name", list(FUNCTIONS))
+@pytest.mark.parametrize("name", POINTWISE)
 def test_other_dtypes_give_torchs_result_or_error(name, dtype):
     v, t = make_pair((2, 3), dtype, seed=1, low=-4, high=4)
     assert_same_outcome(lambda: _call(F, name, v), lambda: _call(TF, name, t))
@@ -152,7 +141,7 @@ def test_log_sigmoid_forward_returns_the_buffer_as_torch():
 
 
 def test_meta_tensors_get_torchs_metadata():
-    for name in FUNCTIONS:
+    for name in POINTWISE:
         v = _call(F, name, vg.empty(3, 4, device="meta").mT)
         t = _call(TF, name, torch.empty(3, 4, device="meta").mT)
         assert v.device.type == "meta"
