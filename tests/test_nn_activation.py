@@ -243,6 +243,14 @@ MODULES = [
     ("Hardtanh()", "Hardtanh(min_val=-1.0, max_val=1.0)"),
     ("Hardtanh(-2, 3, True)", "Hardtanh(min_val=-2, max_val=3, inplace=True)"),
     ("ReLU6()", "ReLU6()"), ("ReLU6(True)", "ReLU6(inplace=True)"),
+    ("Threshold(0.1, 20)", "Threshold(threshold=0.1, value=20)"),
+    ("Threshold(0.5, -1.0, True)", "Threshold(threshold=0.5, value=-1.0, inplace=True)"),
+    ("Hardsigmoid()", "Hardsigmoid()"), ("Hardsigmoid(True)", "Hardsigmoid()"),
+    ("Hardswish()", "Hardswish()"), ("Hardswish(inplace=True)", "Hardswish()"),
+    ("Hardshrink()", "Hardshrink(0.5)"), ("Hardshrink(1)", "Hardshrink(1)"),
+    ("Softshrink()", "Softshrink(0.5)"), ("Softshrink(2.0)", "Softshrink(2.0)"),
+    ("LogSigmoid()", "LogSigmoid()"), ("Tanhshrink()", "Tanhshrink()"),
+    ("Softsign()", "Softsign()"),
 ]  # fmt: skip
 
 
@@ -252,13 +260,17 @@ def test_modules_print_and_compute_as_torch(expr, text):
     assert repr(v_module) == repr(t_module) == text
     assert list(v_module.parameters()) == []
     v, t = make_pair((3, 4), "float64", seed=9)
-    v_out, t_out = v_module(v.clone()), t_module(t.clone())
+    v_in, t_in = v.clone(), t.clone()
+    v_out, t_out = v_module(v_in), t_module(t_in)
     assert_same(v_out, t_out)
+    assert (v_out is v_in) == (t_out is t_in)  # an inplace module returns its input
 
 
 def test_module_gradients_flow_as_in_torch():
     data = np.random.default_rng(2).uniform(-3, 3, (4, 5))
-    for expr in ("LeakyReLU(0.3)", "GELU('tanh')", "Softplus(3, 4)", "LogSoftmax(1)", "Mish()"):
+    for expr in ("LeakyReLU(0.3)", "GELU('tanh')", "Softplus(3, 4)", "LogSoftmax(1)", "Mish()",
+                 "Threshold(0.2, 1.0)", "Hardsigmoid()", "Hardswish()", "Hardshrink(0.3)",
+                 "Softshrink(0.3)", "LogSigmoid()", "Tanhshrink()", "Softsign()"):  # fmt: skip
         v, t = vg.tensor(data, requires_grad=True), torch.tensor(data, requires_grad=True)
         v_out, t_out = eval("vg.nn." + expr)(v), eval("torch.nn." + expr)(t)
         assert v_out.grad_fn.name() == type(t_out.grad_fn).__name__

@@ -47,6 +47,7 @@ from .float_errors import ignoring_float_errors
 from .iterator import ALL_TYPES, COMPLEX_TYPES, FLOATING_TYPES, TensorIterator, dispatch_dtypes
 from .logical import where
 from .overload_kernels import out_wrapper
+from .shape_views import sum_to
 
 __all__ = ["softmax", "log_softmax", "celu", "celu_", "selu", "selu_", "threshold", "threshold_",
            "hardshrink", "prelu", "_prelu_kernel"]  # fmt: skip
@@ -879,10 +880,6 @@ def _shrink_grad(grad, saved):
     return where((x > lambd).logical_or(x < -lambd), grad, 0.0)
 
 
-_FLOAT_LIMITS = {"float16": "65504", "bfloat16": "3.38953e+38", "float32": "3.40282e+38",
-                 "float64": "1.79769e+308"}  # fmt: skip
-
-
 def _check_softshrink(input, lambd=0.5, out=None):
     """``softshrink_check``: a dtype dispatch over floating types, then ``lambd`` in
     ``[0, max]`` of the input's type."""
@@ -891,8 +888,9 @@ def _check_softshrink(input, lambd=0.5, out=None):
             f"\"softshrink_check\" not implemented for '{input._dtype.scalar_name}'"
         )
     if lambd < 0:
+        largest = float(np.finfo(input._dtype.numpy).max)  # C++ prints it as ``%g``
         raise RuntimeError(
-            f"lambda must be in range [0, {_FLOAT_LIMITS[input._dtype.name]}] for input dtype "
+            f"lambda must be in range [0, {largest:g}] for input dtype "
             f"{input._dtype.scalar_name}, but found {float(lambd):g}"
         )
 
@@ -1066,8 +1064,6 @@ def _prelu_self_grad(grad, saved):
 
 def _prelu_weight_grad(grad, saved):
     """Its second: ``self * grad`` where not positive, summed to ``weight``'s shape."""
-    from .shape_views import sum_to
-
     return sum_to(where(saved.self > 0, 0.0, saved.self * grad), saved.weight.shape)
 
 
